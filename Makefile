@@ -1,0 +1,39 @@
+# Two commands matter on a fresh machine (see README):
+#   make demo   load the demo ERP into a throwaway PostgreSQL and run the main job on it
+#   make test   run every test against a throwaway PostgreSQL
+SHELL := /bin/bash
+GO    ?= go
+PGDIR ?= /tmp/nl2sql-pg-$(shell id -u)
+
+.PHONY: demo test bench pg-start pg-stop vet
+
+demo:
+	@set -euo pipefail; \
+	dsn=$$(scripts/pg start $(PGDIR)); \
+	echo "PostgreSQL: $$dsn" >&2; \
+	psql "$$dsn" -qc "DROP DATABASE IF EXISTS erp WITH (FORCE)" -c "CREATE DATABASE erp" >/dev/null; \
+	erp=$${dsn/\/postgres\?/\/erp?}; \
+	$(GO) run ./examples/erp/cmd/erp-load --dsn "$$erp"; \
+	$(GO) run ./cmd/nl2sql schema --dsn "$$erp"; \
+	echo "demo database left running: $$erp (stop with: scripts/pg stop $(PGDIR))" >&2
+
+test:
+	@set -euo pipefail; \
+	dir=$$(mktemp -d /tmp/nl2sql-test-XXXXXX); \
+	trap 'scripts/pg destroy "$$dir"' EXIT; \
+	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
+	$(GO) vet ./...; \
+	$(GO) test -count=1 -timeout 30m ./...
+
+bench:
+	@set -euo pipefail; \
+	dir=$$(mktemp -d /tmp/nl2sql-bench-XXXXXX); \
+	trap 'scripts/pg destroy "$$dir"' EXIT; \
+	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+pg-start:
+	@scripts/pg start $(PGDIR)
+
+pg-stop:
+	@scripts/pg stop $(PGDIR)

@@ -1,0 +1,89 @@
+// Command nl2sql is the command-line door to the nl2sql library.
+//
+//	nl2sql schema [--dsn DSN] [--scope SCHEMA] [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
+//
+// Exit status: 0 success, 1 a negative answer, 2 usage or connection error
+// (with a one-line reason on stderr).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// exitError carries an exit status and a one-line reason.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
+}
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{
+	"schema": {"print the database catalog as M-Schema (or JSON)", runSchema},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "nl2sql: unknown command %q (try nl2sql help)\n", args[0])
+		return 2
+	}
+	err := cmd.run(ctx, args[1:], stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "nl2sql: "+oneLine(ee.err.Error()))
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "nl2sql: "+oneLine(err.Error()))
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: nl2sql COMMAND [flags] [args]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'nl2sql COMMAND -h' for a command's flags.")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

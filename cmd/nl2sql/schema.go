@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("schema", stderr)
+	var c commonFlags
+	c.register(fs)
+	var include, exclude stringsFlag
+	fs.Var(&include, "include", "only schemas matching this pattern (repeatable; path.Match syntax, e.g. div_*)")
+	fs.Var(&exclude, "exclude", "skip schemas matching this pattern (repeatable)")
+	dbid := fs.String("db-id", "", "【DB_ID】 line of the M-Schema (default: the database name)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: nl2sql schema [flags] [TABLE...]\n\nPrints the catalog (or the named tables, schema.table) as M-Schema, or as JSON with --json.")
+		fs.PrintDefaults()
+	}
+	tables, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	pool, err := c.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	opts := []schema.IntrospectOption{schema.ExcludeSchemas(exclude...)}
+	if s := append(c.scopeSchemas(), include...); len(s) > 0 {
+		opts = append(opts, schema.IncludeSchemas(s...))
+	}
+	cat, err := schema.Introspect(ctx, pool, opts...)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if len(tables) > 0 {
+		for _, t := range tables {
+			if cat.Table(t) == nil {
+				return usageErr("unknown table %q", t)
+			}
+		}
+		cat = cat.Subset(tables)
+	}
+	if c.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Fingerprint string `json:"fingerprint"`
+			*schema.Catalog
+		}{cat.Fingerprint(), cat})
+	}
+	if *dbid == "" {
+		_ = pool.QueryRow(ctx, "SELECT current_database()").Scan(dbid)
+	}
+	var ropts []schema.RenderOption
+	ropts = append(ropts, schema.WithDBID(*dbid))
+	if c.scope != "" {
+		ropts = append(ropts, schema.OmitSchemas(c.scope))
+	}
+	_, err = io.WriteString(stdout, cat.MSchema(ropts...))
+	return err
+}

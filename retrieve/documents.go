@@ -1,0 +1,144 @@
+package retrieve
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// Glosser turns an identifier into words a question would use
+// ("tot_amt" -> "total amount"). link.Gloss provides the ERP-aware one.
+type Glosser func(identifier string) string
+
+// plainGloss splits an identifier into words.
+func plainGloss(id string) string { return strings.Join(Words(id), " ") }
+
+// documents builds the table, column and module documents of a catalog.
+func (ix *Retriever) documents(cat *schema.Catalog, catalogFP string) []Document {
+	var docs []Document
+	for _, t := range cat.Tables {
+		q := t.QualifiedName()
+		module := ix.moduleOf[q]
+		fp := t.Fingerprint()
+		docs = append(docs, Document{
+			ID: "table:" + q, Kind: KindTable, Scope: t.Schema, Module: module, Table: q,
+			Text: ix.tableText(cat, t), Fingerprint: fp, Catalog: catalogFP,
+		})
+		for _, c := range t.Columns {
+			docs = append(docs, Document{
+				ID: "column:" + q + "." + c.Name, Kind: KindColumn, Scope: t.Schema, Module: module, Table: q, Column: c.Name,
+				Text: ix.columnText(t, &c), Fingerprint: fp, Catalog: catalogFP,
+			})
+		}
+	}
+	for _, m := range ix.moduleNames() {
+		docs = append(docs, Document{
+			ID: "module:" + m, Kind: KindModule, Module: m, Text: ix.moduleText(cat, m),
+			Fingerprint: ix.moduleFingerprint(cat, m), Catalog: catalogFP,
+		})
+	}
+	return docs
+}
+
+// tableText is what a table is searched by: its name and gloss, comment,
+// column names and glosses, and the names of its FK neighbours.
+func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
+	var b strings.Builder
+	name := ix.cfg.gloss(t.Name)
+	b.WriteString(name + ". " + name + ". ")
+	if t.Comment != "" {
+		b.WriteString(t.Comment + ". ")
+	}
+	b.WriteString("Columns: ")
+	for i, c := range t.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(ix.cfg.gloss(c.Name))
+	}
+	b.WriteString(". ")
+	var neigh []string
+	for _, fk := range t.ForeignKeys {
+		neigh = append(neigh, ix.cfg.gloss(fk.RefTable))
+	}
+	for _, r := range cat.ReferencedBy(t.QualifiedName()) {
+		neigh = append(neigh, ix.cfg.gloss(r.From.Name))
+	}
+	if len(neigh) > 0 {
+		sort.Strings(neigh)
+		b.WriteString("Related: " + strings.Join(dedupStrings(neigh), ", ") + ".")
+	}
+	for _, term := range ix.glossaryFor[t.QualifiedName()] {
+		b.WriteString(" " + term + ".")
+	}
+	return b.String()
+}
+
+func (ix *Retriever) columnText(t *schema.Table, c *schema.Column) string {
+	var b strings.Builder
+	b.WriteString(ix.cfg.gloss(c.Name) + " of " + ix.cfg.gloss(t.Name) + ". ")
+	if c.Comment != "" {
+		b.WriteString(c.Comment + ". ")
+	}
+	if len(c.EnumLabels) > 0 {
+		b.WriteString("Values: " + strings.Join(c.EnumLabels, ", ") + ". ")
+	} else if ex := ix.cfg.examples[t.QualifiedName()+"."+c.Name]; len(ex) > 0 {
+		if len(ex) > 10 {
+			ex = ex[:10]
+		}
+		b.WriteString("Values: " + strings.Join(ex, ", ") + ". ")
+	}
+	for _, term := range ix.glossaryFor[t.QualifiedName()+"."+c.Name] {
+		b.WriteString(term + ". ")
+	}
+	return b.String()
+}
+
+func (ix *Retriever) moduleText(cat *schema.Catalog, m string) string {
+	var b strings.Builder
+	b.WriteString(ix.cfg.gloss(m) + ". ")
+	for _, q := range ix.modules[m] {
+		t := cat.Table(q)
+		if t == nil {
+			continue
+		}
+		b.WriteString(ix.cfg.gloss(t.Name))
+		if t.Comment != "" {
+			b.WriteString(" (" + firstSentence(t.Comment) + ")")
+		}
+		b.WriteString(". ")
+	}
+	for _, k := range ix.cfg.moduleKeywords[m] {
+		b.WriteString(k + ". ")
+	}
+	return b.String()
+}
+
+func (ix *Retriever) moduleFingerprint(cat *schema.Catalog, m string) string {
+	var parts []string
+	for _, q := range ix.modules[m] {
+		if t := cat.Table(q); t != nil {
+			parts = append(parts, t.Fingerprint())
+		}
+	}
+	parts = append(parts, ix.cfg.moduleKeywords[m]...)
+	return strings.Join(parts, ",")
+}
+
+func firstSentence(s string) string {
+	if i := strings.IndexAny(s, ".;\n"); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func dedupStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

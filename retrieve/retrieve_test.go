@@ -1,0 +1,329 @@
+package retrieve_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func shopCatalog(t testing.TB) *schema.Catalog {
+	t.Helper()
+	dsn := pgtest.NewDatabase(t)
+	b, err := os.ReadFile("testdata/shop.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, dsn, string(b))
+	cat, err := schema.Introspect(context.Background(), pgtest.Pool(t, dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func TestWordsAndTerms(t *testing.T) {
+	for in, want := range map[string][]string{
+		"cust_nbr":        {"cust", "nbr"},
+		"custNbr":         {"cust", "nbr"},
+		"HTTPServerError": {"http", "server", "error"},
+		"order2line":      {"order", "2", "line"},
+		"Net Amt (EUR)":   {"net", "amt", "eur"},
+		"":                nil,
+	} {
+		if got := retrieve.Words(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := retrieve.Terms("How many categories of the products are there"); !reflect.DeepEqual(got, []string{"category", "product", "are"}[:2]) && !reflect.DeepEqual(got, []string{"category", "product"}) {
+		t.Errorf("Terms = %q", got)
+	}
+	for in, want := range map[string]string{"orders": "order", "categories": "category", "addresses": "address", "status": "status", "analysis": "analysis", "boxes": "box", "class": "class"} {
+		if got := retrieve.Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHashEmbedder(t *testing.T) {
+	e := retrieve.NewHashEmbedder(256)
+	ctx := context.Background()
+	v, err := e.Embed(ctx, []string{"customer orders", "orders of customers", "payroll slips", "custmer order"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cos := func(a, b []float32) (s float32) {
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return
+	}
+	if len(v[0]) != 256 || e.Dimension() != 256 {
+		t.Fatalf("dimension %d", len(v[0]))
+	}
+	if c := cos(v[0], v[0]); c < 0.999 || c > 1.001 {
+		t.Errorf("not normalised: %f", c)
+	}
+	if cos(v[0], v[1]) < 0.9 {
+		t.Errorf("plural/word order should not matter much: %f", cos(v[0], v[1]))
+	}
+	if cos(v[0], v[2]) > 0.2 {
+		t.Errorf("unrelated texts too similar: %f", cos(v[0], v[2]))
+	}
+	if cos(v[0], v[3]) < cos(v[0], v[2])+0.2 {
+		t.Errorf("misspelling should stay close: %f vs %f", cos(v[0], v[3]), cos(v[0], v[2]))
+	}
+	again, _ := e.Embed(ctx, []string{"customer orders"})
+	if !reflect.DeepEqual(again[0], v[0]) {
+		t.Error("not deterministic")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := e.Embed(cctx, []string{"x"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled embed: %v", err)
+	}
+}
+
+func TestMemoryStore(t *testing.T) {
+	ctx := context.Background()
+	e := retrieve.NewHashEmbedder(64)
+	texts := map[string]string{
+		"a": "customer orders placed by customers",
+		"b": "supplier purchase orders",
+		"c": "employee payroll slips",
+		"d": "customer addresses",
+	}
+	var docs []retrieve.Document
+	for _, id := range []string{"a", "b", "c", "d"} {
+		v, _ := e.Embed(ctx, []string{texts[id]})
+		docs = append(docs, retrieve.Document{ID: id, Kind: retrieve.KindTable, Scope: map[bool]string{true: "s1", false: "s2"}[id < "c"], Text: texts[id], Vector: v[0], Fingerprint: "f" + id, Catalog: "cat1"})
+	}
+	s := retrieve.NewMemoryStore()
+	if err := s.Upsert(ctx, docs); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.SearchText(ctx, "customer", 10, retrieve.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || hits[0].ID != "a" || hits[1].ID != "d" {
+		t.Errorf("bm25 'customer' = %v (a mentions customers twice and must rank first)", ids(hits))
+	}
+	hits, _ = s.SearchText(ctx, "customer", 10, retrieve.Filter{Scopes: []string{"s2"}})
+	if len(hits) != 1 || hits[0].ID != "d" {
+		t.Errorf("scope filter: %v", ids(hits))
+	}
+	q, _ := e.Embed(ctx, []string{"purchase orders from suppliers"})
+	hits, _ = s.SearchVector(ctx, q[0], 2, retrieve.Filter{})
+	if len(hits) != 2 || hits[0].ID != "b" || hits[0].Score < hits[1].Score {
+		t.Errorf("knn = %v", ids(hits))
+	}
+	if _, err := s.SearchVector(ctx, []float32{1, 2}, 2, retrieve.Filter{}); !errors.Is(err, retrieve.ErrDimension) {
+		t.Errorf("dimension mismatch: %v", err)
+	}
+	if err := s.Upsert(ctx, []retrieve.Document{{ID: "x", Vector: []float32{1}}}); !errors.Is(err, retrieve.ErrDimension) {
+		t.Errorf("upsert dimension mismatch: %v", err)
+	}
+
+	// replace, delete, manifest
+	docs[0].Text, docs[0].Fingerprint = "warehouse stock levels", "f2"
+	if err := s.Upsert(ctx, docs[:1]); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ = s.SearchText(ctx, "customer", 10, retrieve.Filter{})
+	if len(hits) != 1 || hits[0].ID != "d" {
+		t.Errorf("after replace: %v", ids(hits))
+	}
+	if err := s.Delete(ctx, []string{"d", "nope"}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := s.Manifest(ctx)
+	if !reflect.DeepEqual(m, map[string]string{"a": "f2", "b": "fb", "c": "fc"}) {
+		t.Errorf("manifest = %v", m)
+	}
+
+	// save / load round trip
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	l, err := retrieve.LoadMemoryStore(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, _ := s.SearchVector(ctx, q[0], 3, retrieve.Filter{})
+	h2, _ := l.SearchVector(ctx, q[0], 3, retrieve.Filter{})
+	if !reflect.DeepEqual(ids(h1), ids(h2)) || l.Len() != 3 {
+		t.Errorf("loaded store differs: %v vs %v", ids(h1), ids(h2))
+	}
+	if _, err := retrieve.LoadMemoryStore(bytes.NewReader([]byte("garbage"))); !errors.Is(err, retrieve.ErrBadStoreFile) {
+		t.Errorf("garbage file: %v", err)
+	}
+	if err := l.DeleteCatalog(ctx, "cat1"); err != nil || l.Len() != 0 {
+		t.Errorf("DeleteCatalog left %d (%v)", l.Len(), err)
+	}
+}
+
+func TestMemoryStoreCompactsUnderChurn(t *testing.T) {
+	ctx := context.Background()
+	s := retrieve.NewMemoryStore()
+	for round := 0; round < 50; round++ {
+		var docs []retrieve.Document
+		for i := 0; i < 100; i++ {
+			docs = append(docs, retrieve.Document{ID: string(rune('a'+i%26)) + string(rune('a'+i/26)), Text: "word" + string(rune('a'+round%26))})
+		}
+		if err := s.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Len() != 100 {
+		t.Fatalf("len = %d", s.Len())
+	}
+	hits, _ := s.SearchText(ctx, "word"+string(rune('a'+49%26)), 1000, retrieve.Filter{})
+	if len(hits) != 100 {
+		t.Errorf("latest texts not searchable: %d hits", len(hits))
+	}
+	hits, _ = s.SearchText(ctx, "worda", 1000, retrieve.Filter{})
+	if len(hits) != 0 {
+		t.Errorf("stale texts still searchable: %d hits", len(hits))
+	}
+}
+
+func ids(hs []retrieve.Hit) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+func TestRetrieverRanksAndExplains(t *testing.T) {
+	ctx := context.Background()
+	cat := shopCatalog(t)
+	r, err := retrieve.New(ctx, cat, retrieve.WithHubDegree(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		q    string
+		must []string
+		top  string
+	}{
+		{"How many purchase orders did each supplier get?", []string{"public.purchase_orders", "public.suppliers"}, "public.purchase_orders"},
+		{"Total net pay per employee", []string{"public.payslips", "public.employees"}, ""},
+		{"Which products had the highest line totals?", []string{"public.products", "public.order_lines"}, ""},
+		{"customers in Berlin", []string{"public.customers"}, "public.customers"},
+	}
+	for _, c := range cases {
+		res, err := r.Tables(ctx, c.q, retrieve.WithLimit(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := res.Names()
+		for _, m := range c.must {
+			if !slices.Contains(names, m) {
+				t.Errorf("%q: %s missing from %v", c.q, m, names)
+			}
+		}
+		if c.top != "" && names[0] != c.top {
+			t.Errorf("%q: top = %s, want %s (%v)", c.q, names[0], c.top, names)
+		}
+		if len(names) > 5 {
+			t.Errorf("limit ignored: %d", len(names))
+		}
+		for _, h := range res.Tables {
+			if len(h.Reasons) == 0 {
+				t.Errorf("%s has no reason", h.Name)
+			}
+			if slices.Equal(h.Reasons, []string{"fk"}) && h.Via == "" {
+				t.Errorf("fk-only hit %s lacks Via", h.Name)
+			}
+		}
+		if len(res.Modules) < 1 || len(res.Modules) > 3 {
+			t.Errorf("%q routed to %d modules", c.q, len(res.Modules))
+		}
+	}
+	if _, err := r.Tables(ctx, "  "); !errors.Is(err, retrieve.ErrEmptyQuestion) {
+		t.Errorf("empty question: %v", err)
+	}
+}
+
+func TestRetrieverScopeAndGlossary(t *testing.T) {
+	ctx := context.Background()
+	cat := shopCatalog(t)
+	r, err := retrieve.New(ctx, cat, retrieve.WithGlossary(map[string][]string{"headcount": {"employees"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Tables(ctx, "orders placed by customers", retrieve.WithScope("div_02"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range res.Names() {
+		if s := cat.Table(n).Schema; s != "div_02" && s != "public" {
+			t.Errorf("scope leak: %s", n)
+		}
+	}
+	if !slices.Contains(res.Names(), "div_02.sales_orders") {
+		t.Errorf("scoped table missing: %v", res.Names())
+	}
+	res, _ = r.Tables(ctx, "What is our headcount?")
+	if len(res.Tables) == 0 || res.Tables[0].Name != "public.employees" || !slices.Contains(res.Tables[0].Reasons, "glossary") {
+		t.Errorf("glossary: %+v", res.Tables)
+	}
+}
+
+func TestRetrieverIncrementalRefresh(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.NewDatabase(t)
+	b, _ := os.ReadFile("testdata/shop.sql")
+	pgtest.Exec(t, dsn, string(b))
+	pool := pgtest.Pool(t, dsn)
+	cat, err := schema.Introspect(ctx, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := retrieve.NewMemoryStore()
+	var progress []retrieve.Progress
+	r, err := retrieve.New(ctx, cat, retrieve.WithStore(store), retrieve.WithProgress(func(p retrieve.Progress) { progress = append(progress, p) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) == 0 || progress[len(progress)-1].Done != progress[len(progress)-1].Total {
+		t.Errorf("progress = %+v", progress)
+	}
+	full := store.Len()
+
+	// Same catalog into the same store: nothing to embed.
+	st, err := r.Refresh(ctx, cat)
+	if err != nil || st.Embedded != 0 || st.Deleted != 0 {
+		t.Fatalf("no-op refresh: %+v %v", st, err)
+	}
+	pgtest.Exec(t, dsn, `COMMENT ON TABLE suppliers IS 'Vendors and subcontractors'; DROP TABLE div_02.sales_orders; CREATE TABLE warehouses (wh_id int PRIMARY KEY, wh_nm text)`)
+	cat2, _ := schema.Introspect(ctx, pool)
+	st, err = r.Refresh(ctx, cat2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// suppliers: table + 3 column docs; warehouses: table + 2 columns; the
+	// module documents of the touched communities; div_02.sales_orders: 1 + 3 deleted.
+	if st.Embedded < 7 || st.Embedded > 7+4 || st.Deleted < 4 {
+		t.Errorf("refresh stats = %+v (full index has %d documents)", st, full)
+	}
+	if r.Fingerprint() != cat2.Fingerprint() {
+		t.Error("fingerprint not updated")
+	}
+	res, _ := r.Tables(ctx, "subcontractors")
+	if len(res.Tables) == 0 || res.Tables[0].Name != "public.suppliers" {
+		t.Errorf("changed comment not indexed: %+v", res.Tables)
+	}
+}

@@ -1,0 +1,603 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// Option configures a Retriever.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	embedder       Embedder
+	store          SchemaStore
+	gloss          Glosser
+	modules        map[string][]string
+	moduleSource   ModuleSource
+	moduleKeywords map[string][]string
+	glossary       map[string][]string
+	examples       map[string][]string
+	sharedSchemas  []string
+	hubDegree      int
+	maxTables      int
+	seeds          int
+	fkDecay        float64
+	batch          int
+	progress       func(Progress)
+	logger         *slog.Logger
+}
+
+// WithEmbedder sets the embedder (default NewHashEmbedder(384)).
+func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.embedder = e }) }
+
+// WithStore sets the document store (default a new MemoryStore).
+func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
+
+// WithGlosser sets how identifiers become words in documents (default: split
+// snake/camel case; link.Gloss expands ERP abbreviations too).
+func WithGlosser(g Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
+
+// WithModules configures modules: module name -> tables (qualified, or bare
+// names matching that table in every schema). Unlisted tables go to "other".
+func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
+
+// WithModuleSource chooses how modules are found when none are configured.
+func WithModuleSource(s ModuleSource) Option {
+	return optionFunc(func(c *config) { c.moduleSource = s })
+}
+
+// WithModuleKeywords adds routing keywords per module ("payroll" -> hr).
+func WithModuleKeywords(m map[string][]string) Option {
+	return optionFunc(func(c *config) { c.moduleKeywords = m })
+}
+
+// WithGlossary maps business terms to tables or columns ("headcount" ->
+// ["hr.employees"]); a question using the term pulls those tables in, and
+// the terms are added to the documents.
+func WithGlossary(g map[string][]string) Option { return optionFunc(func(c *config) { c.glossary = g }) }
+
+// WithExamples adds example values per column ("schema.table.column") to the
+// documents, so a question naming a value finds its column.
+func WithExamples(ex map[string][]string) Option { return optionFunc(func(c *config) { c.examples = ex }) }
+
+// WithSharedSchemas names schemas that every scope can see (default
+// "public"): a request scoped to div_01 searches div_01 plus these.
+func WithSharedSchemas(s ...string) Option { return optionFunc(func(c *config) { c.sharedSchemas = s }) }
+
+// WithHubDegree sets the FK degree above which a table is a hub: hubs are not
+// expanded from and do not bind modules together (default 8).
+func WithHubDegree(n int) Option { return optionFunc(func(c *config) { c.hubDegree = n }) }
+
+// WithMaxTables caps the tables a result holds (default 12).
+func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTables = n }) }
+
+// WithProgress reports indexing progress.
+func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
+
+// WithLogger sets the logger (silent by default).
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+
+// Progress is reported while an index is built.
+type Progress struct {
+	Stage string // "documents", "embed", "store"
+	Done  int
+	Total int
+}
+
+// Retriever ranks the tables of a catalog for a question. It is safe for
+// concurrent use; Refresh swaps the catalog atomically for later calls.
+type Retriever struct {
+	cfg         config
+	cat         *schema.Catalog
+	fingerprint string
+	modules     map[string][]string // module -> qualified tables
+	moduleOf    map[string]string
+	glossaryFor map[string][]string // table or column -> glossary terms
+	degree      map[string]int
+}
+
+// ErrEmptyQuestion is returned for a blank question.
+var ErrEmptyQuestion = errors.New("retrieve: empty question")
+
+// New indexes cat into the store (embedding what the store lacks) and
+// returns a Retriever over it. With a store that already holds documents
+// for this catalog (a saved index, a shared pgvector store), only documents
+// whose fingerprint changed are re-embedded.
+func New(ctx context.Context, cat *schema.Catalog, opts ...Option) (*Retriever, error) {
+	cfg := config{
+		gloss: plainGloss, sharedSchemas: []string{"public"}, hubDegree: 8,
+		maxTables: 12, seeds: 6, fkDecay: 0.5, batch: 256,
+		logger: slog.New(slog.DiscardHandler),
+	}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	if cfg.embedder == nil {
+		cfg.embedder = NewHashEmbedder(0)
+	}
+	if cfg.store == nil {
+		cfg.store = NewMemoryStore()
+	}
+	ix := &Retriever{cfg: cfg}
+	if _, err := ix.index(ctx, cat); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Catalog returns the catalog the retriever indexes.
+func (ix *Retriever) Catalog() *schema.Catalog { return ix.cat }
+
+// Modules returns module -> qualified tables.
+func (ix *Retriever) Modules() map[string][]string { return ix.modules }
+
+// IndexStats says what an index build did.
+type IndexStats struct {
+	Documents int // documents of the catalog
+	Embedded  int // documents embedded and written
+	Deleted   int // stale documents removed
+	Took      time.Duration
+}
+
+// Refresh re-indexes after a catalog change: only documents whose
+// fingerprint changed are embedded again, removed ones are deleted. It is
+// meant to be called when cat.Fingerprint() differs from Fingerprint(); it
+// must not run concurrently with Tables on the same Retriever.
+func (ix *Retriever) Refresh(ctx context.Context, cat *schema.Catalog) (IndexStats, error) {
+	return ix.index(ctx, cat)
+}
+
+// Fingerprint returns the catalog fingerprint the index was built from.
+func (ix *Retriever) Fingerprint() string { return ix.fingerprint }
+
+func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats, error) {
+	start := time.Now()
+	fp := cat.Fingerprint()
+	ix.cat, ix.fingerprint = cat, fp
+	ix.assignModules(cat)
+	ix.degree = map[string]int{}
+	for _, t := range cat.Tables {
+		for _, f := range t.ForeignKeys {
+			ix.degree[t.QualifiedName()]++
+			ix.degree[f.Ref()]++
+		}
+	}
+	ix.glossaryFor = map[string][]string{}
+	for term, targets := range ix.cfg.glossary {
+		for _, tg := range targets {
+			// Targets may be bare or qualified tables or columns; documents
+			// are keyed by qualified names. A bare name means every schema.
+			parts := strings.Split(tg, ".")
+			for _, t := range cat.Tables {
+				var key string
+				switch {
+				case len(parts) == 1 && t.Name == parts[0]:
+					key = t.QualifiedName()
+				case len(parts) == 2 && t.Schema == parts[0] && t.Name == parts[1]:
+					key = t.QualifiedName()
+				case len(parts) == 2 && t.Name == parts[0] && t.Column(parts[1]) != nil:
+					key = t.QualifiedName() + "." + parts[1]
+				case len(parts) == 3 && t.Schema == parts[0] && t.Name == parts[1]:
+					key = tg
+				}
+				if key != "" {
+					ix.glossaryFor[key] = append(ix.glossaryFor[key], term)
+				}
+			}
+		}
+	}
+	for k := range ix.glossaryFor {
+		sort.Strings(ix.glossaryFor[k])
+	}
+	docs := ix.documents(cat, fp)
+	for i := range docs {
+		if docs[i].Kind == KindModule {
+			h := fnv.New64a()
+			h.Write([]byte(docs[i].Fingerprint))
+			docs[i].Fingerprint = fmt.Sprintf("%x", h.Sum64())
+		}
+		// The text is part of the identity: glossary or examples change it.
+		h := fnv.New64a()
+		h.Write([]byte(docs[i].Text))
+		docs[i].Fingerprint += fmt.Sprintf("/%x", h.Sum64())
+	}
+	ix.report(Progress{Stage: "documents", Done: len(docs), Total: len(docs)})
+
+	have, err := ix.cfg.store.Manifest(ctx)
+	if err != nil {
+		return IndexStats{}, fmt.Errorf("retrieve: store manifest: %w", err)
+	}
+	want := make(map[string]bool, len(docs))
+	var todo []Document
+	for _, d := range docs {
+		want[d.ID] = true
+		if have[d.ID] != d.Fingerprint {
+			todo = append(todo, d)
+		}
+	}
+	var stale []string
+	for id := range have {
+		if !want[id] {
+			stale = append(stale, id)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		if err := ix.cfg.store.Delete(ctx, stale); err != nil {
+			return IndexStats{}, fmt.Errorf("retrieve: delete stale documents: %w", err)
+		}
+	}
+	for i := 0; i < len(todo); i += ix.cfg.batch {
+		batch := todo[i:min(i+ix.cfg.batch, len(todo))]
+		// Column documents are found lexically; embedding only tables and
+		// modules keeps a 10,000-table index small.
+		var texts []string
+		var idx []int
+		for j, d := range batch {
+			if d.Kind != KindColumn {
+				texts = append(texts, d.Text)
+				idx = append(idx, j)
+			}
+		}
+		if len(texts) > 0 {
+			vecs, err := ix.cfg.embedder.Embed(ctx, texts)
+			if err != nil {
+				return IndexStats{}, fmt.Errorf("retrieve: embed: %w", err)
+			}
+			if len(vecs) != len(texts) {
+				return IndexStats{}, fmt.Errorf("retrieve: embedder returned %d vectors for %d texts", len(vecs), len(texts))
+			}
+			for k, j := range idx {
+				batch[j].Vector = vecs[k]
+			}
+		}
+		if err := ix.cfg.store.Upsert(ctx, batch); err != nil {
+			return IndexStats{}, fmt.Errorf("retrieve: store: %w", err)
+		}
+		ix.report(Progress{Stage: "embed", Done: i + len(batch), Total: len(todo)})
+	}
+	st := IndexStats{Documents: len(docs), Embedded: len(todo), Deleted: len(stale), Took: time.Since(start)}
+	ix.cfg.logger.LogAttrs(ctx, slog.LevelDebug, "schema index built", slog.Int("documents", st.Documents),
+		slog.Int("embedded", st.Embedded), slog.Int("deleted", st.Deleted), slog.Duration("took", st.Took))
+	return st, nil
+}
+
+func (ix *Retriever) report(p Progress) {
+	if ix.cfg.progress != nil {
+		ix.cfg.progress(p)
+	}
+}
+
+// QueryOption configures one Tables call.
+type QueryOption interface{ applyQuery(*query) }
+
+type queryOptionFunc func(*query)
+
+func (f queryOptionFunc) applyQuery(q *query) { f(q) }
+
+type query struct {
+	evidence  string
+	scope     string
+	maxTables int
+}
+
+// WithEvidence adds the user's hint text to the question for ranking.
+func WithEvidence(e string) QueryOption { return queryOptionFunc(func(q *query) { q.evidence = e }) }
+
+// WithScope restricts the search to one schema plus the shared schemas.
+func WithScope(schemaName string) QueryOption {
+	return queryOptionFunc(func(q *query) { q.scope = schemaName })
+}
+
+// WithLimit overrides the maximum number of tables for this call.
+func WithLimit(n int) QueryOption { return queryOptionFunc(func(q *query) { q.maxTables = n }) }
+
+// Result is the schema context packet: the tables a question needs, best
+// first, each with the reasons it is there.
+type Result struct {
+	Tables  []TableHit  `json:"tables"`
+	Modules []ModuleHit `json:"modules"`
+}
+
+// TableHit is a retrieved table.
+type TableHit struct {
+	Name    string   `json:"name"` // qualified
+	Score   float64  `json:"score"`
+	Reasons []string `json:"reasons"` // "vector", "bm25", "column", "module", "glossary", "fk"
+	// Via names the table an "fk" hit was reached from.
+	Via string `json:"via,omitempty"`
+}
+
+// ModuleHit is a module the question was routed to.
+type ModuleHit struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
+// Names returns the qualified names of the result's tables in order.
+func (r *Result) Names() []string {
+	out := make([]string, len(r.Tables))
+	for i, t := range r.Tables {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// rrfK is the reciprocal rank fusion constant of Cormack et al. (2009).
+const rrfK = 60
+
+// Tables ranks the catalog's tables for a question: vector and BM25 search
+// over table documents, BM25 over column documents, and module routing,
+// fused with reciprocal rank fusion; glossary terms pull their tables in;
+// the best tables are then expanded along foreign keys (not from hubs) with
+// a decayed score.
+func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryOption) (*Result, error) {
+	q := query{maxTables: ix.cfg.maxTables}
+	for _, o := range opts {
+		o.applyQuery(&q)
+	}
+	if strings.TrimSpace(question) == "" {
+		return nil, ErrEmptyQuestion
+	}
+	text := question
+	if q.evidence != "" {
+		text += " " + q.evidence
+	}
+	var scopes []string
+	if q.scope != "" {
+		scopes = append([]string{q.scope}, ix.cfg.sharedSchemas...)
+	}
+	vecs, err := ix.cfg.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: embed question: %w", err)
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("retrieve: embedder returned %d vectors for 1 text", len(vecs))
+	}
+	qv := vecs[0]
+	const depth = 40
+	tf := Filter{Kinds: []Kind{KindTable}, Scopes: scopes}
+	vhits, err := ix.cfg.store.SearchVector(ctx, qv, depth, tf)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: vector search: %w", err)
+	}
+	thits, err := ix.cfg.store.SearchText(ctx, text, depth, tf)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: text search: %w", err)
+	}
+	chits, err := ix.cfg.store.SearchText(ctx, text, depth*3, Filter{Kinds: []Kind{KindColumn}, Scopes: scopes})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: column search: %w", err)
+	}
+	mhits, err := ix.cfg.store.SearchVector(ctx, qv, 3, Filter{Kinds: []Kind{KindModule}})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: module search: %w", err)
+	}
+
+	res := &Result{}
+	routed := map[string]bool{}
+	for i, h := range mhits {
+		// 1-3 modules: the best, and others close to it.
+		if i > 0 && h.Score < 0.8*mhits[0].Score {
+			break
+		}
+		res.Modules = append(res.Modules, ModuleHit{Name: h.Module, Score: h.Score})
+		routed[h.Module] = true
+	}
+
+	type cand struct {
+		score   float64
+		reasons map[string]bool
+		via     string
+	}
+	cands := map[string]*cand{}
+	add := func(table, reason string, score float64) {
+		c := cands[table]
+		if c == nil {
+			c = &cand{reasons: map[string]bool{}}
+			cands[table] = c
+		}
+		c.score += score
+		c.reasons[reason] = true
+	}
+	// Nearest neighbours always exist; only those reasonably close to the
+	// best count as evidence, or a small catalog would rank everything.
+	if len(vhits) > 0 {
+		floor := max(0.05, 0.35*vhits[0].Score)
+		n := 0
+		for n < len(vhits) && vhits[n].Score >= floor {
+			n++
+		}
+		vhits = vhits[:n]
+	}
+	for r, h := range vhits {
+		add(h.Table, "vector", 1.0/float64(rrfK+r+1))
+	}
+	for r, h := range thits {
+		add(h.Table, "bm25", 1.0/float64(rrfK+r+1))
+	}
+	rank := 0
+	colSeen := map[string]bool{}
+	for _, h := range chits {
+		if colSeen[h.Table] {
+			continue
+		}
+		colSeen[h.Table] = true
+		add(h.Table, "column", 0.7/float64(rrfK+rank+1))
+		rank++
+	}
+	rank = 0
+	for _, h := range vhits {
+		if routed[h.Module] {
+			add(h.Table, "module", 0.5/float64(rrfK+rank+1))
+			rank++
+		}
+	}
+	inScope := func(table string) bool {
+		if len(scopes) == 0 {
+			return true
+		}
+		t := ix.cat.Table(table)
+		return t != nil && in(scopes, t.Schema)
+	}
+	terms := " " + strings.Join(Terms(text), " ") + " "
+	var gterms []string
+	for term := range ix.cfg.glossary {
+		gterms = append(gterms, term)
+	}
+	sort.Strings(gterms)
+	for _, term := range gterms {
+		if !strings.Contains(terms, " "+strings.Join(Terms(term), " ")+" ") {
+			continue
+		}
+		for _, target := range ix.cfg.glossary[term] {
+			table := ix.tableOf(target, scopes)
+			if table != "" && inScope(table) {
+				// An explicit business term outweighs any single ranking.
+				add(table, "glossary", 2.0/float64(rrfK+1))
+			}
+		}
+	}
+
+	ordered := make([]string, 0, len(cands))
+	for t := range cands {
+		ordered = append(ordered, t)
+	}
+	byScore := func(s []string) {
+		sort.Slice(s, func(i, j int) bool {
+			a, b := cands[s[i]], cands[s[j]]
+			if a.score != b.score {
+				return a.score > b.score
+			}
+			return s[i] < s[j]
+		})
+	}
+	byScore(ordered)
+
+	// FK expansion from the seeds: neighbours join with a decayed score;
+	// hubs are not expanded from (their neighbourhoods are everything).
+	seeds := ordered[:min(ix.cfg.seeds, len(ordered))]
+	for _, s := range seeds {
+		if ix.degree[s] > ix.cfg.hubDegree {
+			continue
+		}
+		for _, nb := range ix.neighbours(s) {
+			if !inScope(nb) {
+				continue
+			}
+			c := cands[nb]
+			seed := cands[s].score
+			switch {
+			case c == nil:
+				cands[nb] = &cand{score: seed * ix.cfg.fkDecay, reasons: map[string]bool{"fk": true}, via: s}
+				ordered = append(ordered, nb)
+			case !c.reasons["fk"]:
+				// Being joinable to a strong table is evidence too, but a
+				// neighbour must not overtake the table that pulled it in.
+				c.reasons["fk"] = true
+				c.via = s
+				if c.score < seed {
+					c.score = min(c.score+0.3*ix.cfg.fkDecay*seed, 0.99*seed)
+				}
+			}
+		}
+	}
+	byScore(ordered)
+	if len(ordered) > q.maxTables {
+		ordered = ordered[:q.maxTables]
+	}
+	for _, t := range ordered {
+		c := cands[t]
+		var reasons []string
+		for _, r := range []string{"vector", "bm25", "column", "module", "glossary", "fk"} {
+			if c.reasons[r] {
+				reasons = append(reasons, r)
+			}
+		}
+		hit := TableHit{Name: t, Score: c.score, Reasons: reasons}
+		if c.reasons["fk"] {
+			hit.Via = c.via
+		}
+		res.Tables = append(res.Tables, hit)
+	}
+	return res, nil
+}
+
+// tableOf maps a glossary target (table or column, qualified or bare) to a
+// qualified table, resolving bare names along the scope.
+func (ix *Retriever) tableOf(target string, scopes []string) string {
+	parts := strings.Split(target, ".")
+	try := func(schemaName, table string) string {
+		if t := ix.cat.Lookup(schemaName, table); t != nil {
+			return t.QualifiedName()
+		}
+		return ""
+	}
+	switch len(parts) {
+	case 1:
+		for _, s := range append(scopes, ix.cfg.sharedSchemas...) {
+			if q := try(s, parts[0]); q != "" {
+				return q
+			}
+		}
+		for _, t := range ix.cat.Tables {
+			if t.Name == parts[0] {
+				return t.QualifiedName()
+			}
+		}
+	case 2:
+		if q := try(parts[0], parts[1]); q != "" {
+			return q
+		}
+		return ix.tableOf(parts[0], scopes) // bare table.column
+	default:
+		return try(parts[0], parts[1])
+	}
+	return ""
+}
+
+// neighbours returns the FK neighbours of a table (both directions), sorted.
+func (ix *Retriever) neighbours(q string) []string {
+	t := ix.cat.Table(q)
+	if t == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, fk := range t.ForeignKeys {
+		if fk.Ref() != q {
+			set[fk.Ref()] = true
+		}
+	}
+	for _, r := range ix.cat.ReferencedBy(q) {
+		if n := r.From.QualifiedName(); n != q {
+			set[n] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (ix *Retriever) moduleNames() []string {
+	out := make([]string, 0, len(ix.modules))
+	for m := range ix.modules {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}

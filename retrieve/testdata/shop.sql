@@ -1,0 +1,27 @@
+-- A small shop with two modules and a hub, for retriever tests.
+CREATE TABLE employees (emp_no int PRIMARY KEY, full_nm text, dept_cd text, hire_dt date);
+COMMENT ON TABLE employees IS 'People employed by the company';
+CREATE TABLE departments (dept_cd text PRIMARY KEY, dept_nm text);
+COMMENT ON TABLE departments IS 'Organisational units';
+ALTER TABLE employees ADD FOREIGN KEY (dept_cd) REFERENCES departments;
+CREATE TABLE payslips (payslip_id int PRIMARY KEY, emp_no int REFERENCES employees, pay_period date, gross_amt numeric, net_amt numeric);
+COMMENT ON TABLE payslips IS 'Monthly payroll slips';
+CREATE TABLE customers (cust_nbr int PRIMARY KEY, cust_nm text, city text, account_mgr int REFERENCES employees);
+COMMENT ON TABLE customers IS 'Customers who buy our products';
+CREATE TABLE products (sku text PRIMARY KEY, prod_desc text, list_price numeric, category text);
+COMMENT ON TABLE products IS 'Things we sell';
+CREATE TABLE sales_orders (order_id int PRIMARY KEY, cust_nbr int REFERENCES customers, order_dt date, status text, sales_rep int REFERENCES employees);
+COMMENT ON TABLE sales_orders IS 'Orders placed by customers';
+CREATE TABLE order_lines (order_id int REFERENCES sales_orders, line_no int, sku text REFERENCES products, qty int, tot_amt numeric, PRIMARY KEY (order_id, line_no));
+COMMENT ON TABLE order_lines IS 'Lines of a sales order';
+COMMENT ON COLUMN order_lines.tot_amt IS 'Line total amount';
+CREATE TABLE suppliers (supp_id int PRIMARY KEY, supp_nm text, country text);
+COMMENT ON TABLE suppliers IS 'Vendors we buy from';
+CREATE TABLE purchase_orders (po_id int PRIMARY KEY, supp_id int REFERENCES suppliers, buyer int REFERENCES employees, po_dt date);
+COMMENT ON TABLE purchase_orders IS 'Orders we place with suppliers';
+CREATE SCHEMA div_01;
+CREATE TABLE div_01.sales_orders (order_id int PRIMARY KEY, cust_nbr int, order_dt date);
+COMMENT ON TABLE div_01.sales_orders IS 'Orders placed by customers (division 1)';
+CREATE SCHEMA div_02;
+CREATE TABLE div_02.sales_orders (order_id int PRIMARY KEY, cust_nbr int, order_dt date);
+COMMENT ON TABLE div_02.sales_orders IS 'Orders placed by customers (division 2)';
