@@ -66,15 +66,21 @@ func WithModuleKeywords(m map[string][]string) Option {
 // WithGlossary maps business terms to tables or columns ("headcount" ->
 // ["hr.employees"]); a question using the term pulls those tables in, and
 // the terms are added to the documents.
-func WithGlossary(g map[string][]string) Option { return optionFunc(func(c *config) { c.glossary = g }) }
+func WithGlossary(g map[string][]string) Option {
+	return optionFunc(func(c *config) { c.glossary = g })
+}
 
 // WithExamples adds example values per column ("schema.table.column") to the
 // documents, so a question naming a value finds its column.
-func WithExamples(ex map[string][]string) Option { return optionFunc(func(c *config) { c.examples = ex }) }
+func WithExamples(ex map[string][]string) Option {
+	return optionFunc(func(c *config) { c.examples = ex })
+}
 
 // WithSharedSchemas names schemas that every scope can see (default
 // "public"): a request scoped to div_01 searches div_01 plus these.
-func WithSharedSchemas(s ...string) Option { return optionFunc(func(c *config) { c.sharedSchemas = s }) }
+func WithSharedSchemas(s ...string) Option {
+	return optionFunc(func(c *config) { c.sharedSchemas = s })
+}
 
 // WithHubDegree sets the FK degree above which a table is a hub: hubs are not
 // expanded from and do not bind modules together (default 8).
