@@ -47,6 +47,7 @@ func Main(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	defer stopPGVector()
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
 		adminDSN = dsn
 		return m.Run()
