@@ -82,8 +82,9 @@ func WithSharedSchemas(s ...string) Option {
 	return optionFunc(func(c *config) { c.sharedSchemas = s })
 }
 
-// WithHubDegree sets the FK degree above which a table is a hub: hubs are not
-// expanded from and do not bind modules together (default 8).
+// WithHubDegree sets the degree above which a table is a hub (default 8): a
+// hub's referencing tables are not pulled in by FK expansion (they are half
+// the schema), and hubs do not bind FK communities together.
 func WithHubDegree(n int) Option { return optionFunc(func(c *config) { c.hubDegree = n }) }
 
 // WithMaxTables caps the tables a result holds (default 12).
@@ -111,7 +112,6 @@ type Retriever struct {
 	modules     map[string][]string // module -> qualified tables
 	moduleOf    map[string]string
 	glossaryFor map[string][]string // table or column -> glossary terms
-	degree      map[string]int
 }
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -173,13 +173,6 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	fp := cat.Fingerprint()
 	ix.cat, ix.fingerprint = cat, fp
 	ix.assignModules(cat)
-	ix.degree = map[string]int{}
-	for _, t := range cat.Tables {
-		for _, f := range t.ForeignKeys {
-			ix.degree[t.QualifiedName()]++
-			ix.degree[f.Ref()]++
-		}
-	}
 	ix.glossaryFor = map[string][]string{}
 	for term, targets := range ix.cfg.glossary {
 		for _, tg := range targets {
@@ -319,9 +312,11 @@ type Result struct {
 
 // TableHit is a retrieved table.
 type TableHit struct {
-	Name    string   `json:"name"` // qualified
-	Score   float64  `json:"score"`
-	Reasons []string `json:"reasons"` // "vector", "bm25", "column", "module", "glossary", "fk"
+	Name  string  `json:"name"` // qualified
+	Score float64 `json:"score"`
+	// Reasons: "vector", "bm25", "column", "module", "glossary", "fk", or
+	// "small" (the whole scope fits in the limit).
+	Reasons []string `json:"reasons"`
 	// Via names the table an "fk" hit was reached from.
 	Via string `json:"via,omitempty"`
 }
@@ -496,9 +491,6 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	// hubs are not expanded from (their neighbourhoods are everything).
 	seeds := ordered[:min(ix.cfg.seeds, len(ordered))]
 	for _, s := range seeds {
-		if ix.degree[s] > ix.cfg.hubDegree {
-			continue
-		}
 		for _, nb := range ix.neighbours(s) {
 			if !inScope(nb) {
 				continue
@@ -521,13 +513,27 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 		}
 	}
 	byScore(ordered)
+	// When the whole scope fits in the limit, the context is small anyway:
+	// hand over every table (ranked ones first) rather than risk a miss.
+	if n := ix.tablesInScope(scopes); n <= q.maxTables && len(ordered) < n {
+		seen := make(map[string]bool, len(ordered))
+		for _, t := range ordered {
+			seen[t] = true
+		}
+		for _, t := range ix.cat.Tables {
+			if name := t.QualifiedName(); !seen[name] && inScope(name) {
+				cands[name] = &cand{reasons: map[string]bool{"small": true}}
+				ordered = append(ordered, name)
+			}
+		}
+	}
 	if len(ordered) > q.maxTables {
 		ordered = ordered[:q.maxTables]
 	}
 	for _, t := range ordered {
 		c := cands[t]
 		var reasons []string
-		for _, r := range []string{"vector", "bm25", "column", "module", "glossary", "fk"} {
+		for _, r := range []string{"vector", "bm25", "column", "module", "glossary", "fk", "small"} {
 			if c.reasons[r] {
 				reasons = append(reasons, r)
 			}
@@ -574,7 +580,11 @@ func (ix *Retriever) tableOf(target string, scopes []string) string {
 	return ""
 }
 
-// neighbours returns the FK neighbours of a table (both directions), sorted.
+// neighbours returns the tables to expand a seed to, sorted: always the
+// tables its foreign keys reference (a row has one parent each, and
+// questions about a fact name its dimensions), and the tables referencing it
+// unless it is a hub (referenced by more than the hub degree: its children
+// are half the schema).
 func (ix *Retriever) neighbours(q string) []string {
 	t := ix.cat.Table(q)
 	if t == nil {
@@ -586,9 +596,11 @@ func (ix *Retriever) neighbours(q string) []string {
 			set[fk.Ref()] = true
 		}
 	}
-	for _, r := range ix.cat.ReferencedBy(q) {
-		if n := r.From.QualifiedName(); n != q {
-			set[n] = true
+	if refs := ix.cat.ReferencedBy(q); len(refs) <= ix.cfg.hubDegree {
+		for _, r := range refs {
+			if n := r.From.QualifiedName(); n != q {
+				set[n] = true
+			}
 		}
 	}
 	out := make([]string, 0, len(set))
@@ -606,4 +618,18 @@ func (ix *Retriever) moduleNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// tablesInScope counts the tables a request with these scopes can see.
+func (ix *Retriever) tablesInScope(scopes []string) int {
+	if len(scopes) == 0 {
+		return len(ix.cat.Tables)
+	}
+	n := 0
+	for _, t := range ix.cat.Tables {
+		if in(scopes, t.Schema) {
+			n++
+		}
+	}
+	return n
 }
