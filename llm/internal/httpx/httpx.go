@@ -1,0 +1,486 @@
+// Package httpx is the HTTP transport the llm providers share: POST a JSON
+// body, retry rate limits, server errors and transient network failures with
+// exponential backoff (honouring Retry-After), cap the response size, and
+// turn every failure into an llm sentinel or *llm.APIError.
+package httpx
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/llm"
+)
+
+// Defaults shared by every provider.
+const (
+	DefaultTimeout          = 2 * time.Minute
+	DefaultMaxRetries       = 2
+	DefaultBaseDelay        = 500 * time.Millisecond
+	DefaultMaxDelay         = 30 * time.Second
+	DefaultMaxResponseBytes = 32 << 20
+	maxErrorBody            = 64 << 10
+)
+
+// Settings is the transport part of a provider's config. Providers embed it
+// and their options write its fields.
+type Settings struct {
+	Provider         string
+	BaseURL          string // without trailing slash
+	HTTPClient       *http.Client
+	Header           http.Header   // sent with every request (auth, versions)
+	Timeout          time.Duration // per attempt; <= 0 means none
+	MaxRetries       int           // retries after the first attempt
+	BaseDelay        time.Duration // first backoff delay
+	MaxDelay         time.Duration // cap for backoff and Retry-After waits
+	MaxResponseBytes int64
+	// Sleep waits d or until ctx is done (then it returns ctx's error).
+	// Tests inject a fake; the default uses a timer.
+	Sleep  func(ctx context.Context, d time.Duration) error
+	Now    func() time.Time // for Retry-After HTTP dates and deadline checks
+	Logger *slog.Logger
+}
+
+// New returns Settings with the shared defaults.
+func New(provider, baseURL string) Settings {
+	return Settings{
+		Provider:         provider,
+		BaseURL:          strings.TrimRight(baseURL, "/"),
+		HTTPClient:       http.DefaultClient,
+		Header:           http.Header{},
+		Timeout:          DefaultTimeout,
+		MaxRetries:       DefaultMaxRetries,
+		BaseDelay:        DefaultBaseDelay,
+		MaxDelay:         DefaultMaxDelay,
+		MaxResponseBytes: DefaultMaxResponseBytes,
+		Sleep:            SleepContext,
+		Now:              time.Now,
+		Logger:           slog.New(slog.DiscardHandler),
+	}
+}
+
+// SleepContext waits d or until ctx is done, whichever comes first.
+func SleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// transient marks a failure worth retrying that is not an *llm.APIError
+// (network errors, bodies cut off mid-transfer, per-attempt timeouts).
+type transient struct{ err error }
+
+func (e *transient) Error() string { return e.err.Error() }
+func (e *transient) Unwrap() error { return e.err }
+
+// Post sends body (already JSON) to BaseURL+path and returns the 2xx response
+// body. It retries retryable failures up to MaxRetries times, waiting
+// Retry-After when the server gives one (capped at MaxDelay) and an
+// exponential backoff with jitter otherwise. It never waits past ctx's
+// deadline: when the next wait would cross it, the last error is returned.
+func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
+	url := s.BaseURL + path
+	for attempt := 0; ; attempt++ {
+		data, err := s.once(ctx, url, body)
+		if err == nil {
+			return data, nil
+		}
+		var t *transient
+		isTransient := errors.As(err, &t)
+		if isTransient {
+			err = t.err
+		}
+		if ctx.Err() != nil {
+			return nil, s.contextError(ctx, err)
+		}
+		var api *llm.APIError
+		isAPI := errors.As(err, &api)
+		if (!isTransient && !(isAPI && api.Retryable())) || attempt >= s.MaxRetries {
+			return nil, err
+		}
+		wait := s.backoff(attempt)
+		if isAPI && api.RetryAfter > 0 {
+			wait = min(api.RetryAfter, s.MaxDelay)
+		}
+		if deadline, ok := ctx.Deadline(); ok && s.Now().Add(wait).After(deadline) {
+			return nil, err
+		}
+		s.Logger.LogAttrs(ctx, slog.LevelDebug, "llm: retrying",
+			slog.String("provider", s.Provider), slog.Int("attempt", attempt+1),
+			slog.Duration("wait", wait), slog.String("error", err.Error()))
+		if serr := s.Sleep(ctx, wait); serr != nil {
+			return nil, s.contextError(ctx, err)
+		}
+	}
+}
+
+// contextError reports a cancelled call: the context's error (so errors.Is
+// with context.Canceled / DeadlineExceeded works) plus what was going on.
+func (s *Settings) contextError(ctx context.Context, last error) error {
+	cause := context.Cause(ctx)
+	if errors.Is(last, cause) {
+		return last // already "llm: provider: Post ...: context deadline exceeded"
+	}
+	return fmt.Errorf("llm: %s: %w (last error: %v)", s.Provider, cause, last)
+}
+
+func (s *Settings) backoff(attempt int) time.Duration {
+	d := s.BaseDelay
+	for i := 0; i < attempt && d < s.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, s.MaxDelay)
+	if d <= 1 {
+		return d
+	}
+	// "Equal jitter": half fixed, half random, so concurrent clients spread
+	// out but never retry immediately.
+	return d/2 + rand.N(d/2+1)
+}
+
+func (s *Settings) once(ctx context.Context, url string, body []byte) ([]byte, error) {
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", llm.ErrBadRequest, s.Provider, err)
+	}
+	req.Header = s.Header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := s.HTTPClient.Do(req)
+	if err != nil {
+		return nil, &transient{fmt.Errorf("llm: %s: %w", s.Provider, err)}
+	}
+	defer resp.Body.Close()
+
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		typ, msg := errorBody(data)
+		if msg == "" {
+			msg = http.StatusText(resp.StatusCode)
+		}
+		return nil, &llm.APIError{
+			Provider:   s.Provider,
+			StatusCode: resp.StatusCode,
+			Type:       typ,
+			Message:    msg,
+			RetryAfter: RetryAfter(resp.Header, s.Now()),
+		}
+	}
+	if resp.ContentLength > s.MaxResponseBytes {
+		return nil, s.tooLarge()
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, s.MaxResponseBytes+1))
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, &transient{fmt.Errorf("llm: %s: reading response: %w", s.Provider, err)}
+		}
+		// The connection ended before the body did (Content-Length not
+		// reached, chunked stream cut, reset): a network fault, retryable.
+		return nil, &transient{fmt.Errorf("%w: %s: body cut off after %d bytes: %v",
+			llm.ErrTruncated, s.Provider, len(data), err)}
+	}
+	if int64(len(data)) > s.MaxResponseBytes {
+		return nil, s.tooLarge()
+	}
+	return data, nil
+}
+
+func (s *Settings) tooLarge() error {
+	return fmt.Errorf("%w: %s: more than %d bytes", llm.ErrResponseTooLarge, s.Provider, s.MaxResponseBytes)
+}
+
+// RetryAfter reads how long the server asks to wait: OpenAI's
+// retry-after-ms, or Retry-After in seconds or as an HTTP date. Zero when
+// absent, unparsable or in the past.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs > 0 {
+			return time.Duration(secs * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// errorBody extracts type and message from the error bodies providers send:
+// {"error":{"type","message","code"}} (OpenAI, llama.cpp, Anthropic inside
+// {"type":"error",...}), {"error":"text"} (Ollama), {"message","type"}
+// (older vLLM). Anything else yields the start of the body as message.
+func errorBody(data []byte) (typ, msg string) {
+	var top struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+	}
+	if json.Unmarshal(data, &top) == nil {
+		if len(top.Error) > 0 {
+			var text string
+			if json.Unmarshal(top.Error, &text) == nil {
+				return "", text
+			}
+			var inner struct {
+				Type    string          `json:"type"`
+				Message string          `json:"message"`
+				Code    json.RawMessage `json:"code"`
+			}
+			if json.Unmarshal(top.Error, &inner) == nil {
+				typ = inner.Type
+				if typ == "" {
+					var code string
+					if json.Unmarshal(inner.Code, &code) == nil {
+						typ = code
+					}
+				}
+				return typ, inner.Message
+			}
+		}
+		if top.Message != "" {
+			return top.Type, top.Message
+		}
+	}
+	text := strings.TrimSpace(string(data))
+	if len(text) > 200 {
+		text = text[:200] + "..."
+	}
+	return "", text
+}
+
+// DecodeJSON unmarshals a 2xx body into v. A body that ends mid-document is
+// ErrTruncated; anything else that is not the expected JSON is
+// ErrMalformedResponse.
+func DecodeJSON(provider string, data []byte, v any) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return fmt.Errorf("%w: %s: empty body", llm.ErrMalformedResponse, provider)
+	}
+	// The stream decoder, unlike Unmarshal, says io.ErrUnexpectedEOF when
+	// the input stops mid-document.
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	err := dec.Decode(v)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: %s: body ends mid-JSON after %d bytes", llm.ErrTruncated, provider, len(data))
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", llm.ErrMalformedResponse, provider, err)
+	case dec.InputOffset() != int64(len(trimmed)):
+		return fmt.Errorf("%w: %s: data after the JSON document", llm.ErrMalformedResponse, provider)
+	}
+	return nil
+}
+
+// Malformed reports a decoded body that lacks what the provider promises.
+func Malformed(provider, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", llm.ErrMalformedResponse, provider, fmt.Sprintf(format, args...))
+}
+
+// Marshal encodes body and merges extra top-level fields into it (extra
+// wins on conflicts, so callers can override anything the client sends).
+func Marshal(body any, extra map[string]any) ([]byte, error) {
+	data, err := json.Marshal(body)
+	if err != nil || len(extra) == 0 {
+		return data, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("extra body field %q: %w", k, err)
+		}
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+// TruncatedReply is the error for a reply that hit the token limit before
+// the model wrote any content.
+func TruncatedReply(provider string) error {
+	return fmt.Errorf("%w: %s: reply hit the token limit before any content", llm.ErrTruncated, provider)
+}
+
+// Embeddings batches embedding requests and tracks the vector dimension:
+// declared up front or learnt from the first response, then enforced.
+type Embeddings struct {
+	provider  string
+	batchSize int
+	dim       atomic.Int64
+}
+
+// NewEmbeddings returns an Embeddings sending at most batchSize texts per
+// request (defaultBatch when batchSize <= 0) and expecting dimension dim
+// (learnt when dim <= 0).
+func NewEmbeddings(provider string, batchSize, defaultBatch, dim int) *Embeddings {
+	e := &Embeddings{provider: provider, batchSize: batchSize}
+	if batchSize <= 0 {
+		e.batchSize = defaultBatch
+	}
+	e.dim.Store(int64(max(dim, 0)))
+	return e
+}
+
+// Dimension is the declared or learnt dimension, 0 while unknown.
+func (e *Embeddings) Dimension() int { return int(e.dim.Load()) }
+
+// Embed calls embed on consecutive batches and concatenates the vectors,
+// checking each batch returns one vector per text, all of the dimension.
+func (e *Embeddings) Embed(ctx context.Context, texts []string,
+	embed func(ctx context.Context, batch []string) ([][]float32, error)) ([][]float32, error) {
+	out := make([][]float32, 0, len(texts))
+	for start := 0; start < len(texts); start += e.batchSize {
+		batch := texts[start:min(start+e.batchSize, len(texts))]
+		vecs, err := embed(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		if len(vecs) != len(batch) {
+			return nil, Malformed(e.provider, "%d embeddings for %d inputs", len(vecs), len(batch))
+		}
+		for i, v := range vecs {
+			n := int64(len(v))
+			if n == 0 {
+				return nil, Malformed(e.provider, "embedding %d is empty", i)
+			}
+			if !e.dim.CompareAndSwap(0, n) && n != e.dim.Load() {
+				return nil, Malformed(e.provider, "embedding %d has dimension %d, want %d", i, n, e.dim.Load())
+			}
+		}
+		out = append(out, vecs...)
+	}
+	return out, nil
+}
+
+// Message is the {"role","content"} object the chat APIs accept.
+type Message struct {
+	Role    llm.Role `json:"role"`
+	Content string   `json:"content"`
+}
+
+// Messages converts req's messages. With splitSystem, system messages are
+// left out of the list and returned joined by blank lines instead.
+func Messages(msgs []llm.Message, splitSystem bool) (out []Message, system string) {
+	var sys []string
+	for _, m := range msgs {
+		if splitSystem && m.Role == llm.RoleSystem {
+			sys = append(sys, m.Content)
+			continue
+		}
+		out = append(out, Message{Role: m.Role, Content: m.Content})
+	}
+	return out, strings.Join(sys, "\n\n")
+}
+
+// BadRequest reports a request the client refuses to send.
+func BadRequest(provider, format string, args ...any) error {
+	return fmt.Errorf("%w: %s: %s", llm.ErrBadRequest, provider, fmt.Sprintf(format, args...))
+}
+
+// Call marshals body (merging extra), posts it to path and decodes the 2xx
+// answer into out. It returns the raw answer for llm.Response.Raw.
+func (s *Settings) Call(ctx context.Context, path string, body any, extra map[string]any, out any) ([]byte, error) {
+	data, err := Marshal(body, extra)
+	if err != nil {
+		return nil, BadRequest(s.Provider, "%v", err)
+	}
+	raw, err := s.Post(ctx, path, data)
+	if err != nil {
+		return nil, err
+	}
+	return raw, DecodeJSON(s.Provider, raw, out)
+}
+
+// CheckRequest rejects requests without messages and picks the model:
+// req.Model, else def. needModel makes a missing model an error.
+func CheckRequest(provider string, req *llm.Request, def string, needModel bool) (model string, err error) {
+	if req == nil || len(req.Messages) == 0 {
+		return "", BadRequest(provider, "request has no messages")
+	}
+	model = cmp.Or(req.Model, def)
+	if needModel && model == "" {
+		return "", BadRequest(provider, "no model (use WithModel or Request.Model)")
+	}
+	return model, nil
+}
+
+// Reply finishes a Response: an empty reply cut at the token limit is
+// returned with llm.ErrTruncated.
+func Reply(provider string, resp *llm.Response) (*llm.Response, error) {
+	if resp.Content == "" && resp.FinishReason == llm.FinishLength {
+		return resp, TruncatedReply(provider)
+	}
+	return resp, nil
+}
+
+// Setters for the transport options every provider offers. Nil or
+// non-positive values keep the defaults where those would break the client.
+
+func BaseURL(url string) func(*Settings) {
+	return func(s *Settings) { s.BaseURL = strings.TrimRight(url, "/") }
+}
+
+func HTTPClient(hc *http.Client) func(*Settings) {
+	return func(s *Settings) { s.HTTPClient = cmp.Or(hc, http.DefaultClient) }
+}
+
+func Timeout(d time.Duration) func(*Settings) { return func(s *Settings) { s.Timeout = d } }
+
+func MaxRetries(n int) func(*Settings) { return func(s *Settings) { s.MaxRetries = max(n, 0) } }
+
+func MaxResponseBytes(n int64) func(*Settings) {
+	return func(s *Settings) { s.MaxResponseBytes = cmp.Or(max(n, 0), DefaultMaxResponseBytes) }
+}
+
+func Logger(l *slog.Logger) func(*Settings) {
+	return func(s *Settings) { s.Logger = cmp.Or(l, slog.New(slog.DiscardHandler)) }
+}
+
+func Backoff(base, maxDelay time.Duration) func(*Settings) {
+	return func(s *Settings) {
+		s.BaseDelay, s.MaxDelay = max(base, 0), cmp.Or(max(maxDelay, 0), DefaultMaxDelay)
+	}
+}
+
+func Sleeper(sleep func(ctx context.Context, d time.Duration) error) func(*Settings) {
+	return func(s *Settings) {
+		if sleep == nil {
+			sleep = SleepContext
+		}
+		s.Sleep = sleep
+	}
+}

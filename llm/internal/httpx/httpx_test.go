@@ -1,0 +1,199 @@
+package httpx
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/llm/internal/llmtest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
+	tests := []struct {
+		header map[string]string
+		want   time.Duration
+	}{
+		{nil, 0},
+		{map[string]string{"Retry-After": "7"}, 7 * time.Second},
+		{map[string]string{"Retry-After": " 1.5 "}, 1500 * time.Millisecond},
+		{map[string]string{"Retry-After": "0"}, 0},
+		{map[string]string{"Retry-After": "-3"}, 0},
+		{map[string]string{"Retry-After": "Sun, 22 Nov 2026 01:00:30 GMT"}, 30 * time.Second},
+		{map[string]string{"Retry-After": "Sun, 22 Nov 2026 00:59:00 GMT"}, 0}, // in the past
+		{map[string]string{"Retry-After": "soon"}, 0},
+		{map[string]string{"Retry-After-Ms": "250", "Retry-After": "9"}, 250 * time.Millisecond},
+		{map[string]string{"Retry-After-Ms": "junk", "Retry-After": "9"}, 9 * time.Second},
+	}
+	for _, tt := range tests {
+		h := http.Header{}
+		for k, v := range tt.header {
+			h.Set(k, v)
+		}
+		if got := RetryAfter(h, now); got != tt.want {
+			t.Errorf("RetryAfter(%v) = %v, want %v", tt.header, got, tt.want)
+		}
+	}
+}
+
+func TestErrorBody(t *testing.T) {
+	tests := []struct{ body, typ, msg string }{
+		{`{"error":{"message":"Incorrect API key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, "invalid_request_error", "Incorrect API key"},
+		{`{"error":{"message":"Rate limit","type":"","code":"rate_limit_exceeded"}}`, "rate_limit_exceeded", "Rate limit"},
+		{`{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error"}}`, "exceed_context_size_error", "the request exceeds the available context size"},
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "overloaded_error", "Overloaded"},
+		{`{"error":"model \"llama9\" not found, try pulling it first"}`, "", `model "llama9" not found, try pulling it first`},
+		{`{"object":"error","message":"The model does not exist.","type":"NotFoundError","param":null,"code":404}`, "NotFoundError", "The model does not exist."},
+		{"<html>502 Bad Gateway</html>\n", "", "<html>502 Bad Gateway</html>"},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		typ, msg := errorBody([]byte(tt.body))
+		if typ != tt.typ || msg != tt.msg {
+			t.Errorf("errorBody(%s) = %q, %q; want %q, %q", tt.body, typ, msg, tt.typ, tt.msg)
+		}
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	tests := []struct {
+		body string
+		want error
+	}{
+		{`{"a":1}`, nil},
+		{" {\"a\":1}\n", nil},
+		{`{"a":`, llm.ErrTruncated},
+		{`{"a":tr`, llm.ErrTruncated},
+		{`{"a":"some text`, llm.ErrTruncated},
+		{`{"a":1}{"a":2}`, llm.ErrMalformedResponse},
+		{`{"a":1}x`, llm.ErrMalformedResponse},
+		{`{"a":"x"}`, llm.ErrMalformedResponse}, // wrong type
+		{`<html>`, llm.ErrMalformedResponse},
+		{``, llm.ErrMalformedResponse},
+	}
+	for _, tt := range tests {
+		var v struct{ A int }
+		err := DecodeJSON("p", []byte(tt.body), &v)
+		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+			t.Errorf("DecodeJSON(%q) = %v, want %v", tt.body, err, tt.want)
+		}
+	}
+}
+
+func TestMarshalMergesExtra(t *testing.T) {
+	body := struct {
+		Model string `json:"model"`
+		N     int    `json:"n"`
+	}{"m", 1}
+	got, err := Marshal(body, map[string]any{"n": 2, "seed": 3, "nested": map[string]any{"a": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	llmtest.AssertJSON(t, got, `{"model":"m","n":2,"seed":3,"nested":{"a":true}}`)
+	if _, err := Marshal(body, map[string]any{"bad": func() {}}); err == nil {
+		t.Fatal("unencodable extra field accepted")
+	}
+}
+
+func TestBackoffGrowsAndIsCapped(t *testing.T) {
+	s := New("p", "http://x")
+	s.BaseDelay, s.MaxDelay = 100*time.Millisecond, time.Second
+	for attempt, hi := range []time.Duration{100, 200, 400, 800, 1000, 1000} {
+		hi *= time.Millisecond
+		for range 50 {
+			if d := s.backoff(attempt); d < hi/2 || d > hi {
+				t.Fatalf("backoff(%d) = %v, want in [%v, %v]", attempt, d, hi/2, hi)
+			}
+		}
+	}
+}
+
+func TestRetryAfterIsCappedByMaxDelay(t *testing.T) {
+	var reqs atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reqs.Add(1) == 1 {
+			w.Header().Set("Retry-After", "3600")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	sl := &llmtest.Sleeper{}
+	s := New("p", srv.URL)
+	s.HTTPClient, s.Sleep, s.MaxDelay = srv.Client(), sl.Sleep, 5*time.Second
+	if _, err := s.Post(context.Background(), "/x", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if w := sl.Waits(); len(w) != 1 || w[0] != 5*time.Second {
+		t.Fatalf("waits = %v, want [5s] (Retry-After 1h capped)", w)
+	}
+}
+
+func TestNetworkErrorsAreRetried(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more: connection refused
+	sl := &llmtest.Sleeper{}
+	s := New("p", url)
+	s.Sleep, s.MaxRetries = sl.Sleep, 3
+	_, err := s.Post(context.Background(), "/x", []byte(`{}`))
+	if err == nil || len(sl.Waits()) != 3 {
+		t.Fatalf("err = %v after %d waits, want an error after 3 retries", err, len(sl.Waits()))
+	}
+	var api *llm.APIError
+	if errors.As(err, &api) || errors.Is(err, llm.ErrMalformedResponse) {
+		t.Fatalf("err = %v, want a plain network error", err)
+	}
+}
+
+func TestPerAttemptTimeoutRetries(t *testing.T) {
+	var reqs atomic.Int32
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if reqs.Add(1) < 3 {
+			select { // hang until the attempt times out
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		io.WriteString(w, `{"ok":true}`)
+	}))
+	defer srv.Close()
+	defer close(stop)
+	sl := &llmtest.Sleeper{}
+	s := New("p", srv.URL)
+	// A generous timeout and spare retries keep a loaded machine from
+	// failing the attempt that is meant to succeed.
+	s.HTTPClient, s.Sleep, s.Timeout, s.MaxRetries = srv.Client(), sl.Sleep, 100*time.Millisecond, 6
+	body, err := s.Post(context.Background(), "/x", []byte(`{}`))
+	if err != nil || string(body) != `{"ok":true}` {
+		t.Fatalf("Post = %s, %v; want success after the hung attempts time out", body, err)
+	}
+	if n := int(reqs.Load()); n < 3 || len(sl.Waits()) != n-1 {
+		t.Fatalf("%d requests, waits %v; want >= 3 requests and one wait between each", n, sl.Waits())
+	}
+}
+
+func TestSleepContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := SleepContext(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("SleepContext on a cancelled context = %v", err)
+	}
+	if err := SleepContext(context.Background(), time.Microsecond); err != nil {
+		t.Fatal(err)
+	}
+}

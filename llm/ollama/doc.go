@@ -1,0 +1,27 @@
+// Package ollama is an llm.Model and llm.Embedder for Ollama's native API
+// (/api/chat and /api/embed). It uses only net/http. (Ollama also speaks
+// the OpenAI protocol at /v1, usable with package llm/openai.)
+//
+//	c := ollama.New(
+//		ollama.WithBaseURL(ollama.HostFromEnv()), // OLLAMA_HOST or http://127.0.0.1:11434
+//		ollama.WithModel("qwen2.5-coder:7b"),
+//		ollama.WithEmbeddingModel("nomic-embed-text"),
+//	)
+//	resp, err := c.Complete(ctx, &llm.Request{Messages: []llm.Message{llm.User("Say hi")}})
+//	vecs, err := c.Embed(ctx, []string{"orders", "customers"})
+//
+// Complete sends stream false; Temperature, MaxTokens and Stop become
+// options.temperature, options.num_predict and options.stop, and
+// Request.JSONSchema becomes "format" (Ollama's structured outputs). Other
+// model options (num_ctx, top_k, ...) go in WithOptions, other top-level
+// fields (keep_alive, think) in WithExtraBody.
+//
+// Embed sends batches (WithEmbeddingBatchSize) of "input" to /api/embed.
+// Dimension is WithDimension's value, or the length of the first vector
+// received.
+//
+// The client reads no environment variables itself: HostFromEnv is there
+// for callers who want OLLAMA_HOST. Retries, timeouts, the response size
+// limit and errors are described in package llm. Local models can be slow
+// to load: raise WithTimeout (per attempt, default 2 minutes) if needed.
+package ollama

@@ -1,0 +1,33 @@
+// Package openai is an llm.Model and llm.Embedder for OpenAI's API and the
+// many servers that speak it: vLLM, llama.cpp's server, LM Studio, Ollama's
+// /v1 endpoint. It uses only net/http.
+//
+//	c := openai.New(
+//		openai.WithAPIKey(os.Getenv("OPENAI_API_KEY")),
+//		openai.WithModel("gpt-4o-mini"),
+//		openai.WithEmbeddingModel("text-embedding-3-small"),
+//	)
+//	resp, err := c.Complete(ctx, &llm.Request{Messages: []llm.Message{llm.User("Say hi")}})
+//	vecs, err := c.Embed(ctx, []string{"orders", "customers"})
+//
+// For a local server, point the client at its /v1 root; no key is needed:
+//
+//	c := openai.New(openai.WithBaseURL("http://localhost:8000/v1"), openai.WithModel("Qwen/Qwen2.5-Coder-7B-Instruct"))
+//
+// Complete sends POST {base}/chat/completions with stream false.
+// Request.JSONSchema becomes response_format {"type":"json_schema",
+// "json_schema":{"name","schema","strict":true}} (strict mode wants
+// "additionalProperties": false and every property required). MaxTokens is
+// sent as max_tokens, or as max_completion_tokens with
+// WithMaxTokensField("max_completion_tokens") for reasoning models.
+// Anything else the server understands (seed, top_p, vLLM's guided
+// decoding, ...) goes in WithExtraBody.
+//
+// Embed sends POST {base}/embeddings in batches (WithEmbeddingBatchSize)
+// and orders the vectors by the "index" the server returns. Dimension is
+// WithDimension's value, or the length of the first vector received.
+//
+// The client never reads environment variables; callers pass keys and URLs.
+// Retries, timeouts, the response size limit and errors are described in
+// package llm.
+package openai
