@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -22,6 +23,7 @@ func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
 	embedder       Embedder
+	graph          *plan.Graph
 	store          SchemaStore
 	gloss          Glosser
 	modules        map[string][]string
@@ -41,6 +43,11 @@ type config struct {
 
 // WithEmbedder sets the embedder (default NewHashEmbedder(384)).
 func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.embedder = e }) }
+
+// WithGraph supplies the join graph used for FK expansion (default: one
+// built from the catalog with inferred edges, plan.WithInferredEdges). A
+// graph of another catalog is ignored.
+func WithGraph(g *plan.Graph) Option { return optionFunc(func(c *config) { c.graph = g }) }
 
 // WithStore sets the document store (default a new MemoryStore).
 func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
@@ -112,6 +119,7 @@ type Retriever struct {
 	modules     map[string][]string // module -> qualified tables
 	moduleOf    map[string]string
 	glossaryFor map[string][]string // table or column -> glossary terms
+	graph       *plan.Graph
 }
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -172,6 +180,10 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	start := time.Now()
 	fp := cat.Fingerprint()
 	ix.cat, ix.fingerprint = cat, fp
+	ix.graph = ix.cfg.graph
+	if ix.graph == nil || ix.graph.Catalog() != cat {
+		ix.graph = plan.NewGraph(cat, plan.WithInferredEdges(true))
+	}
 	ix.assignModules(cat)
 	ix.glossaryFor = map[string][]string{}
 	for term, targets := range ix.cfg.glossary {
@@ -507,7 +519,7 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 				c.reasons["fk"] = true
 				c.via = s
 				if c.score < seed {
-					c.score = min(c.score+0.3*ix.cfg.fkDecay*seed, 0.99*seed)
+					c.score = min(max(c.score+0.3*ix.cfg.fkDecay*seed, ix.cfg.fkDecay*seed), 0.99*seed)
 				}
 			}
 		}
@@ -581,26 +593,29 @@ func (ix *Retriever) tableOf(target string, scopes []string) string {
 }
 
 // neighbours returns the tables to expand a seed to, sorted: always the
-// tables its foreign keys reference (a row has one parent each, and
-// questions about a fact name its dimensions), and the tables referencing it
-// unless it is a hub (referenced by more than the hub degree: its children
-// are half the schema).
+// tables it references (a row has one parent each, and questions about a
+// fact name its dimensions), and the tables referencing it unless it is a
+// hub (referenced by more than the hub degree: its children are half the
+// schema). Edges come from the join graph, so keys guessed from column names
+// count where the database declares none.
 func (ix *Retriever) neighbours(q string) []string {
-	t := ix.cat.Table(q)
-	if t == nil {
-		return nil
-	}
-	set := map[string]bool{}
-	for _, fk := range t.ForeignKeys {
-		if fk.Ref() != q {
-			set[fk.Ref()] = true
+	var parents, children []string
+	for _, e := range ix.graph.Edges(q) {
+		switch {
+		case e.Self():
+		case e.Forward || e.Cardinality == plan.Unknown:
+			parents = append(parents, e.To)
+		default:
+			children = append(children, e.To)
 		}
 	}
-	if refs := ix.cat.ReferencedBy(q); len(refs) <= ix.cfg.hubDegree {
-		for _, r := range refs {
-			if n := r.From.QualifiedName(); n != q {
-				set[n] = true
-			}
+	set := map[string]bool{}
+	for _, p := range parents {
+		set[p] = true
+	}
+	if len(children) <= ix.cfg.hubDegree {
+		for _, c := range children {
+			set[c] = true
 		}
 	}
 	out := make([]string, 0, len(set))
