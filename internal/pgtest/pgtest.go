@@ -78,6 +78,10 @@ func run(m *testing.M) int {
 	return code
 }
 
+// Script returns the path of the repository's scripts/pg, for tests that
+// need a cluster of their own (to stop and restart it).
+func Script() (string, error) { return findScript() }
+
 // findScript walks up from the working directory to the repository's scripts/pg.
 func findScript() (string, error) {
 	dir, err := os.Getwd()

@@ -1,0 +1,51 @@
+// Package erptest gives tests a fresh copy of the demo ERP database
+// (examples/erp), loaded once per PostgreSQL cluster into a template database
+// keyed on erp.Version and the load options, then copied per test (fast).
+//
+// The test package must run its tests through pgtest.Main:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		dsn := erptest.Single(t)        // all tables in public, full data
+//		dsn3 := erptest.Divisions(t, 3) // div_01..div_03 + public, small data
+//	}
+package erptest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+)
+
+// Single returns the DSN of a fresh database holding the single-layout ERP
+// demo (schema public, full data). It is dropped when the test ends.
+func Single(t testing.TB) string {
+	t.Helper()
+	return Load(t, erp.Options{})
+}
+
+// Divisions returns the DSN of a fresh database holding the division layout
+// with n division schemas (div_01 …) and the default small data per division.
+func Divisions(t testing.TB, n int) string {
+	t.Helper()
+	if n < 1 {
+		t.Fatalf("erptest: Divisions(%d): need at least one division", n)
+	}
+	return Load(t, erp.Options{Divisions: n})
+}
+
+// Load returns the DSN of a fresh database loaded with opts (Logger is
+// ignored), copied from a template built once per cluster.
+func Load(t testing.TB, opts erp.Options) string {
+	t.Helper()
+	opts.Logger = nil
+	key := fmt.Sprintf("erp-%s-div%d-scale%g-nodata%t", erp.Version(), opts.Divisions, opts.RowScale, opts.NoData)
+	return pgtest.FromTemplate(t, key, func(ctx context.Context, conn *pgx.Conn) error {
+		return erp.Load(ctx, conn, opts)
+	})
+}

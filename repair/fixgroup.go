@@ -1,0 +1,209 @@
+package repair
+
+import (
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+)
+
+// grouping answers 42803 ("must appear in the GROUP BY clause"). A column
+// functionally dependent on the grouped columns — through a primary key or
+// a NOT NULL unique key, possibly reached through join equalities such as
+// o.customer_id = c.id — is added to GROUP BY without changing the groups
+// (RuleGroupBy). Otherwise the missing plain columns are added anyway as a
+// weaker candidate that changes the grouping (RuleGroupByAdd).
+func (d *doc) grouping(f Failure) []edit {
+	off := d.offset(f.Position)
+	h := d.find(off, isColumnRef)
+	if h == nil {
+		return nil
+	}
+	sel, selIdx, _ := h.enclosingSelect()
+	if sel == nil || h.insideAggregate(selIdx) {
+		return nil
+	}
+	sc := d.scopeAt(h.path)
+	if sc == nil || sc.sel != sel {
+		return nil
+	}
+	key := func(c *pg_query.ColumnRef) string {
+		r, col := sc.resolve(c)
+		if r == nil {
+			return ""
+		}
+		return r.alias + "." + col
+	}
+	uf := unionFind{}
+	grouped := map[string]bool{}
+	for _, g := range sel.GroupClause {
+		e := g
+		if n, ok := constText(g); ok && isNumberConst(g) {
+			i := 0
+			for _, ch := range n {
+				i = i*10 + int(ch-'0')
+			}
+			if i < 1 || i > len(sel.TargetList) {
+				return nil
+			}
+			e = sel.TargetList[i-1].GetResTarget().GetVal()
+		}
+		if c := e.GetColumnRef(); c != nil {
+			if k := key(c); k != "" {
+				grouped[k] = true
+			} else if p := colParts(c); len(p) == 1 {
+				for _, t := range sel.TargetList { // GROUP BY output alias
+					if rt := t.GetResTarget(); rt.GetName() == p[0] {
+						if c2 := rt.Val.GetColumnRef(); c2 != nil && key(c2) != "" {
+							grouped[key(c2)] = true
+						}
+					}
+				}
+			}
+		}
+		if e.GetGroupingSet() != nil {
+			return nil
+		}
+	}
+	// Equalities from JOIN ... ON and WHERE conjuncts.
+	var equalities func(n *pg_query.Node)
+	equalities = func(n *pg_query.Node) {
+		if n == nil {
+			return
+		}
+		if b := n.GetBoolExpr(); b != nil && b.Boolop == pg_query.BoolExprType_AND_EXPR {
+			for _, a := range b.Args {
+				equalities(a)
+			}
+			return
+		}
+		if e := n.GetAExpr(); e != nil && e.Kind == pg_query.A_Expr_Kind_AEXPR_OP && len(e.Name) == 1 && e.Name[0].GetString_().GetSval() == "=" {
+			if l, r := e.Lexpr.GetColumnRef(), e.Rexpr.GetColumnRef(); l != nil && r != nil {
+				if a, b := key(l), key(r); a != "" && b != "" {
+					uf.union(a, b)
+				}
+			}
+		}
+	}
+	equalities(sel.WhereClause)
+	var joins func(n *pg_query.Node)
+	joins = func(n *pg_query.Node) {
+		if j := n.GetJoinExpr(); j != nil {
+			if j.Jointype == pg_query.JoinType_JOIN_INNER {
+				equalities(j.Quals)
+			}
+			joins(j.Larg)
+			joins(j.Rarg)
+		}
+	}
+	for _, fi := range sel.FromClause {
+		joins(fi)
+	}
+	inClosure := func(k string) bool {
+		for g := range grouped {
+			if uf.find(g) == uf.find(k) {
+				return true
+			}
+		}
+		return false
+	}
+	dependent := func(c *pg_query.ColumnRef) bool {
+		r, col := sc.resolve(c)
+		if r == nil || r.table == nil {
+			return false
+		}
+		if inClosure(r.alias + "." + col) {
+			return true
+		}
+		all := func(cols []string, needNotNull bool) bool {
+			if len(cols) == 0 {
+				return false
+			}
+			for _, k := range cols {
+				if !inClosure(r.alias+"."+k) || (needNotNull && !r.table.Column(k).NotNull) {
+					return false
+				}
+			}
+			return true
+		}
+		if all(r.table.PrimaryKey, false) {
+			return true
+		}
+		for _, u := range r.table.Unique {
+			if all(u, true) {
+				return true
+			}
+		}
+		return false
+	}
+	reported := h.node.GetColumnRef()
+	if key(reported) == "" {
+		return nil
+	}
+	safe := dependent(reported)
+	// Other plain output/ordering columns with the same problem, fixed in
+	// the same round.
+	adds := []int32{reported.Location}
+	seen := map[string]bool{key(reported): true}
+	var direct []*pg_query.ColumnRef
+	for _, t := range sel.TargetList {
+		if c := t.GetResTarget().GetVal().GetColumnRef(); c != nil {
+			direct = append(direct, c)
+		}
+	}
+	for _, s := range sel.SortClause {
+		if c := s.GetSortBy().GetNode().GetColumnRef(); c != nil {
+			direct = append(direct, c)
+		}
+	}
+	for _, c := range direct {
+		k := key(c)
+		if k == "" || seen[k] || inClosure(k) || (safe && !dependent(c)) {
+			continue
+		}
+		seen[k] = true
+		adds = append(adds, c.Location)
+	}
+	rule, note := RuleGroupBy, "added functionally dependent column(s) to GROUP BY: "
+	if !safe {
+		rule, note = RuleGroupByAdd, "added column(s) to GROUP BY (changes the groups): "
+	}
+	var added []string
+	for k := range seen {
+		added = append(added, k)
+	}
+	slices.Sort(added)
+	return []edit{{rule: rule, note: note + strings.Join(added, ", "), fn: func(d *doc) error {
+		h := d.find(off, isColumnRef)
+		if h == nil {
+			return errStale
+		}
+		sel, _, _ := h.enclosingSelect()
+		for _, loc := range adds {
+			x := d.find(loc, isColumnRef)
+			if x == nil {
+				return errStale
+			}
+			sel.GroupClause = append(sel.GroupClause, colRef(colParts(x.node.GetColumnRef())...))
+		}
+		return nil
+	}}}
+}
+
+type unionFind map[string]string
+
+func (u unionFind) find(k string) string {
+	for {
+		p, ok := u[k]
+		if !ok || p == k {
+			return k
+		}
+		k = p
+	}
+}
+
+func (u unionFind) union(a, b string) {
+	if ra, rb := u.find(a), u.find(b); ra != rb {
+		u[ra] = rb
+	}
+}
