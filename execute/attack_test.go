@@ -1,0 +1,186 @@
+package execute
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// attack is an untrusted query trying to write or to leave state behind,
+// and what must happen to it when the validator is bypassed: the error class
+// the transaction layer returns, or ClassUnknown when it succeeds and is
+// contained by the rollback and the connection check.
+type attack struct {
+	sql      string
+	bypassed Class
+	state    string // SQLSTATE when bypassed fails
+}
+
+var attacks = []attack{
+	// Stacked statements: the extended protocol parses exactly one.
+	{"SELECT 1; COMMIT; CREATE TABLE pwn()", ClassRepairable, "42601"},
+	{"SELECT 1; COMMIT; INSERT INTO items (id) VALUES (999)", ClassRepairable, "42601"},
+	// Session settings: rolled back with the transaction.
+	{"SELECT set_config('search_path', 'evil', false)", ClassUnknown, ""},
+	{"SET search_path = evil", ClassUnknown, ""},
+	{"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE", ClassUnknown, ""},
+	{"SET TRANSACTION READ WRITE", ClassUnknown, "25001"},
+	// Session-level advisory lock: survives ROLLBACK; released by the executor.
+	{"SELECT pg_advisory_lock(1)", ClassUnknown, ""},
+	// Writes: the read-only transaction refuses them.
+	// Large objects: PostgreSQL 15 does not refuse creating them in a
+	// read-only transaction; the ROLLBACK removes them.
+	{"SELECT lo_from_bytea(0, 'x')", ClassUnknown, ""},
+	{"SELECT lo_create(0)", ClassUnknown, ""},
+	{"WITH x AS (INSERT INTO items (id) VALUES (999) RETURNING id) SELECT * FROM x", ClassPermission, "25006"},
+	{"SELECT * INTO pwn2 FROM items", ClassPermission, "25006"},
+	{"CREATE TEMP TABLE pwn3 AS SELECT 1", ClassPermission, "25006"},
+	{"DO $$BEGIN CREATE TABLE pwn4(); END$$", ClassPermission, "25006"},
+	{"UPDATE items SET name = 'pwned'", ClassPermission, "25006"},
+	{"SELECT * FROM items FOR UPDATE", ClassPermission, "25006"},
+	{"COPY (SELECT 1) TO STDOUT", ClassUnknown, ""},
+	// Session state that survives ROLLBACK: the connection is destroyed.
+	{"PREPARE pwn AS SELECT 1", ClassUnknown, ""},
+	{"DECLARE pwn CURSOR WITH HOLD FOR SELECT 1", ClassUnknown, ""},
+	// Notifications: transactional, never delivered.
+	{"LISTEN pwn", ClassUnknown, ""},
+	{"NOTIFY pwn, 'attack'", ClassUnknown, ""},
+	{"SELECT pg_notify('pwn', 'attack')", ClassUnknown, ""},
+	// Transaction control: COMMIT of an empty read-only transaction commits
+	// nothing and cannot be followed by anything.
+	{"COMMIT", ClassUnknown, ""},
+}
+
+// notValidated lists attacks too dangerous to run without the validator on
+// a superuser connection; they run only through the validator.
+var notValidated = []string{
+	"SELECT pg_terminate_backend(pid) FROM pg_stat_activity",
+	"SELECT pg_sleep(60)",
+	"SELECT * FROM pg_authid",
+	"SELECT pg_read_file('/etc/passwd')",
+	"SELECT nextval('items_id_seq')",
+}
+
+// TestAttacksValidated runs the attacks through the executor as a library
+// user would: every one is rejected before it reaches the server, and nothing
+// persists.
+func TestAttacksValidated(t *testing.T) {
+	dsn, pool := fixture(t, 2)
+	ex := New(pool)
+	mustQuery(t, ex, "SELECT 1") // a pooled connection to check at the end
+	w := watchNotifications(t, dsn)
+	for _, a := range append(sqlOf(attacks), notValidated...) {
+		e := queryErr(t, ex, a)
+		var ve *validate.Error
+		if !errors.Is(e, ErrRejected) || !errors.As(e, &ve) {
+			t.Errorf("%s: got %v (class %s), want a validator rejection", a, e, e.Class)
+		}
+	}
+	assertNothingPersisted(t, dsn, pool, w)
+}
+
+// TestAttacksBypassValidator runs the attacks with the validator switched off
+// (test-only): the transaction layer alone — extended protocol, READ ONLY,
+// ROLLBACK, the end-of-query session check — contains every one.
+func TestAttacksBypassValidator(t *testing.T) {
+	dsn, pool := fixture(t, 2)
+	ex := New(pool)
+	mustQuery(t, ex, "SELECT 1") // a pooled connection to check at the end
+	w := watchNotifications(t, dsn)
+	admin := connect(t, dsn)
+	for _, a := range attacks {
+		res, err := ex.Query(ctxT(t), a.sql, unvalidated())
+		// Check after each attack, before a later failure destroys the
+		// connection that ran it for another reason.
+		assertPoolClean(t, admin, pool, a.sql)
+		if a.bypassed == ClassUnknown && a.state == "" {
+			if err != nil {
+				t.Errorf("%s: %v, want success contained by the transaction", a.sql, err)
+			}
+			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.SQLState != a.state || (a.bypassed != ClassUnknown && e.Class != a.bypassed) {
+			t.Errorf("%s: got %v (%+v), want SQLSTATE %s class %s", a.sql, err, res, a.state, a.bypassed)
+		}
+	}
+	assertNothingPersisted(t, dsn, pool, w)
+}
+
+func sqlOf(as []attack) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.sql
+	}
+	return out
+}
+
+// watchNotifications listens on channel pwn from a separate connection.
+func watchNotifications(t *testing.T, dsn string) *pgx.Conn {
+	t.Helper()
+	c := connect(t, dsn)
+	if _, err := c.Exec(ctxT(t), "LISTEN pwn"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// assertNothingPersisted checks, from separate connections, that no attack
+// left a trace: no table, no row, no large object, no advisory lock, no
+// notification, and every pooled connection has its own settings and no
+// prepared statement, cursor or LISTEN.
+func assertNothingPersisted(t *testing.T, dsn string, pool *pgxpool.Pool, listener *pgx.Conn) {
+	t.Helper()
+	admin := connect(t, dsn)
+	if n := scalar[int](t, admin, "SELECT count(*) FROM pg_class WHERE relname LIKE 'pwn%'"); n != 0 {
+		t.Errorf("%d relations named pwn*", n)
+	}
+	if n := scalar[int](t, admin, "SELECT count(*) FROM items WHERE id = 999 OR name = 'pwned'"); n != 0 {
+		t.Errorf("%d rows written to items", n)
+	}
+	if n := scalar[int](t, admin, "SELECT count(*) FROM pg_largeobject_metadata"); n != 0 {
+		t.Errorf("%d large objects", n)
+	}
+	// Notifications are delivered in commit order: if any attack had
+	// committed one, it would arrive before this sentinel.
+	if _, err := admin.Exec(ctxT(t), "NOTIFY pwn, 'sentinel'"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n, err := listener.WaitForNotification(ctx)
+	if err != nil || n.Payload != "sentinel" {
+		t.Errorf("first notification %+v (%v), want the sentinel", n, err)
+	}
+	assertPoolClean(t, admin, pool, "all attacks")
+}
+
+// assertPoolClean checks that no advisory lock is held in the database and
+// that every idle pooled connection has its own settings and no prepared
+// statement, cursor or LISTEN.
+func assertPoolClean(t *testing.T, admin *pgx.Conn, pool *pgxpool.Pool, after string) {
+	t.Helper()
+	// A destroyed backend releases its locks as it exits: wait for that.
+	waitFor(t, "no advisory lock held after "+after, func() bool {
+		return scalar[int](t, admin, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`) == 0
+	})
+	// No idle connection means the one used was destroyed: nothing to check.
+	conns := pool.AcquireAllIdle(ctxT(t))
+	for _, c := range conns {
+		got := scalar[string](t, c, `SELECT current_setting('search_path') || '|' || current_setting('transaction_read_only')
+			|| '|' || current_setting('default_transaction_read_only')
+			|| '|' || (SELECT count(*) FROM pg_prepared_statements WHERE from_sql)
+			|| '|' || (SELECT count(*) FROM pg_cursors WHERE name <> '') || '|' || (SELECT count(*) FROM pg_listening_channels())`)
+		if want := `"$user", public|off|off|0|0|0`; got != want {
+			t.Errorf("after %s: pooled connection state %q, want %q", after, got, want)
+		}
+		c.Release()
+	}
+}

@@ -1,0 +1,218 @@
+package execute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Sentinel errors, matched with errors.Is by every *Error of the class.
+var (
+	// ErrRejected: the validator rejected the query; nothing ran. The
+	// *validate.Error is in the chain (errors.As) with every violation.
+	ErrRejected = errors.New("execute: query rejected by the validator")
+	// ErrRepairable: the server rejected the SQL itself (syntax, unknown
+	// column or table, type mismatch, bad cast, division by zero, ...): a
+	// repair step can fix it from the message.
+	ErrRepairable = errors.New("execute: query failed; the SQL can be repaired")
+	// ErrPermission: insufficient privilege (42501), or a write attempted
+	// in the read-only transaction (25006).
+	ErrPermission = errors.New("execute: permission denied")
+	// ErrTimeout: statement_timeout or lock_timeout ended the query
+	// (57014, 55P03).
+	ErrTimeout = errors.New("execute: query timed out")
+	// ErrConnection: the connection or the server failed (08xxx, 53xxx,
+	// 57P01-57P03, 58xxx, network errors). Error.Retryable tells whether
+	// trying again can help.
+	ErrConnection = errors.New("execute: connection or server failure")
+	// ErrCanceled: the caller's context was canceled or passed its
+	// deadline; context.Canceled or context.DeadlineExceeded is in the chain.
+	ErrCanceled = errors.New("execute: canceled")
+)
+
+// Class groups errors by what a caller should do about them.
+type Class int
+
+// Error classes.
+const (
+	ClassUnknown    Class = iota // none of the below (internal errors, bad options, ...)
+	ClassRejected                // ErrRejected: fix the SQL using the validator's issues
+	ClassRepairable              // ErrRepairable: fix the SQL using the server's message
+	ClassPermission              // ErrPermission: not allowed for this user; do not retry
+	ClassTimeout                 // ErrTimeout: too slow; simplify the query
+	ClassConnection              // ErrConnection: fail fast; retry later if Retryable
+	ClassCanceled                // ErrCanceled: the caller gave up
+)
+
+var classNames = [...]string{"unknown", "rejected", "repairable", "permission", "timeout", "connection", "canceled"}
+
+// String returns the class name ("repairable", ...).
+func (c Class) String() string {
+	if c >= 0 && int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
+func (c Class) sentinel() error {
+	switch c {
+	case ClassRejected:
+		return ErrRejected
+	case ClassRepairable:
+		return ErrRepairable
+	case ClassPermission:
+		return ErrPermission
+	case ClassTimeout:
+		return ErrTimeout
+	case ClassConnection:
+		return ErrConnection
+	case ClassCanceled:
+		return ErrCanceled
+	}
+	return nil
+}
+
+// Error is the error Query returns. Use errors.Is with the sentinels for the
+// class and errors.As for the details; the cause (a *pgconn.PgError, a
+// *validate.Error, a context error, a network error) is in the chain.
+type Error struct {
+	Class Class
+	// Op is the step that failed: "validate", "acquire", "begin",
+	// "query", "read", "rollback" or "options".
+	Op string
+	// SQLState, Message, Detail, Hint and Position come from the server's
+	// error report; Position is a 1-based character offset into SQL
+	// (0 when not given).
+	SQLState string
+	Message  string
+	Detail   string
+	Hint     string
+	Position int
+	// Retryable reports whether running the same query again may succeed
+	// (a lost connection, too many connections, a lock timeout, ...).
+	Retryable bool
+	// SQL is the SQL that ran (the validator's rewrite), or the input when
+	// validation failed.
+	SQL string
+	Err error
+}
+
+// Error formats the error like "execute: query: ERROR 42703: column "x" does not exist".
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("execute: ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	switch {
+	case e.SQLState != "":
+		fmt.Fprintf(&b, "%s (SQLSTATE %s)", e.Message, e.SQLState)
+		if e.Detail != "" {
+			b.WriteString("; detail: " + e.Detail)
+		}
+		if e.Hint != "" {
+			b.WriteString("; hint: " + e.Hint)
+		}
+	case e.Err != nil:
+		b.WriteString(e.Err.Error())
+	default:
+		b.WriteString(e.Message)
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches the sentinel of the error's class.
+func (e *Error) Is(target error) bool {
+	s := e.Class.sentinel()
+	return s != nil && target == s
+}
+
+// newError classifies err, which happened during op. ctx is the caller's
+// context: once it is done, whatever the driver reports, the caller gave up.
+func newError(ctx context.Context, op, sql string, err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	e = &Error{Op: op, SQL: sql, Err: err}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		e.Class = ClassCanceled
+		if !errors.Is(err, ctxErr) {
+			e.Err = fmt.Errorf("%w (%w)", ctxErr, err)
+		}
+		return e
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		e.SQLState, e.Message, e.Detail, e.Hint, e.Position = pe.Code, pe.Message, pe.Detail, pe.Hint, int(pe.Position)
+		e.Class, e.Retryable = classify(pe.Code)
+		if op != "query" && e.Class == ClassRepairable {
+			// The SQL we send around the query is fixed; an error in it
+			// (for example a role that does not exist) is not the query's.
+			e.Class = ClassUnknown
+		}
+		return e
+	}
+	e.Message = err.Error()
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) || isClosedConn(err) {
+		e.Class, e.Retryable = ClassConnection, true
+	}
+	return e
+}
+
+// isClosedConn recognises the errors pgx returns for a connection that died
+// under it (unexpected EOF, conn closed, broken pipe ...).
+func isClosedConn(err error) bool {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "conn closed") || strings.Contains(msg, "broken pipe") ||
+		strings.Contains(msg, "connection reset")
+}
+
+// classify maps a SQLSTATE to a class and whether retrying may help.
+func classify(code string) (Class, bool) {
+	switch code {
+	case "42501", "25006": // insufficient_privilege, read_only_sql_transaction
+		return ClassPermission, false
+	case "57014": // query_canceled: statement_timeout (our CancelRequests come with a done context)
+		return ClassTimeout, false
+	case "55P03": // lock_not_available: lock_timeout
+		return ClassTimeout, true
+	case "57P01", "57P02", "57P03", "53300", "25P03", "57P05": // shutdowns, too many connections, idle timeouts
+		return ClassConnection, true
+	case "40001", "40P01": // serialization failure, deadlock
+		return ClassConnection, true
+	case "53100", "53200", "53400": // disk full, out of memory, configuration limit: retrying will not help soon
+		return ClassConnection, false
+	}
+	switch {
+	case len(code) < 2:
+		return ClassUnknown, false
+	case strings.HasPrefix(code, "08"):
+		return ClassConnection, true
+	case strings.HasPrefix(code, "53"), strings.HasPrefix(code, "58"):
+		return ClassConnection, false
+	case strings.HasPrefix(code, "42"), // syntax error or access rule violation
+		strings.HasPrefix(code, "22"), // data exception
+		strings.HasPrefix(code, "21"), // cardinality violation
+		strings.HasPrefix(code, "54"), // program limit exceeded (statement too complex)
+		strings.HasPrefix(code, "0A"), // feature not supported
+		strings.HasPrefix(code, "2F"), strings.HasPrefix(code, "39"), strings.HasPrefix(code, "38"),
+		code == "44000", code == "P0001":
+		return ClassRepairable, false
+	}
+	return ClassUnknown, false
+}

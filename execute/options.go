@@ -1,0 +1,183 @@
+package execute
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// Defaults used by New.
+const (
+	DefaultStatementTimeout         = 30 * time.Second
+	DefaultLockTimeout              = 5 * time.Second
+	DefaultIdleInTransactionTimeout = 60 * time.Second
+	DefaultMaxRows                  = 1000
+	DefaultMaxBytes                 = 4 << 20 // 4 MiB of result values as sent by the server
+)
+
+// Option configures an Executor.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	validateOpts     []validate.Option
+	statementTimeout time.Duration
+	lockTimeout      time.Duration
+	idleTimeout      time.Duration
+	caps
+	scope  []string
+	logger *slog.Logger
+}
+
+func defaultConfig() *config {
+	return &config{
+		statementTimeout: DefaultStatementTimeout,
+		lockTimeout:      DefaultLockTimeout,
+		idleTimeout:      DefaultIdleInTransactionTimeout,
+		caps:             caps{maxRows: DefaultMaxRows, maxBytes: DefaultMaxBytes},
+		scope:            []string{"public"},
+		logger:           slog.New(slog.DiscardHandler),
+	}
+}
+
+// WithValidateOptions configures the validator every query passes before it
+// runs (repeatable: the options add up). Without it the validator has
+// validate.New's safe defaults. The executor appends validate.WithSearchPath
+// (the query's scope) and validate.WithMaxLimit (its row cap + 1) after these,
+// so that the validator resolves names exactly as the session will and the
+// server never produces more rows than the executor reads.
+func WithValidateOptions(opts ...validate.Option) Option {
+	return optionFunc(func(c *config) { c.validateOpts = append(c.validateOpts, opts...) })
+}
+
+// WithStatementTimeout sets statement_timeout for every query (default
+// DefaultStatementTimeout). Zero or less keeps the default: an executor of
+// untrusted SQL never runs without one.
+func WithStatementTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) {
+		if d > 0 {
+			c.statementTimeout = d
+		}
+	})
+}
+
+// WithLockTimeout sets lock_timeout (default DefaultLockTimeout); zero or less
+// keeps the default.
+func WithLockTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) {
+		if d > 0 {
+			c.lockTimeout = d
+		}
+	})
+}
+
+// WithIdleInTransactionTimeout sets idle_in_transaction_session_timeout
+// (default DefaultIdleInTransactionTimeout), which ends the session if this
+// process stalls with the transaction open; zero or less keeps the default.
+func WithIdleInTransactionTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) {
+		if d > 0 {
+			c.idleTimeout = d
+		}
+	})
+}
+
+// WithScope sets the default schemas unqualified names resolve in (default
+// "public"), used by queries without a Scope option.
+func WithScope(schemas ...string) Option {
+	return optionFunc(func(c *config) {
+		if len(schemas) > 0 {
+			c.scope = append([]string(nil), schemas...)
+		}
+	})
+}
+
+// WithLogger sets the logger (silent by default). Queries are logged at debug
+// level, discarded connections at info level and connections found holding
+// session state after a query (which the validator should have prevented) at
+// warn level.
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	})
+}
+
+type caps struct {
+	maxRows  int
+	maxBytes int64
+}
+
+// QueryOption configures one Query call.
+type QueryOption interface{ applyQuery(*queryConfig) }
+
+type queryOptionFunc func(*queryConfig)
+
+func (f queryOptionFunc) applyQuery(c *queryConfig) { f(c) }
+
+type queryConfig struct {
+	scope []string
+	role  string
+	caps
+	validateOpts []validate.Option
+
+	// unvalidated skips the validator. Only tests set it (see
+	// export_test.go): it proves what the transaction layer alone contains.
+	unvalidated bool
+}
+
+// Scope pins search_path for this query to schemas, in order (for example
+// Scope("div_01", "public")), and makes the validator resolve unqualified
+// names the same way. pg_catalog stays first and pg_temp is put last, so a
+// temporary table can never shadow a validated name.
+func Scope(schemas ...string) QueryOption {
+	return queryOptionFunc(func(c *queryConfig) { c.scope = append([]string(nil), schemas...) })
+}
+
+// AsRole runs this query with the privileges of role (SET LOCAL ROLE), for
+// per-user impersonation. The pool's login user must be a member of role.
+// Privilege checks then happen in the server: a table role may not read fails
+// with ErrPermission. The connection is discarded afterwards.
+func AsRole(role string) QueryOption {
+	return queryOptionFunc(func(c *queryConfig) { c.role = role })
+}
+
+// Limit caps a result. It is both an Option (the executor's default, for
+// New) and a QueryOption (one query, for Query). Values of zero or less are
+// ignored.
+type Limit struct {
+	rows  int
+	bytes int64
+}
+
+// MaxRows caps how many rows a result holds (default DefaultMaxRows); a query
+// that would return more is cut and reported as truncated.
+func MaxRows(n int) Limit { return Limit{rows: n} }
+
+// MaxBytes caps the bytes of values (as sent by the server) a result holds
+// (default DefaultMaxBytes); reading stops before the row that would exceed
+// it and the result is reported as truncated.
+func MaxBytes(n int64) Limit { return Limit{bytes: n} }
+
+func (l Limit) set(c *caps) {
+	if l.rows > 0 {
+		c.maxRows = l.rows
+	}
+	if l.bytes > 0 {
+		c.maxBytes = l.bytes
+	}
+}
+
+func (l Limit) apply(c *config)           { l.set(&c.caps) }
+func (l Limit) applyQuery(c *queryConfig) { l.set(&c.caps) }
+
+// ValidateOptions adds validator options for this query, after the
+// executor's: for example the tables this user may read.
+func ValidateOptions(opts ...validate.Option) QueryOption {
+	return queryOptionFunc(func(c *queryConfig) { c.validateOpts = append(c.validateOpts, opts...) })
+}

@@ -1,0 +1,63 @@
+package validate_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+const benchSimple = "SELECT u.name, sum(o.amount) AS total FROM users u JOIN orders o ON o.user_id = u.id WHERE o.created_at > now() - interval '30 days' GROUP BY u.name ORDER BY total DESC LIMIT 10"
+
+const bench10Joins = `SELECT t1.id, t2.name, t3.amount, count(*) FROM t1
+	JOIN t2 ON t2.t1_id = t1.id JOIN t3 ON t3.t2_id = t2.id JOIN t4 ON t4.t3_id = t3.id
+	JOIN t5 ON t5.t4_id = t4.id JOIN t6 ON t6.t5_id = t5.id JOIN t7 ON t7.t6_id = t6.id
+	JOIN t8 ON t8.t7_id = t7.id JOIN t9 ON t9.t8_id = t8.id JOIN t10 ON t10.t9_id = t9.id
+	JOIN t11 ON t11.t10_id = t10.id
+	WHERE t1.created_at >= '2024-01-01' AND t5.status IN ('a', 'b') AND t11.flag
+	GROUP BY t1.id, t2.name, t3.amount HAVING count(*) > 1 ORDER BY 4 DESC LIMIT 50`
+
+func benchValidate(b *testing.B, v *validate.Validator, sql string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := v.Validate(sql); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkValidateSimple(b *testing.B) { benchValidate(b, shopValidator(), benchSimple) }
+
+func BenchmarkValidate10Joins(b *testing.B) {
+	var tables []validate.Table
+	for _, n := range []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"} {
+		tables = append(tables, validate.Table{Schema: "public", Name: n,
+			Columns: []string{"id", "name", "amount", "status", "flag", "created_at", n + "_ref"}})
+	}
+	benchValidate(b, validate.New(validate.WithTables(tables...)), bench10Joins)
+}
+
+func BenchmarkValidateRejected(b *testing.B) {
+	v := shopValidator()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := v.Validate("WITH x AS (SELECT pg_sleep(1)) SELECT * FROM x, pg_authid"); err == nil {
+			b.Fatal("accepted")
+		}
+	}
+}
+
+// BenchmarkExplain6 explains the six candidates of one question against a
+// real server.
+func BenchmarkExplain6(b *testing.B) {
+	pool := shopPool(b)
+	v := shopValidator()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res := v.Explain(ctx, pool, explainCandidates)
+		if res[0].Err != nil {
+			b.Fatal(res[0].Err)
+		}
+	}
+}

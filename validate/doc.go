@@ -1,0 +1,88 @@
+// Package validate decides whether a SQL text is one safe, read-only
+// PostgreSQL query, lints it, rewrites its LIMIT, and asks the planner about
+// candidates with EXPLAIN.
+//
+// Every decision is made on the libpg_query parse tree (pg_query_go), never
+// on the text:
+//
+//	v := validate.New(
+//		validate.WithTables(tables...),            // allowed relations (default: any non-system relation)
+//		validate.WithSearchPath("div_01", "public"),
+//		validate.WithMaxLimit(1000),                // add/cap the outer LIMIT
+//	)
+//	res, err := v.Validate(sql)
+//	if errors.Is(err, validate.ErrRejected) {
+//		var ve *validate.Error
+//		errors.As(err, &ve) // ve.Issues: every violation with Code, Message, Location
+//	}
+//	run(res.SQL) // always run res.SQL, never the input text
+//
+// # What is accepted
+//
+// Exactly one statement, a SELECT (WITH, set operations, VALUES, subqueries,
+// LATERAL, window functions, ...). The whole tree is walked against an
+// allow-list of node types: an unknown node type is rejected (CodeUnsupported),
+// so new parser features fail closed. Data-modifying CTEs, SELECT INTO,
+// locking clauses and utility statements anywhere are rejected.
+//
+// Functions must be on the allow-list (aggregates, window, math, string,
+// date/time, JSON, arrays, regex, casts, pg_trgm/fuzzystrmatch/unaccent/pgvector
+// functions), which WithFunctions extends and WithoutFunctions narrows.
+// Functions with side effects or that run SQL from a string (pg_sleep,
+// set_config, advisory locks, large objects, dblink, file access, signals,
+// sequences, query_to_xml, ts_stat, ...) are denied whatever the options say,
+// qualified or not, quoted or not.
+//
+// Relations must be in the allowed set, with unqualified names resolved
+// along the search path and CTE names shadowing tables in their scope only.
+// System catalogs, information_schema, statistics views and reg* casts are
+// denied unless WithSystemCatalogs(true); relations holding secrets
+// (pg_authid, pg_shadow, pg_user_mappings, pg_statistic, ...) always are.
+//
+// Resource guards: generate_series needs bounds the validator can evaluate
+// and may yield at most WithMaxGenerated rows (a date series over the data's
+// range with a step of at least a day is allowed); repeat/lpad/rpad need a
+// literal length within the same bound; a recursive CTE needs a WHERE, join
+// condition or LIMIT in its recursive term; more than WithMaxCrossJoin
+// unconnected FROM groups are rejected. These rules are conservative
+// heuristics, not proofs: run the result with a statement_timeout.
+//
+// # Result SQL
+//
+// The accepted tree, after the LIMIT rewrite, is deparsed; the deparsed text
+// is parsed and walked again (node, function and relation checks), and its
+// tree, rewritten again, must equal the one it was printed from, positions
+// aside (failing that, it must pass every check and print the same text), or
+// the query is rejected (CodeRewrite). So Result.SQL is exactly what was checked, and validating it
+// again returns it unchanged. Nothing else is rewritten (names are not
+// qualified; comments and formatting are lost).
+//
+// # Codes
+//
+// Violations (SeverityError): V001 syntax, V002 empty, V003 several
+// statements, V004 not a SELECT, V005 data-modifying statement inside, V006
+// SELECT INTO / CREATE TABLE AS, V007 locking clause, V008 unsupported
+// construct, V009 $n parameter, V010 always-denied function, V011 function
+// not allowed, V012 relation not allowed, V013 system catalog, V020
+// unbounded recursive CTE, V021 generate_series bounds, V022 repeat/lpad/rpad
+// length, V023 cross join of too many relations, V030 rewrite did not
+// re-validate.
+//
+// Lint (SeverityWarning unless noted; off with WithLint(false)): L001
+// cartesian product, L002 column neither grouped nor aggregated, L003
+// ambiguous column, L004 SELECT * on a wide table, L005 = NULL / <> NULL
+// (SeverityError), L006 LIMIT without ORDER BY, L007 LIKE without wildcard,
+// L008 HAVING without GROUP BY, L009 unknown column (needs Table.Columns).
+//
+// Rewrite notes (SeverityInfo): R001 LIMIT added, R002 LIMIT capped.
+//
+// Codes are stable: a code never changes meaning; new checks get new codes.
+//
+// # EXPLAIN
+//
+// Validator.Explain validates each candidate and explains the accepted ones
+// concurrently, each in its own READ ONLY transaction with SET LOCAL
+// statement_timeout, always rolled back; it reports the SQLSTATE, message and
+// position of planner errors and the estimated cost and rows otherwise. Only
+// validated SQL ever reaches the server.
+package validate

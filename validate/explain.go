@@ -1,0 +1,174 @@
+package validate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// DBTX begins transactions; *pgxpool.Pool satisfies it. Explain runs
+// candidates concurrently, so a single *pgx.Conn (not safe for concurrent
+// use) needs ExplainConcurrency(1).
+type DBTX interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+}
+
+// ExplainResult is the planner's verdict on one candidate query.
+type ExplainResult struct {
+	// SQL is the validated query that was explained; empty when Validate
+	// rejected the candidate.
+	SQL string
+	// Err is nil when the plan was produced. Otherwise it is the *Error of a
+	// rejected candidate, a *pgconn.PgError from PostgreSQL (wrapped), or a
+	// context/connection error.
+	Err error
+	// SQLState, Message and Location describe a PostgreSQL error: the
+	// SQLSTATE code, the primary message and the byte offset in SQL the
+	// server pointed at (-1 when it did not).
+	SQLState string
+	Message  string
+	Location int
+	// TotalCost and PlanRows are the planner's estimates for the whole
+	// query; Plan is the full JSON plan.
+	TotalCost float64
+	PlanRows  float64
+	Plan      json.RawMessage
+}
+
+// ExplainOption configures Explain.
+type ExplainOption interface{ applyExplain(*explainConfig) }
+
+type explainOptionFunc func(*explainConfig)
+
+func (f explainOptionFunc) applyExplain(c *explainConfig) { f(c) }
+
+type explainConfig struct {
+	concurrency int
+	timeout     time.Duration
+}
+
+// Explain defaults.
+const (
+	DefaultExplainConcurrency = 4
+	DefaultExplainTimeout     = 2 * time.Second
+)
+
+// ExplainConcurrency bounds how many candidates are explained at once
+// (default DefaultExplainConcurrency).
+func ExplainConcurrency(n int) ExplainOption {
+	return explainOptionFunc(func(c *explainConfig) {
+		if n > 0 {
+			c.concurrency = n
+		}
+	})
+}
+
+// ExplainTimeout sets the statement_timeout of each EXPLAIN (default
+// DefaultExplainTimeout).
+func ExplainTimeout(d time.Duration) ExplainOption {
+	return explainOptionFunc(func(c *explainConfig) {
+		if d > 0 {
+			c.timeout = d
+		}
+	})
+}
+
+const explainPrefix = "EXPLAIN (FORMAT JSON) "
+
+// Explain validates every candidate with v and asks PostgreSQL to plan the
+// ones that pass, concurrently. Each EXPLAIN runs in its own READ ONLY
+// transaction with SET LOCAL statement_timeout, rolled back afterwards.
+// Only validated SQL (Result.SQL) ever reaches the server. The results are
+// in the order of sqls.
+func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ...ExplainOption) []ExplainResult {
+	cfg := explainConfig{concurrency: DefaultExplainConcurrency, timeout: DefaultExplainTimeout}
+	for _, o := range opts {
+		if o != nil {
+			o.applyExplain(&cfg)
+		}
+	}
+	out := make([]ExplainResult, len(sqls))
+	sem := make(chan struct{}, cfg.concurrency)
+	var wg sync.WaitGroup
+	for i, sql := range sqls {
+		out[i].Location = -1
+		res, err := v.Validate(sql)
+		if err != nil {
+			out[i].Err = err
+			out[i].Message = err.Error()
+			continue
+		}
+		out[i].SQL = res.SQL
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			out[i].Err = ctx.Err()
+			out[i].Message = ctx.Err().Error()
+			continue
+		}
+		wg.Add(1)
+		go func(r *ExplainResult) {
+			defer func() { <-sem; wg.Done() }()
+			explainOne(ctx, db, r, cfg.timeout)
+		}(&out[i])
+	}
+	wg.Wait()
+	return out
+}
+
+func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration) {
+	fail := func(err error) {
+		r.Err = err
+		r.Message = err.Error()
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) {
+			r.SQLState, r.Message = pe.Code, pe.Message
+			if p := int(pe.Position) - 1 - len(explainPrefix); pe.Position > 0 && p >= 0 {
+				r.Location = byteOffset(r.SQL, p)
+			}
+		}
+	}
+	// The client-side deadline is a backstop for the server-side timeout.
+	cctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+	defer cancel()
+	tx, err := db.BeginTx(cctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		fail(fmt.Errorf("validate: explain: begin: %w", err))
+		return
+	}
+	defer func() {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer rcancel()
+		_ = tx.Rollback(rctx)
+	}()
+	if _, err := tx.Exec(cctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", timeout.Milliseconds())); err != nil {
+		fail(fmt.Errorf("validate: explain: set timeout: %w", err))
+		return
+	}
+	// QueryExecModeExec uses the extended protocol, which refuses more than
+	// one statement, without filling the prepared statement cache.
+	var plan []byte
+	if err := tx.QueryRow(cctx, explainPrefix+r.SQL, pgx.QueryExecModeExec).Scan(&plan); err != nil {
+		fail(fmt.Errorf("validate: explain: %w", err))
+		return
+	}
+	var parsed []struct {
+		Plan struct {
+			TotalCost float64 `json:"Total Cost"`
+			PlanRows  float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(plan, &parsed); err != nil || len(parsed) != 1 {
+		fail(fmt.Errorf("validate: explain: unexpected plan format: %v", err))
+		return
+	}
+	r.Plan = plan
+	r.TotalCost = parsed[0].Plan.TotalCost
+	r.PlanRows = parsed[0].Plan.PlanRows
+}

@@ -1,0 +1,149 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrRejected is matched (errors.Is) by every *Error returned by Validate.
+var ErrRejected = errors.New("validate: query rejected")
+
+// Severity ranks an Issue. Issues of SeverityError reject the query.
+type Severity int
+
+// Severities, from least to most serious.
+const (
+	SeverityInfo Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case SeverityInfo:
+		return "info"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// Issue is one finding about a query: a violation (SeverityError), a lint
+// warning, or a note about a rewrite (SeverityInfo).
+type Issue struct {
+	// Code is stable across releases; see the Code constants.
+	Code     string
+	Severity Severity
+	// Message says what is wrong and what to do about it, in words an LLM
+	// can act on.
+	Message string
+	// Location is the byte offset in the validated SQL text the issue
+	// points at, or -1 when it applies to the statement as a whole.
+	Location int
+}
+
+// String formats the issue as "V011 error at 7: function ...".
+func (i Issue) String() string {
+	if i.Location >= 0 {
+		return fmt.Sprintf("%s %s at %d: %s", i.Code, i.Severity, i.Location, i.Message)
+	}
+	return fmt.Sprintf("%s %s: %s", i.Code, i.Severity, i.Message)
+}
+
+// Error is the error Validate returns for a rejected query. It lists every
+// violation found, not only the first, so that a repair step can fix them
+// all at once. Warnings found along the way are in Issues too.
+type Error struct {
+	SQL    string  // the SQL given to Validate
+	Issues []Issue // at least one has SeverityError
+}
+
+// Error lists the violations.
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("validate: query rejected: ")
+	n := 0
+	for _, is := range e.Issues {
+		if is.Severity != SeverityError {
+			continue
+		}
+		if n > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(is.Code)
+		b.WriteString(": ")
+		b.WriteString(is.Message)
+		n++
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrRejected.
+func (e *Error) Is(target error) bool { return target == ErrRejected }
+
+// Violations returns the issues of SeverityError.
+func (e *Error) Violations() []Issue {
+	var out []Issue
+	for _, is := range e.Issues {
+		if is.Severity == SeverityError {
+			out = append(out, is)
+		}
+	}
+	return out
+}
+
+// Has reports whether a violation with the given code was found.
+func (e *Error) Has(code string) bool {
+	for _, is := range e.Issues {
+		if is.Code == code && is.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Violation codes (always SeverityError). They are stable: new checks get
+// new codes, existing codes keep their meaning.
+const (
+	CodeSyntax          = "V001" // the text does not parse as PostgreSQL SQL
+	CodeEmpty           = "V002" // no statement at all
+	CodeMultiple        = "V003" // more than one statement
+	CodeNotSelect       = "V004" // the statement is not a SELECT (DML, DDL, utility: SET, COPY, DO, CALL, ...)
+	CodeDataModifying   = "V005" // INSERT/UPDATE/DELETE/MERGE nested in the query (e.g. in a WITH)
+	CodeSelectInto      = "V006" // SELECT ... INTO creates a table
+	CodeLocking         = "V007" // FOR UPDATE / FOR SHARE / ... takes row locks
+	CodeUnsupported     = "V008" // a construct outside the allow-list of node types
+	CodeParam           = "V009" // a $n parameter placeholder
+	CodeFuncDenied      = "V010" // function with side effects or that runs SQL from a string (never allowed)
+	CodeFuncNotAllowed  = "V011" // function not in the allow-list
+	CodeTableNotAllowed = "V012" // relation not in the allowed set
+	CodeSystemCatalog   = "V013" // system catalog, statistics view or reg* cast
+	CodeRecursion       = "V020" // recursive CTE without a detectable termination guard
+	CodeSeries          = "V021" // generate_series with non-constant or too large bounds
+	CodeStringBomb      = "V022" // repeat/lpad/rpad with non-constant or too large length
+	CodeCrossJoin       = "V023" // cartesian product of too many relations
+	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
+)
+
+// Lint codes. Lint findings are warnings unless noted.
+const (
+	CodeCartesian     = "L001" // two relations with no join condition between them
+	CodeUngrouped     = "L002" // column neither aggregated nor in GROUP BY
+	CodeAmbiguous     = "L003" // unqualified column present in several FROM relations
+	CodeSelectStar    = "L004" // SELECT * on a wide table
+	CodeNullCompare   = "L005" // = NULL / <> NULL (always NULL); SeverityError
+	CodeLimitNoOrder  = "L006" // LIMIT without ORDER BY (arbitrary rows)
+	CodeLikeNoWild    = "L007" // LIKE pattern without % or _ (ILIKE is a case-insensitive equality and not flagged)
+	CodeHavingNoGroup = "L008" // HAVING without GROUP BY
+	CodeUnknownColumn = "L009" // column not found in any FROM relation of known columns
+)
+
+// Rewrite notes (SeverityInfo).
+const (
+	CodeLimitAdded  = "R001" // LIMIT added because the query had none
+	CodeLimitCapped = "R002" // LIMIT lowered to the configured maximum
+)

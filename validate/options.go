@@ -1,0 +1,165 @@
+package validate
+
+import (
+	"log/slog"
+	"strings"
+)
+
+// Table is a relation queries may read. Name and Schema are catalog names
+// (case-sensitive, as stored: unquoted identifiers are lower case). Columns
+// is optional; when given, lint can find ambiguous or unknown columns and
+// SELECT * on wide tables.
+type Table struct {
+	Schema  string
+	Name    string
+	Columns []string
+}
+
+// Option configures a Validator.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// Defaults.
+const (
+	DefaultMaxGenerated = 100_000 // rows from generate_series, characters from repeat/lpad/rpad
+	DefaultMaxCrossJoin = 3       // unconnected FROM groups allowed before V023
+	DefaultWideTable    = 12      // columns above which SELECT * is linted
+)
+
+type config struct {
+	tables        map[string]map[string]*Table // schema -> name -> table; nil: any user table
+	searchPath    []string
+	allowFuncs    map[string]bool
+	denyFuncs     map[string]bool
+	allowCatalogs bool
+	maxLimit      int64
+	lint          bool
+	maxGenerated  int64
+	maxCrossJoin  int
+	wideTable     int
+	logger        *slog.Logger
+}
+
+func defaultConfig() *config {
+	return &config{
+		searchPath:   []string{"public"},
+		allowFuncs:   map[string]bool{},
+		denyFuncs:    map[string]bool{},
+		lint:         true,
+		maxGenerated: DefaultMaxGenerated,
+		maxCrossJoin: DefaultMaxCrossJoin,
+		wideTable:    DefaultWideTable,
+		logger:       slog.New(slog.DiscardHandler),
+	}
+}
+
+// WithTables restricts the relations a query may read to tables (repeatable:
+// the sets add up). Without it any relation outside the system catalogs is
+// allowed.
+func WithTables(tables ...Table) Option {
+	return optionFunc(func(c *config) {
+		if c.tables == nil {
+			c.tables = map[string]map[string]*Table{}
+		}
+		for i := range tables {
+			t := tables[i]
+			if t.Schema == "" {
+				t.Schema = "public"
+			}
+			if c.tables[t.Schema] == nil {
+				c.tables[t.Schema] = map[string]*Table{}
+			}
+			c.tables[t.Schema][t.Name] = &t
+		}
+	})
+}
+
+// WithSearchPath sets the schemas unqualified relation names resolve in, in
+// order (default "public"). It must match the search_path of the session that
+// runs the query, and that search_path must not list pg_catalog after other
+// schemas: the function checks rely on PostgreSQL searching pg_catalog first
+// (its default), so that count() cannot resolve to a user function.
+func WithSearchPath(schemas ...string) Option {
+	return optionFunc(func(c *config) { c.searchPath = append([]string(nil), schemas...) })
+}
+
+// WithFunctions allows functions beyond the default allow-list. A bare name
+// ("similarity") allows calls unqualified or qualified with pg_catalog; a
+// qualified name ("util.fiscal_year") allows exactly that schema. Functions
+// on the always-denied list (side effects, SQL from strings) stay denied.
+func WithFunctions(names ...string) Option {
+	return optionFunc(func(c *config) {
+		for _, n := range names {
+			c.allowFuncs[strings.ToLower(n)] = true
+		}
+	})
+}
+
+// WithoutFunctions denies functions the default allow-list would accept.
+func WithoutFunctions(names ...string) Option {
+	return optionFunc(func(c *config) {
+		for _, n := range names {
+			c.denyFuncs[strings.ToLower(n)] = true
+		}
+	})
+}
+
+// WithSystemCatalogs allows reading pg_catalog, information_schema and the
+// statistics views (off by default). Secret-bearing relations (pg_authid,
+// pg_shadow, pg_user_mapping, ...) stay denied.
+func WithSystemCatalogs(allow bool) Option {
+	return optionFunc(func(c *config) { c.allowCatalogs = allow })
+}
+
+// WithMaxLimit makes the result SQL return at most n rows: a LIMIT n is added
+// to the outermost query when it has none and a larger one is lowered to n.
+// Zero (the default) leaves LIMIT alone.
+func WithMaxLimit(n int64) Option {
+	return optionFunc(func(c *config) {
+		if n < 0 {
+			n = 0
+		}
+		c.maxLimit = n
+	})
+}
+
+// WithLint turns the lint checks on (default) or off. The resource guards and
+// safety checks always run.
+func WithLint(on bool) Option {
+	return optionFunc(func(c *config) { c.lint = on })
+}
+
+// WithMaxGenerated sets the most rows a generate_series call and the most
+// characters a repeat/lpad/rpad call may produce (default DefaultMaxGenerated).
+func WithMaxGenerated(n int64) Option {
+	return optionFunc(func(c *config) {
+		if n > 0 {
+			c.maxGenerated = n
+		}
+	})
+}
+
+// WithMaxCrossJoin sets how many FROM items with no join condition between
+// them one query level may combine before V023 rejects it (default
+// DefaultMaxCrossJoin). Single-row items such as aggregate subqueries do
+// not count.
+func WithMaxCrossJoin(n int) Option {
+	return optionFunc(func(c *config) {
+		if n > 1 {
+			c.maxCrossJoin = n
+		}
+	})
+}
+
+// WithLogger sets the logger (silent by default). Rejections are logged at
+// debug level.
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	})
+}

@@ -1,0 +1,252 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Validator checks SQL queries. It is safe for concurrent use.
+type Validator struct {
+	cfg *config
+}
+
+// New returns a Validator. With no options it denies the system catalogs,
+// allows the default function list and any relation outside the system
+// schemas, runs lint and does not touch LIMIT.
+func New(opts ...Option) *Validator {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o.apply(cfg)
+		}
+	}
+	return &Validator{cfg: cfg}
+}
+
+// Result describes an accepted query.
+type Result struct {
+	// SQL is the query to run: deparsed from the (possibly rewritten) parse
+	// tree, then parsed and validated again. Run this, never the input.
+	SQL string
+	// Issues are lint warnings and rewrite notes (no SeverityError).
+	Issues []Issue
+	// Tables are the relations read, schema-qualified, sorted.
+	Tables []string
+	// Functions are the functions called (schema-qualified only when
+	// outside pg_catalog), sorted.
+	Functions []string
+}
+
+// Validate checks one SQL query. It returns a *Error (errors.Is(err,
+// ErrRejected)) listing every violation when the query is rejected.
+func (v *Validator) Validate(sql string) (*Result, error) {
+	tree, c := v.check(sql, passFull)
+	// Report in text order; the walk order is not defined.
+	slices.SortStableFunc(c.issues, func(a, b Issue) int { return a.Location - b.Location })
+	if tree == nil {
+		v.cfg.logger.Debug("validate: rejected", "sql", sql, "issues", len(c.issues))
+		return nil, &Error{SQL: sql, Issues: c.issues}
+	}
+	c.rewriteLimit(c.top)
+	out, err := pg.Deparse(tree)
+	if err != nil {
+		return nil, v.rewriteFailed(sql, c.issues, fmt.Sprintf("the query could not be normalized (%v)", err))
+	}
+	// Fail closed: what runs is the deparsed text, so it must pass on its
+	// own, and be a fixed point: its tree, rewritten again, must be the tree
+	// out was printed from (or print the same text).
+	tree2, c2 := v.check(out, passRecheck)
+	if tree2 == nil {
+		msg := "the normalized form of the query did not validate"
+		for _, i := range c2.issues {
+			if i.Severity == SeverityError {
+				msg += " (" + i.Code + ": " + i.Message + ")"
+				break
+			}
+		}
+		return nil, v.rewriteFailed(sql, c.issues, msg)
+	}
+	c2.rewriteLimit(c2.top)
+	if !sameTree(tree.ProtoReflect(), tree2.ProtoReflect()) {
+		// Not the tree the structural checks ran on: run them on this one
+		// and require the same text.
+		analyze(c2, c2.top, false)
+		out2, err := pg.Deparse(tree2)
+		if hasError(c2.issues) || err != nil || out2 != out {
+			return nil, v.rewriteFailed(sql, c.issues, "the normalized form of the query is not stable")
+		}
+	}
+	return &Result{SQL: out, Issues: c.issues, Tables: slices.Sorted(maps.Keys(c.tables)),
+		Functions: slices.Sorted(maps.Keys(c.funcs))}, nil
+}
+
+func (v *Validator) rewriteFailed(sql string, issues []Issue, msg string) error {
+	v.cfg.logger.Debug("validate: rewrite failed", "sql", sql, "reason", msg)
+	is := Issue{Code: CodeRewrite, Severity: SeverityError, Location: -1, Message: msg + "; simplify the query"}
+	return &Error{SQL: sql, Issues: append(issues, is)}
+}
+
+// Kinds of check passes.
+const (
+	passFull    = iota // every check, lint included
+	passRecheck        // the node, function and relation checks of the tree walk
+)
+
+// check parses sql and runs the checks of the pass. It returns a nil tree
+// when the query is rejected; the checker holds the issues either way.
+func (v *Validator) check(sql string, pass int) (*pg.ParseResult, *checker) {
+	c := &checker{cfg: v.cfg, tables: map[string]bool{}, funcs: map[string]bool{}}
+	if !utf8.ValidString(sql) || strings.IndexByte(sql, 0) >= 0 {
+		c.add(CodeSyntax, SeverityError, -1, "the query text must be valid UTF-8 without NUL bytes")
+		return nil, c
+	}
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		loc := -1
+		var pe *parser.Error
+		if errors.As(err, &pe) && pe.Cursorpos > 0 {
+			loc = byteOffset(sql, pe.Cursorpos-1)
+		}
+		c.add(CodeSyntax, SeverityError, loc, "syntax error: %s; fix the SQL syntax", err.Error())
+		return nil, c
+	}
+	if sel := c.check(tree); sel != nil && pass == passFull {
+		analyze(c, sel, v.cfg.lint)
+	}
+	if hasError(c.issues) {
+		return nil, c
+	}
+	return tree, c
+}
+
+func hasError(issues []Issue) bool {
+	for _, is := range issues {
+		if is.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// positionFields hold offsets into the text, which differ between the input
+// and its deparsed form without changing the meaning.
+var positionFields = map[protoreflect.Name]bool{"location": true, "stmt_location": true, "stmt_len": true}
+
+// sameTree reports whether two parse trees are equal except for positions.
+func sameTree(a, b protoreflect.Message) bool {
+	if a.Descriptor() != b.Descriptor() {
+		return false
+	}
+	if _, ok := a.Interface().(*pg.Node); ok {
+		fa, fb := a.WhichOneof(nodeOneof), b.WhichOneof(nodeOneof)
+		if fa == nil || fb == nil || fa.Number() != fb.Number() {
+			return fa == nil && fb == nil
+		}
+		return sameTree(a.Get(fa).Message(), b.Get(fb).Message())
+	}
+	same := true
+	a.Range(func(fd protoreflect.FieldDescriptor, va protoreflect.Value) bool {
+		if positionFields[fd.Name()] {
+			return true
+		}
+		same = b.Has(fd) && sameValue(fd, va, b.Get(fd))
+		return same
+	})
+	if same {
+		b.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+			same = positionFields[fd.Name()] || a.Has(fd)
+			return same
+		})
+	}
+	return same
+}
+
+func sameValue(fd protoreflect.FieldDescriptor, x, y protoreflect.Value) bool {
+	switch {
+	case fd.IsMap():
+		return false
+	case fd.IsList():
+		lx, ly := x.List(), y.List()
+		if lx.Len() != ly.Len() {
+			return false
+		}
+		for i := 0; i < lx.Len(); i++ {
+			if fd.Message() != nil {
+				if !sameTree(lx.Get(i).Message(), ly.Get(i).Message()) {
+					return false
+				}
+			} else if !lx.Get(i).Equal(ly.Get(i)) {
+				return false
+			}
+		}
+		return true
+	case fd.Message() != nil:
+		return sameTree(x.Message(), y.Message())
+	}
+	return x.Equal(y)
+}
+
+// byteOffset converts a 0-based character offset to a byte offset.
+func byteOffset(s string, chars int) int {
+	i := 0
+	for off := range s {
+		if i == chars {
+			return off
+		}
+		i++
+	}
+	return len(s)
+}
+
+// rewriteLimit adds or caps the LIMIT of the outermost query.
+func (c *checker) rewriteLimit(s *pg.SelectStmt) {
+	max := c.cfg.maxLimit
+	if max <= 0 || s == nil {
+		return
+	}
+	limit := pg.MakeAConstIntNode(max, -1)
+	switch lc := s.LimitCount; {
+	case lc == nil:
+		s.LimitCount = limit
+		s.LimitOption = pg.LimitOption_LIMIT_OPTION_COUNT
+		c.add(CodeLimitAdded, SeverityInfo, -1, "LIMIT %d added", max)
+	case lc.GetAConst() != nil && lc.GetAConst().Isnull:
+		s.LimitCount = limit
+		c.add(CodeLimitCapped, SeverityInfo, -1, "LIMIT ALL replaced by LIMIT %d", max)
+	case cappedLeast(lc, max):
+		return
+	default:
+		if n, ok := numConst(lc); ok && n <= float64(max) {
+			return
+		} else if ok {
+			s.LimitCount = limit
+		} else {
+			s.LimitCount = &pg.Node{Node: &pg.Node_MinMaxExpr{MinMaxExpr: &pg.MinMaxExpr{
+				Op: pg.MinMaxOp_IS_LEAST, Args: []*pg.Node{lc, limit}, Location: -1}}}
+		}
+		c.add(CodeLimitCapped, SeverityInfo, -1, "LIMIT capped at %d", max)
+	}
+}
+
+// cappedLeast reports whether n is LEAST(..., k, ...) with a constant k <= max,
+// the form rewriteLimit gives a non-constant LIMIT.
+func cappedLeast(n *pg.Node, max int64) bool {
+	mm := n.GetMinMaxExpr()
+	if mm == nil || mm.Op != pg.MinMaxOp_IS_LEAST {
+		return false
+	}
+	for _, a := range mm.Args {
+		if k, ok := numConst(a); ok && k <= float64(max) {
+			return true
+		}
+	}
+	return false
+}

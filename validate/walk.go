@@ -1,0 +1,258 @@
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// allowedNodes is the allow-list of parse-tree message types a query may
+// contain. Anything else (new node types in future parser versions
+// included) is rejected with CodeUnsupported: the walk fails closed.
+var allowedNodes = setOf(
+	"ParseResult", "RawStmt", "Node", "List", "SelectStmt", "ResTarget", "ColumnRef", "A_Star", "A_Const",
+	"String", "Integer", "Float", "Boolean", "BitString", "A_Expr", "BoolExpr", "NullTest", "BooleanTest",
+	"FuncCall", "TypeCast", "TypeName", "SortBy", "WindowDef", "RangeVar", "Alias", "JoinExpr",
+	"RangeSubselect", "RangeFunction", "RangeTableSample", "WithClause", "CommonTableExpr", "CTESearchClause",
+	"CTECycleClause", "SubLink", "CaseExpr", "CaseWhen", "CoalesceExpr", "MinMaxExpr", "A_Indirection",
+	"A_Indices", "A_ArrayExpr", "RowExpr", "CollateClause", "GroupingSet", "GroupingFunc", "SQLValueFunction",
+	"ColumnDef", "ParamRef",
+	"JsonFuncExpr", "JsonValueExpr", "JsonFormat", "JsonReturning", "JsonOutput", "JsonKeyValue",
+	"JsonObjectConstructor", "JsonArrayConstructor", "JsonArrayQueryConstructor", "JsonAggConstructor",
+	"JsonObjectAgg", "JsonArrayAgg", "JsonIsPredicate", "JsonParseExpr", "JsonScalarExpr",
+	"JsonSerializeExpr", "JsonArgument", "JsonBehavior", "JsonTable", "JsonTablePathSpec", "JsonTableColumn",
+)
+
+// statementNames names statement node types in messages.
+var statementNames = map[string]string{
+	"InsertStmt": "INSERT", "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE", "MergeStmt": "MERGE",
+	"DoStmt": "DO", "CallStmt": "CALL", "CopyStmt": "COPY", "VariableSetStmt": "SET",
+	"VariableShowStmt": "SHOW", "PrepareStmt": "PREPARE", "ExecuteStmt": "EXECUTE",
+	"DeallocateStmt": "DEALLOCATE", "ListenStmt": "LISTEN", "UnlistenStmt": "UNLISTEN", "NotifyStmt": "NOTIFY",
+	"TransactionStmt": "transaction control (BEGIN/COMMIT/ROLLBACK/SAVEPOINT)", "ExplainStmt": "EXPLAIN",
+	"CreateTableAsStmt": "CREATE TABLE AS / SELECT INTO", "LockStmt": "LOCK", "VacuumStmt": "VACUUM/ANALYZE",
+	"TruncateStmt": "TRUNCATE", "CreateStmt": "CREATE TABLE", "DropStmt": "DROP", "GrantStmt": "GRANT",
+	"CreateFunctionStmt": "CREATE FUNCTION", "DeclareCursorStmt": "DECLARE CURSOR", "FetchStmt": "FETCH",
+	"DiscardStmt": "DISCARD", "LoadStmt": "LOAD", "CheckPointStmt": "CHECKPOINT", "ViewStmt": "CREATE VIEW",
+	"AlterTableStmt": "ALTER TABLE", "ReindexStmt": "REINDEX", "ClusterStmt": "CLUSTER",
+}
+
+var dataModifying = setOf("InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt")
+
+// checker walks one parse tree and collects violations.
+type checker struct {
+	cfg    *config
+	issues []Issue
+	loc    int
+	scopes []map[string]bool // CTE names visible, innermost last
+	tables map[string]bool
+	funcs  map[string]bool
+	top    *pg.SelectStmt
+}
+
+func (c *checker) add(code string, sev Severity, loc int, format string, args ...any) {
+	c.issues = append(c.issues, Issue{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Location: loc})
+}
+
+func (c *checker) violation(code, format string, args ...any) {
+	c.add(code, SeverityError, c.loc, format, args...)
+}
+
+// check validates the tree's statements and returns the single SELECT.
+func (c *checker) check(tree *pg.ParseResult) *pg.SelectStmt {
+	switch len(tree.Stmts) {
+	case 0:
+		c.add(CodeEmpty, SeverityError, -1, "the text contains no SQL statement; write one SELECT query")
+		return nil
+	case 1:
+	default:
+		c.add(CodeMultiple, SeverityError, int(tree.Stmts[1].StmtLocation),
+			"%d statements found; write exactly one SELECT query with no semicolon-separated statements", len(tree.Stmts))
+		return nil
+	}
+	raw := tree.Stmts[0]
+	c.loc = int(raw.StmtLocation)
+	if raw.Stmt == nil {
+		c.add(CodeEmpty, SeverityError, -1, "the text contains no SQL statement; write one SELECT query")
+		return nil
+	}
+	sel := raw.Stmt.GetSelectStmt()
+	if sel == nil {
+		name := nodeName(raw.Stmt)
+		code := CodeNotSelect
+		if name == "CreateTableAsStmt" {
+			code = CodeSelectInto
+		}
+		c.violation(code, "%s statements are not allowed; only a single read-only SELECT query can run", stmtName(name))
+		return nil
+	}
+	c.top = sel
+	c.walk(sel.ProtoReflect())
+	return sel
+}
+
+func nodeName(n *pg.Node) string {
+	m := n.ProtoReflect()
+	od := m.Descriptor().Oneofs().ByName("node")
+	if od == nil {
+		return "Node"
+	}
+	fd := m.WhichOneof(od)
+	if fd == nil {
+		return "empty"
+	}
+	return string(fd.Message().Name())
+}
+
+func stmtName(node string) string {
+	if s := statementNames[node]; s != "" {
+		return s
+	}
+	return strings.TrimSuffix(node, "Stmt")
+}
+
+var locationName protoreflect.Name = "location"
+
+var nodeOneof = (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().ByName("node")
+
+// unwrap returns the message inside a Node wrapper (nil for an empty Node),
+// or m itself. Ranging over a Node would test each of its ~270 oneof fields.
+func unwrap(m protoreflect.Message) protoreflect.Message {
+	if _, ok := m.Interface().(*pg.Node); !ok {
+		return m
+	}
+	fd := m.WhichOneof(nodeOneof)
+	if fd == nil {
+		return nil
+	}
+	return m.Get(fd).Message()
+}
+
+// walk visits m and everything below it.
+func (c *checker) walk(m protoreflect.Message) {
+	if m = unwrap(m); m == nil {
+		return
+	}
+	d := m.Descriptor()
+	name := string(d.Name())
+	prev := c.loc
+	if f := d.Fields().ByName(locationName); f != nil && f.Kind() == protoreflect.Int32Kind {
+		if l := int(m.Get(f).Int()); l >= 0 {
+			c.loc = l
+		}
+	}
+	defer func() { c.loc = prev }()
+	if !allowedNodes[name] {
+		switch {
+		case dataModifying[name]:
+			c.violation(CodeDataModifying, "%s inside a query is not allowed; the query must only read data", stmtName(name))
+		case name == "IntoClause":
+			c.violation(CodeSelectInto, "SELECT ... INTO creates a table and is not allowed; remove the INTO clause")
+		case name == "LockingClause":
+			c.violation(CodeLocking, "locking clauses (FOR UPDATE/FOR SHARE/...) are not allowed; remove them")
+		case strings.HasSuffix(name, "Stmt"):
+			c.violation(CodeNotSelect, "%s statements are not allowed; only a single read-only SELECT query can run", stmtName(name))
+		default:
+			c.violation(CodeUnsupported, "the construct %s is not supported in queries; rewrite the query without it", name)
+		}
+		return
+	}
+	switch x := m.Interface().(type) {
+	case *pg.SelectStmt:
+		c.selectStmt(x)
+		return
+	case *pg.RangeVar:
+		c.rangeVar(x)
+	case *pg.FuncCall:
+		c.funcCall(x)
+	case *pg.TypeName:
+		c.typeName(x)
+	case *pg.ParamRef:
+		c.violation(CodeParam, "parameter placeholder $%d is not allowed; write the value as a literal", x.Number)
+		return
+	}
+	c.children(m, "")
+}
+
+// children walks every message-valued field of m except skip.
+func (c *checker) children(m protoreflect.Message, skip protoreflect.Name) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Name() == skip || fd.Message() == nil {
+			return true
+		}
+		switch {
+		case fd.IsMap():
+			c.violation(CodeUnsupported, "unexpected map field %s in the parse tree", fd.Name())
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				c.walk(l.Get(i).Message())
+			}
+		default:
+			c.walk(v.Message())
+		}
+		return true
+	})
+}
+
+func (c *checker) selectStmt(s *pg.SelectStmt) {
+	// INTO and locking clauses are outside the node allow-list: walking
+	// the children reports them.
+	pushed := 0
+	if w := s.WithClause; w != nil {
+		c.withClause(w)
+		pushed = 1
+	}
+	c.children(s.ProtoReflect(), "with_clause")
+	c.scopes = c.scopes[:len(c.scopes)-pushed]
+}
+
+// withClause checks the CTE bodies, each with the names visible to it, and
+// leaves a scope with all the CTE names pushed for the statement body.
+func (c *checker) withClause(w *pg.WithClause) {
+	prev := c.loc
+	c.loc = int(w.Location)
+	defer func() { c.loc = prev }()
+	scope := map[string]bool{}
+	c.scopes = append(c.scopes, scope)
+	if w.Recursive {
+		// Every CTE of a WITH RECURSIVE sees all its siblings.
+		for _, n := range w.Ctes {
+			if cte := n.GetCommonTableExpr(); cte != nil {
+				scope[cte.Ctename] = true
+			}
+		}
+	}
+	for _, n := range w.Ctes {
+		cte := n.GetCommonTableExpr()
+		if cte == nil {
+			c.walk(n.ProtoReflect())
+			continue
+		}
+		c.loc = int(cte.Location)
+		q := cte.Ctequery
+		switch {
+		case q == nil:
+		case q.GetSelectStmt() != nil:
+			c.walk(q.ProtoReflect())
+			if w.Recursive {
+				c.recursionGuard(cte)
+			}
+		default:
+			c.walk(q.ProtoReflect())
+		}
+		c.children(cte.ProtoReflect(), "ctequery")
+		scope[cte.Ctename] = true
+	}
+}
+
+func (c *checker) isCTE(name string) bool {
+	for i := len(c.scopes) - 1; i >= 0; i-- {
+		if c.scopes[i][name] {
+			return true
+		}
+	}
+	return false
+}
