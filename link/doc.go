@@ -1,0 +1,47 @@
+// Package link is schema linking: it reads a question the way the schema is
+// named and says which tables, columns and stored values the question means,
+// before any SQL is generated.
+//
+// Three parts work together.
+//
+// Glosses turn identifiers into English. Words splits snake_case, camelCase
+// and digits; Gloss expands about 200 ERP abbreviations (qty, amt, nbr, cust,
+// dept, po, ytd, uom, whse, ...); InferSemantic and ColumnSemantic guess what
+// a column holds (money, quantity, date, status code, foreign key, ...);
+// ColumnGloss and TableGloss give the short text used in retrieval documents
+// and prompts:
+//
+//	link.Gloss("tot_amt").Text()         // "total amount"
+//	link.ColumnGloss(invoices, &col)     // "total amount (money)"
+//
+// The Linker matches a question against a catalog. New precomputes glosses
+// and word indexes once per catalog; Link is then cheap enough to run per
+// question, on the candidate tables a retriever found or on the whole catalog:
+//
+//	l := link.New(cat,
+//		link.WithGlossary(glossary),          // {"headcount": ["hr.employees"]}
+//		link.WithValueIndex(values),
+//		link.WithConfusable("sales.invoices", "ap.supplier_invoices", "sales invoices are ours, supplier invoices theirs"))
+//	res := l.Link(ctx, "How many deals are in Negotiation?", "", candidates)
+//	res.Tables    // crm.deals (exact)
+//	res.Values    // crm.deals.stage = 'Negotiation'
+//	res.Warnings  // column redirects, confusable tables
+//
+// Keyphrases (quoted strings, numbers, dates, capitalised phrases, word
+// n-grams) are scored against names, glosses and comments: exact name 1,
+// expanded name 0.95, partial and misspelt (edit distance) matches less,
+// comments 0.6-0.8, glossary terms 1. A column redirect warning says a
+// named table lacks a column that a table it references has ("orders by
+// region" when region is in customers); a confusable-tables warning says two
+// linked tables are easily mistaken for each other.
+//
+// A ValueIndex holds the distinct values of low-cardinality text columns so
+// that "in Negotiation" becomes WHERE stage = 'Negotiation' rather than a
+// guess. BuildValueIndex takes them from enum labels and pg_stats where it
+// can and otherwise runs one bounded SELECT DISTINCT per column (value cap,
+// per-query timeout, overall budget, limited concurrency); it stores short
+// distinct values only, never rows, and serialises with encoding/json.
+// Examples feeds schema.WithExamples for M-Schema rendering.
+//
+// Everything here is deterministic: equal inputs give equal results.
+package link

@@ -1,0 +1,651 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// ValueSource says where the values of a column came from.
+type ValueSource string
+
+// Value sources.
+const (
+	SourceStats  ValueSource = "pg_stats" // most_common_vals of a fully covered column
+	SourceSample ValueSource = "sample"   // bounded SELECT DISTINCT
+	SourceEnum   ValueSource = "enum"     // enum labels from the catalog
+)
+
+// ValueColumn holds the distinct values of one low-cardinality column.
+type ValueColumn struct {
+	Table  string      `json:"table"` // qualified
+	Column string      `json:"column"`
+	Values []string    `json:"values"` // most common first when known
+	Source ValueSource `json:"source"`
+}
+
+// BuildStats counts what BuildValueIndex did.
+type BuildStats struct {
+	Candidates             int  `json:"candidates"` // text-like columns considered
+	FromStats              int  `json:"from_stats"`
+	FromSample             int  `json:"from_sample"`
+	FromEnum               int  `json:"from_enum"`
+	SkippedHighCardinality int  `json:"skipped_high_cardinality"`
+	SkippedErrors          int  `json:"skipped_errors"`
+	SkippedBudget          int  `json:"skipped_budget"`
+	BudgetExhausted        bool `json:"budget_exhausted,omitempty"`
+}
+
+// ValueIndex is a small, serialisable index of the distinct values of
+// low-cardinality text columns. It holds only short distinct values, never
+// rows. Save it with encoding/json; it must not be modified once in use.
+type ValueIndex struct {
+	Columns []ValueColumn `json:"columns"`
+	Stats   BuildStats    `json:"stats"`
+
+	once sync.Once
+	lk   *valueLookup
+}
+
+// NewValueIndex builds an index from values gathered elsewhere.
+func NewValueIndex(cols []ValueColumn) *ValueIndex {
+	return &ValueIndex{Columns: cols}
+}
+
+// ValueMatch is a stored value similar to a phrase.
+type ValueMatch struct {
+	Table  string  `json:"table"`
+	Column string  `json:"column"`
+	Value  string  `json:"value"`
+	Score  float64 `json:"score"` // 1 for a case-insensitive exact match
+}
+
+// Examples returns up to maxPerColumn values per column keyed
+// "schema.table.column", the form schema.WithExamples takes.
+func (v *ValueIndex) Examples(maxPerColumn int) map[string][]string {
+	if v == nil {
+		return map[string][]string{}
+	}
+	out := make(map[string][]string, len(v.Columns))
+	for _, c := range v.Columns {
+		n := min(maxPerColumn, len(c.Values))
+		if n > 0 {
+			out[c.Table+"."+c.Column] = append([]string(nil), c.Values[:n]...)
+		}
+	}
+	return out
+}
+
+type valueEntry struct {
+	col   int32
+	value string
+	norm  string
+	words []string
+	grams []string
+}
+
+type valueLookup struct {
+	entries []valueEntry
+	exact   map[string][]int32
+	words   map[string][]int32
+	grams   map[string][]int32
+}
+
+func (v *ValueIndex) lookup() *valueLookup {
+	v.once.Do(func() {
+		lk := &valueLookup{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{}}
+		for ci, c := range v.Columns {
+			for _, val := range c.Values {
+				norm := normValue(val)
+				if norm == "" {
+					continue
+				}
+				id := int32(len(lk.entries))
+				e := valueEntry{col: int32(ci), value: val, norm: norm, words: valueWords(val), grams: trigrams(norm)}
+				lk.entries = append(lk.entries, e)
+				lk.exact[norm] = append(lk.exact[norm], id)
+				addPostings(lk.words, id, e.words)
+				addPostings(lk.grams, id, e.grams)
+			}
+		}
+		v.lk = lk
+	})
+	return v.lk
+}
+
+// valueWords are the stems of a value's words, with words containing an
+// apostrophe also split ("O'Reilly" gives "o'reilly" and "reilly").
+func valueWords(v string) []string {
+	ws := contentStems(v)
+	if strings.ContainsAny(v, "'’") {
+		ws = append(ws, contentStems(strings.NewReplacer("'", " ", "’", " ").Replace(v))...)
+	}
+	return compact(sortedCopy(ws))
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// normValue lower-cases and collapses white space.
+func normValue(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// trigrams returns the distinct trigrams of s padded like pg_trgm, sorted.
+func trigrams(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		r := []rune("  " + w + " ")
+		for i := 0; i+3 <= len(r); i++ {
+			out = append(out, string(r[i:i+3]))
+		}
+	}
+	sort.Strings(out)
+	return compact(out)
+}
+
+func (v *ValueIndex) match(id int32, score float64) ValueMatch {
+	e := &v.lk.entries[id]
+	c := &v.Columns[e.col]
+	return ValueMatch{Table: c.Table, Column: c.Column, Value: e.value, Score: score}
+}
+
+// exact returns the values equal to s ignoring case and spacing.
+func (v *ValueIndex) exact(s string) []ValueMatch {
+	lk := v.lookup()
+	ids := lk.exact[normValue(s)]
+	out := make([]ValueMatch, len(ids))
+	for i, id := range ids {
+		out[i] = v.match(id, 1)
+	}
+	return out
+}
+
+// Match returns stored values similar to phrase, best first (at most 20,
+// score >= 0.5): 1 for a case-insensitive exact match, 0.6-0.9 when the
+// phrase's words are among the value's words ("leave" for "On leave"), and
+// up to 0.9 for similar spellings (trigram or edit-distance similarity).
+func (v *ValueIndex) Match(phrase string) []ValueMatch {
+	if v == nil {
+		return nil
+	}
+	lk := v.lookup()
+	norm := normValue(phrase)
+	if norm == "" {
+		return nil
+	}
+	scores := map[int32]float64{}
+	set := func(id int32, s float64) {
+		if s > scores[id] {
+			scores[id] = s
+		}
+	}
+	for _, id := range lk.exact[norm] {
+		set(id, 1)
+	}
+	if pw := compact(sortedCopy(contentStems(phrase))); len(pw) > 0 {
+		for _, id := range intersect(lk.words, pw) {
+			set(id, 0.6+0.3*float64(len(pw))/float64(max(len(lk.entries[id].words), len(pw))))
+		}
+	}
+	grams := trigrams(norm)
+	shared := map[int32]int{}
+	for _, g := range grams {
+		for _, id := range lk.grams[g] {
+			shared[id]++
+		}
+	}
+	for id, n := range shared {
+		e := &lk.entries[id]
+		jac := float64(n) / float64(len(grams)+len(e.grams)-n)
+		sim := jac
+		if jac >= 0.3 && abs(runeLen(norm)-runeLen(e.norm)) <= 3 {
+			sim = max(sim, similarity(norm, e.norm))
+		}
+		if sim >= 0.6 {
+			set(id, 0.9*sim)
+		}
+	}
+	out := make([]ValueMatch, 0, len(scores))
+	for id, s := range scores {
+		if s >= 0.5 {
+			out = append(out, v.match(id, s))
+		}
+	}
+	return rankValues(out, func(m ValueMatch) ValueMatch { return m })
+}
+
+// rankValues sorts value matches (or hints) by decreasing score, then
+// table, column and value, and keeps the best 20.
+func rankValues[T any](out []T, key func(T) ValueMatch) []T {
+	sort.Slice(out, func(i, j int) bool {
+		a, b := key(out[i]), key(out[j])
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Table != b.Table {
+			return a.Table < b.Table
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Value < b.Value
+	})
+	if len(out) > 20 {
+		out = out[:20]
+	}
+	return out
+}
+
+// intersect returns the ids present in the postings of every word.
+func intersect(m map[string][]int32, words []string) []int32 {
+	var cur []int32
+	for i, w := range words {
+		p := m[w]
+		if len(p) == 0 {
+			return nil
+		}
+		if i == 0 {
+			cur = append([]int32(nil), p...)
+			continue
+		}
+		in := make(map[int32]bool, len(p))
+		for _, id := range p {
+			in[id] = true
+		}
+		next := cur[:0]
+		for _, id := range cur {
+			if in[id] {
+				next = append(next, id)
+			}
+		}
+		cur = next
+	}
+	return cur
+}
+
+// mergeValues returns idx plus the enum columns it lacks.
+func mergeValues(idx *ValueIndex, enums []ValueColumn) *ValueIndex {
+	if idx == nil {
+		if len(enums) == 0 {
+			return nil
+		}
+		return NewValueIndex(enums)
+	}
+	have := map[string]bool{}
+	for _, c := range idx.Columns {
+		have[c.Table+"."+c.Column] = true
+	}
+	var extra []ValueColumn
+	for _, c := range enums {
+		if !have[c.Table+"."+c.Column] {
+			extra = append(extra, c)
+		}
+	}
+	if len(extra) == 0 {
+		return idx
+	}
+	return NewValueIndex(append(append([]ValueColumn(nil), idx.Columns...), extra...))
+}
+
+// ValueOption configures BuildValueIndex.
+type ValueOption interface{ applyValue(*valueConfig) }
+
+type valueOptionFunc func(*valueConfig)
+
+func (f valueOptionFunc) applyValue(c *valueConfig) { f(c) }
+
+type valueConfig struct {
+	maxValues    int
+	maxValueLen  int
+	maxColumns   int
+	budget       time.Duration
+	queryTimeout time.Duration
+	concurrency  int
+	sampleRows   int64
+	tables       map[string]bool
+	views        bool
+	logger       *slog.Logger
+}
+
+// WithMaxValues sets the most distinct values kept per column (default 50);
+// columns with more are skipped as high-cardinality.
+func WithMaxValues(n int) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.maxValues = n })
+}
+
+// WithMaxValueLen drops values longer than n characters (default 80).
+func WithMaxValueLen(n int) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.maxValueLen = n })
+}
+
+// WithMaxQueries caps the columns read with SELECT DISTINCT (default 2000);
+// columns covered by pg_stats or enum labels cost no query.
+func WithMaxQueries(n int) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.maxColumns = n })
+}
+
+// WithBudget bounds the whole build (default 60s). When it runs out the
+// index built so far is returned, with Stats.BudgetExhausted set.
+func WithBudget(d time.Duration) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.budget = d })
+}
+
+// WithQueryTimeout bounds each SELECT DISTINCT (default 3s); a column whose
+// query times out is skipped.
+func WithQueryTimeout(d time.Duration) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.queryTimeout = d })
+}
+
+// WithConcurrency sets how many queries run at once when db is a
+// *pgxpool.Pool (default 4); other Queriers are used one query at a time.
+func WithConcurrency(n int) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.concurrency = n })
+}
+
+// WithSampleAbove reads tables estimated above n rows through
+// TABLESAMPLE SYSTEM, aiming at about n rows (default 100000).
+func WithSampleAbove(n int64) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.sampleRows = n })
+}
+
+// WithValueTables restricts the index to these tables (qualified names).
+func WithValueTables(names ...string) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) {
+		if c.tables == nil {
+			c.tables = map[string]bool{}
+		}
+		for _, n := range names {
+			c.tables[n] = true
+		}
+	})
+}
+
+// WithViews includes plain views (default false: a view may hide an
+// expensive query, and its values usually come from tables indexed anyway).
+// Materialized views are always included.
+func WithViews(on bool) ValueOption { return valueOptionFunc(func(c *valueConfig) { c.views = on }) }
+
+// WithValueLogger sets the logger (default: discard).
+func WithValueLogger(l *slog.Logger) ValueOption {
+	return valueOptionFunc(func(c *valueConfig) { c.logger = l })
+}
+
+// ErrNilCatalog is returned by BuildValueIndex without a catalog.
+var ErrNilCatalog = errors.New("link: nil catalog")
+
+type statRow struct {
+	inherited bool
+	nullFrac  float64
+	nDistinct float64
+	mcv       []string
+}
+
+type valueJob struct {
+	t   *schema.Table
+	col *schema.Column
+	out ValueColumn
+	ok  bool
+	err error
+}
+
+// BuildValueIndex reads the distinct values of the low-cardinality text
+// columns (text, varchar, char, citext, enums) of the tables and
+// materialized views of cat (plain views with WithViews; foreign tables never). Enum labels come from
+// the catalog; pg_stats answers for analyzed columns whose most common values
+// cover every distinct value (and rules out high-cardinality ones); the rest
+// get one bounded query each:
+//
+//	SELECT DISTINCT left(col::text, maxLen+1) FROM t [TABLESAMPLE SYSTEM (p)]
+//	WHERE col IS NOT NULL LIMIT maxValues+1
+//
+// under a per-query timeout, a column cap, an overall budget and bounded
+// concurrency. Failing columns (permissions, timeouts) are skipped and
+// counted; only the cancellation of ctx is an error.
+func BuildValueIndex(ctx context.Context, db schema.Querier, cat *schema.Catalog, opts ...ValueOption) (*ValueIndex, error) {
+	cfg := valueConfig{maxValues: 50, maxValueLen: 80, maxColumns: 2000, budget: 60 * time.Second,
+		queryTimeout: 3 * time.Second, concurrency: 4, sampleRows: 100_000}
+	for _, o := range opts {
+		o.applyValue(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if cat == nil {
+		return nil, ErrNilCatalog
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("link: value index: %w", err)
+	}
+	idx := &ValueIndex{}
+	var jobs []*valueJob
+	schemas := map[string]bool{}
+	for _, t := range cat.Tables {
+		if cfg.tables != nil && !cfg.tables[t.QualifiedName()] || t.Kind == schema.KindView && !cfg.views || t.Kind == schema.KindForeignTable {
+			continue
+		}
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			if len(c.EnumLabels) > 0 && !strings.HasSuffix(c.Type, "[]") {
+				idx.Stats.Candidates++
+				idx.Stats.FromEnum++
+				idx.Columns = append(idx.Columns, ValueColumn{Table: t.QualifiedName(), Column: c.Name,
+					Values: append([]string(nil), c.EnumLabels...), Source: SourceEnum})
+				continue
+			}
+			if tc := classify(c.Type); tc != tcText && tc != tcShortChar {
+				continue
+			}
+			idx.Stats.Candidates++
+			jobs = append(jobs, &valueJob{t: t, col: c})
+			schemas[t.Schema] = true
+		}
+	}
+
+	budgetCtx, cancel := context.WithTimeout(ctx, cfg.budget)
+	defer cancel()
+	stats, err := readStats(budgetCtx, db, sortedKeys(schemas))
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("link: value index: %w", ctx.Err())
+		}
+		cfg.logger.Warn("link: pg_stats unavailable, sampling every column", "err", err)
+	}
+	var queries []*valueJob
+	for _, j := range jobs {
+		key := j.t.QualifiedName() + "." + j.col.Name
+		row, ok := stats[key+"\x00"+strconv.FormatBool(j.t.Kind == schema.KindPartitionedTable)]
+		if !ok {
+			queries = append(queries, j)
+			continue
+		}
+		nd := row.nDistinct
+		if nd < 0 {
+			if j.t.EstimatedRows <= 0 {
+				queries = append(queries, j)
+				continue
+			}
+			nd = -nd * float64(j.t.EstimatedRows)
+		}
+		switch {
+		case nd > float64(cfg.maxValues):
+			idx.Stats.SkippedHighCardinality++
+		case row.nullFrac >= 1:
+			// Only NULLs: nothing to index.
+		case float64(len(row.mcv)) >= math.Round(nd):
+			if isBPChar(j.col.Type) {
+				// The array text keeps char(n) padding; col::text (the
+				// sampling path) and comparisons do not.
+				for i, v := range row.mcv {
+					row.mcv[i] = strings.TrimRight(v, " ")
+				}
+			}
+			if vals := cfg.keep(row.mcv); len(vals) > 0 {
+				idx.Columns = append(idx.Columns, ValueColumn{Table: j.t.QualifiedName(), Column: j.col.Name, Values: vals, Source: SourceStats})
+				idx.Stats.FromStats++
+			}
+		default:
+			queries = append(queries, j)
+		}
+	}
+	if len(queries) > cfg.maxColumns {
+		idx.Stats.SkippedBudget += len(queries) - cfg.maxColumns
+		queries = queries[:cfg.maxColumns]
+	}
+
+	workers := 1
+	if _, ok := db.(*pgxpool.Pool); ok && cfg.concurrency > 1 {
+		workers = cfg.concurrency
+	}
+	ch := make(chan *valueJob)
+	var wg sync.WaitGroup
+	for range min(workers, max(len(queries), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				j.err = cfg.sample(budgetCtx, db, j)
+			}
+		}()
+	}
+feed:
+	for _, j := range queries {
+		select {
+		case ch <- j:
+		case <-budgetCtx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("link: value index: %w", err)
+	}
+	for _, j := range queries {
+		switch {
+		case j.ok:
+			if len(j.out.Values) > 0 {
+				idx.Columns = append(idx.Columns, j.out)
+				idx.Stats.FromSample++
+			}
+		case errors.Is(j.err, errHighCardinality):
+			idx.Stats.SkippedHighCardinality++
+		case j.err == nil || budgetCtx.Err() != nil:
+			idx.Stats.SkippedBudget++
+			idx.Stats.BudgetExhausted = true
+		default:
+			idx.Stats.SkippedErrors++
+			cfg.logger.Warn("link: value query failed", "table", j.t.QualifiedName(), "column", j.col.Name, "err", j.err)
+		}
+	}
+	sort.Slice(idx.Columns, func(i, j int) bool {
+		a, b := idx.Columns[i], idx.Columns[j]
+		if a.Table != b.Table {
+			return a.Table < b.Table
+		}
+		return a.Column < b.Column
+	})
+	cfg.logger.Debug("link: value index built", "columns", len(idx.Columns), "stats", idx.Stats)
+	return idx, nil
+}
+
+var errHighCardinality = errors.New("more distinct values than the cap")
+
+// keep drops empty and over-long values and caps the count.
+func (cfg *valueConfig) keep(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		if strings.TrimSpace(v) == "" || runeLen(v) > cfg.maxValueLen {
+			continue
+		}
+		out = append(out, v)
+		if len(out) == cfg.maxValues {
+			break
+		}
+	}
+	return out
+}
+
+func readStats(ctx context.Context, db schema.Querier, schemas []string) (map[string]statRow, error) {
+	out := map[string]statRow{}
+	if len(schemas) == 0 {
+		return out, nil
+	}
+	rows, err := db.Query(ctx, `SELECT schemaname::text, tablename::text, attname::text, inherited,
+		coalesce(null_frac, 0)::float8, coalesce(n_distinct, 0)::float8, most_common_vals::text::text[]
+		FROM pg_catalog.pg_stats WHERE schemaname = ANY($1)`, schemas)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s, t, c string
+		var r statRow
+		if err := rows.Scan(&s, &t, &c, &r.inherited, &r.nullFrac, &r.nDistinct, &r.mcv); err != nil {
+			return nil, err
+		}
+		out[s+"."+t+"."+c+"\x00"+strconv.FormatBool(r.inherited)] = r
+	}
+	return out, rows.Err()
+}
+
+// sample reads the distinct values of one column with a bounded query.
+func (cfg *valueConfig) sample(ctx context.Context, db schema.Querier, j *valueJob) error {
+	if ctx.Err() != nil {
+		return nil // budget or caller ended: not this column's fault
+	}
+	qctx, cancel := context.WithTimeout(ctx, cfg.queryTimeout)
+	defer cancel()
+	col := schema.QuoteIdent(j.col.Name)
+	from := j.t.QuoteQualified()
+	if rows := j.t.EstimatedRows; rows > cfg.sampleRows && cfg.sampleRows > 0 {
+		pct := max(0.01, 100*float64(cfg.sampleRows)/float64(rows))
+		from += " TABLESAMPLE SYSTEM (" + strconv.FormatFloat(pct, 'f', 4, 64) + ")"
+	}
+	sql := fmt.Sprintf("SELECT DISTINCT left(%s::text, %d) FROM %s WHERE %s IS NOT NULL LIMIT %d",
+		col, cfg.maxValueLen+1, from, col, cfg.maxValues+1)
+	rows, err := db.Query(qctx, sql)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var vals []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		vals = append(vals, v)
+	}
+	if err := rows.Err(); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	if len(vals) > cfg.maxValues {
+		return errHighCardinality
+	}
+	sort.Strings(vals)
+	j.out = ValueColumn{Table: j.t.QualifiedName(), Column: j.col.Name, Values: cfg.keep(vals), Source: SourceSample}
+	j.ok = true
+	return nil
+}
+
+func isBPChar(t string) bool {
+	return strings.HasPrefix(t, "character(") || t == "character" || strings.HasPrefix(t, "bpchar")
+}
