@@ -11,7 +11,7 @@ demo:
 	@set -euo pipefail; \
 	dsn=$$(scripts/pg start $(PGDIR)); \
 	echo "PostgreSQL: $$dsn" >&2; \
-	psql "$$dsn" -qc "DROP DATABASE IF EXISTS erp WITH (FORCE)" -c "CREATE DATABASE erp" >/dev/null; \
+	PGOPTIONS=--client-min-messages=warning psql "$$dsn" -qc "DROP DATABASE IF EXISTS erp WITH (FORCE)" -c "CREATE DATABASE erp" >/dev/null; \
 	erp=$${dsn/\/postgres\?/\/erp?}; \
 	$(GO) run ./examples/erp/cmd/erp-load --dsn "$$erp"; \
 	$(GO) run ./cmd/nl2sql schema --dsn "$$erp"; \
