@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -11,8 +12,17 @@ import (
 // ("tot_amt" -> "total amount"). link.Gloss provides the ERP-aware one.
 type Glosser func(identifier string) string
 
-// plainGloss splits an identifier into words.
-func plainGloss(id string) string { return strings.Join(Words(id), " ") }
+// defaultGloss splits an identifier into words and adds the expansion of
+// ERP abbreviations when it differs ("cust_nbr" -> "cust nbr customer
+// number"), so both the legacy spelling and the plain words match.
+func defaultGloss(id string) string {
+	g := link.Gloss(id)
+	raw := strings.ToLower(strings.Join(g.Parts, " "))
+	if exp := g.Text(); exp != "" && exp != raw {
+		return raw + " " + exp
+	}
+	return raw
+}
 
 // documents builds the table, column and module documents of a catalog.
 func (ix *Retriever) documents(cat *schema.Catalog, catalogFP string) []Document {

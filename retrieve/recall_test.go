@@ -104,9 +104,10 @@ func TestRecallERPExam(t *testing.T) {
 		opts      []retrieve.Option
 		floorFull float64
 	}{
-		{"single, FK-community modules", erptest.Single, "", nil, 0.85},
-		{"single, configured modules", erptest.Single, "", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.85},
-		{"3 divisions, scope div_02", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.85},
+		// Floors: the measured rates (80/82 and 81/82), so one more miss fails.
+		{"single, FK-community modules", erptest.Single, "", nil, 0.975},
+		{"single, configured modules", erptest.Single, "", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
+		{"3 divisions, scope div_02", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			cat := introspectDSN(t, mode.dsn(t))
@@ -195,7 +196,8 @@ func TestRecallDefog(t *testing.T) {
 		st.report(t, db)
 	}
 	full, _ := all.report(t, "defog (all)")
-	if full < 0.9 {
-		t.Errorf("defog all-tables recall %.3f fell below the floor 0.9", full)
+	// Floor: the measured 307/314, so one more miss fails.
+	if full < 0.975 {
+		t.Errorf("defog all-tables recall %.3f fell below the floor 0.975", full)
 	}
 }

@@ -52,8 +52,8 @@ func WithGraph(g *plan.Graph) Option { return optionFunc(func(c *config) { c.gra
 // WithStore sets the document store (default a new MemoryStore).
 func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
 
-// WithGlosser sets how identifiers become words in documents (default: split
-// snake/camel case; link.Gloss expands ERP abbreviations too).
+// WithGlosser sets how identifiers become words in documents (default: the
+// split identifier plus link.Gloss's expansion of ERP abbreviations).
 func WithGlosser(g Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
 
 // WithModules configures modules: module name -> tables (qualified, or bare
@@ -131,7 +131,7 @@ var ErrEmptyQuestion = errors.New("retrieve: empty question")
 // whose fingerprint changed are re-embedded.
 func New(ctx context.Context, cat *schema.Catalog, opts ...Option) (*Retriever, error) {
 	cfg := config{
-		gloss: plainGloss, sharedSchemas: []string{"public"}, hubDegree: 8,
+		gloss: defaultGloss, sharedSchemas: []string{"public"}, hubDegree: 8,
 		maxTables: 12, seeds: 6, fkDecay: 0.5, batch: 256,
 		logger: slog.New(slog.DiscardHandler),
 	}
@@ -503,15 +503,23 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	// hubs are not expanded from (their neighbourhoods are everything).
 	seeds := ordered[:min(ix.cfg.seeds, len(ordered))]
 	for _, s := range seeds {
-		for _, nb := range ix.neighbours(s) {
+		for _, n := range ix.neighbours(s) {
+			nb := n.name
 			if !inScope(nb) {
 				continue
 			}
 			c := cands[nb]
 			seed := cands[s].score
+			// A parent (the order of a line, the project of a task) is more
+			// often needed than a child: it holds the dates, statuses and
+			// names questions filter and group by.
+			decay := ix.cfg.fkDecay
+			if n.parent {
+				decay = min(1.5*decay, 0.95)
+			}
 			switch {
 			case c == nil:
-				cands[nb] = &cand{score: seed * ix.cfg.fkDecay, reasons: map[string]bool{"fk": true}, via: s}
+				cands[nb] = &cand{score: seed * decay, reasons: map[string]bool{"fk": true}, via: s}
 				ordered = append(ordered, nb)
 			case !c.reasons["fk"]:
 				// Being joinable to a strong table is evidence too, but a
@@ -519,7 +527,7 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 				c.reasons["fk"] = true
 				c.via = s
 				if c.score < seed {
-					c.score = min(max(c.score+0.3*ix.cfg.fkDecay*seed, ix.cfg.fkDecay*seed), 0.99*seed)
+					c.score = min(max(c.score+0.3*decay*seed, decay*seed), 0.99*seed)
 				}
 			}
 		}
@@ -598,7 +606,7 @@ func (ix *Retriever) tableOf(target string, scopes []string) string {
 // hub (referenced by more than the hub degree: its children are half the
 // schema). Edges come from the join graph, so keys guessed from column names
 // count where the database declares none.
-func (ix *Retriever) neighbours(q string) []string {
+func (ix *Retriever) neighbours(q string) []neighbour {
 	var parents, children []string
 	for _, e := range ix.graph.Edges(q) {
 		switch {
@@ -609,21 +617,26 @@ func (ix *Retriever) neighbours(q string) []string {
 			children = append(children, e.To)
 		}
 	}
-	set := map[string]bool{}
+	set := map[string]bool{} // name -> is a parent
+	if len(children) <= ix.cfg.hubDegree {
+		for _, c := range children {
+			set[c] = false
+		}
+	}
 	for _, p := range parents {
 		set[p] = true
 	}
-	if len(children) <= ix.cfg.hubDegree {
-		for _, c := range children {
-			set[c] = true
-		}
+	out := make([]neighbour, 0, len(set))
+	for n, parent := range set {
+		out = append(out, neighbour{n, parent})
 	}
-	out := make([]string, 0, len(set))
-	for n := range set {
-		out = append(out, n)
-	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+type neighbour struct {
+	name   string
+	parent bool
 }
 
 func (ix *Retriever) moduleNames() []string {

@@ -1,0 +1,101 @@
+package retrieve_test
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+var benchSizes = []struct {
+	name  string
+	opts  erp.Options
+	scope string
+}{
+	{"tables=91", erp.Options{NoData: true}, ""},
+	{"tables=2502", erp.Options{Divisions: 30, NoData: true}, "div_07"},
+	{"tables=10387", erp.Options{Divisions: 125, NoData: true}, "div_077"},
+}
+
+func benchCatalog(b *testing.B, opts erp.Options) *schema.Catalog {
+	b.Helper()
+	cat, err := schema.Introspect(context.Background(), pgtest.Pool(b, erptest.Load(b, opts)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cat
+}
+
+// BenchmarkIndexBuild builds the in-memory index (documents, hashed
+// embeddings, BM25 postings, FK communities, join graph) of the demo ERP at
+// three catalog sizes.
+func BenchmarkIndexBuild(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			cat := benchCatalog(b, size.opts)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := retrieve.New(context.Background(), cat, retrieve.WithModules(erp.Modules())); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkContext measures what a question costs before the LLM: table
+// retrieval, linking over the retrieved tables and join planning of the best
+// ones, over the exam questions, reporting p50 and p95 per question.
+func BenchmarkContext(b *testing.B) {
+	exam, err := erp.Exam()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, size := range benchSizes {
+		b.Run(size.name, func(b *testing.B) {
+			cat := benchCatalog(b, size.opts)
+			graph := plan.NewGraph(cat, plan.WithInferredEdges(true))
+			r, err := retrieve.New(ctx, cat, retrieve.WithModules(erp.Modules()), retrieve.WithGraph(graph))
+			if err != nil {
+				b.Fatal(err)
+			}
+			linker := link.New(cat)
+			var qopts []retrieve.QueryOption
+			if size.scope != "" {
+				qopts = append(qopts, retrieve.WithScope(size.scope))
+			}
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				q := exam[i%len(exam)]
+				start := time.Now()
+				res, err := r.Tables(ctx, q.Question, append(qopts, retrieve.WithEvidence(q.Evidence))...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				names := res.Names()
+				linker.Link(ctx, q.Question, q.Evidence, names)
+				if _, err := graph.Connect(names[:min(4, len(names))], plan.MaxHops(3)); err != nil && !isNoPath(err) {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds()), "p95-µs")
+		})
+	}
+}
+
+func isNoPath(err error) bool { return errors.Is(err, plan.ErrNoPath) }
