@@ -79,6 +79,17 @@ func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 		sort.Strings(neigh)
 		b.WriteString("Related: " + strings.Join(dedupStrings(neigh), ", ") + ".")
 	}
+	// Stored values (enum labels, sampled values) are rare words a question
+	// may name ("Backordered"): they point straight at the table.
+	for _, c := range t.Columns {
+		vals := c.EnumLabels
+		if len(vals) == 0 {
+			vals = ix.cfg.examples[t.QualifiedName()+"."+c.Name]
+		}
+		if len(vals) > 0 {
+			b.WriteString(" " + ix.cfg.gloss(c.Name) + ": " + strings.Join(vals[:min(len(vals), 8)], ", ") + ".")
+		}
+	}
 	for _, term := range ix.glossaryFor[t.QualifiedName()] {
 		b.WriteString(" " + term + ".")
 	}

@@ -327,3 +327,33 @@ func TestRetrieverIncrementalRefresh(t *testing.T) {
 		t.Errorf("changed comment not indexed: %+v", res.Tables)
 	}
 }
+
+// TestRetrieverExampleValues: a value named in the question finds the table
+// whose column holds it once sampled values are in the documents.
+func TestRetrieverExampleValues(t *testing.T) {
+	ctx := context.Background()
+	cat := shopCatalog(t)
+	q := "How many orders are Backordered?"
+	plain, err := retrieve.New(ctx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withValues, err := retrieve.New(ctx, cat, retrieve.WithExamples(map[string][]string{
+		"public.sales_orders.status": {"Open", "Backordered", "Shipped"},
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := func(r *retrieve.Retriever) (int, []string) {
+		res, err := r.Tables(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Index(res.Names(), "public.sales_orders"), res.Tables[0].Reasons
+	}
+	before, _ := rank(plain)
+	after, _ := rank(withValues)
+	if after != 0 || (before >= 0 && before <= after) {
+		t.Errorf("sales_orders rank: %d without values, %d with (want 0 and an improvement)", before, after)
+	}
+}
