@@ -19,7 +19,9 @@ var fence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n(.*?)``
 // field, fenced code blocks (sql-tagged ones first), or the reply text
 // itself, in that order. A block holding several statements yields its first
 // SELECT (or WITH ... SELECT); prose before or after the query is dropped.
-// The result has no trailing semicolon.
+// When nothing parses as PostgreSQL, a block that starts with SELECT or WITH
+// is returned as written (another dialect, for repair to normalize). The
+// result has no trailing semicolon; it is not validated.
 func ExtractSQL(reply string) (string, error) {
 	reply = strings.TrimSpace(reply)
 	if reply == "" {
@@ -53,7 +55,30 @@ func ExtractSQL(reply string) (string, error) {
 			return sql, nil
 		}
 	}
+	// Nothing parses as PostgreSQL: the model may have written another
+	// dialect (backticks, TOP n, LIMIT a,b) that repair can normalize. Hand
+	// over a block that reads like a query; validation decides later.
+	for _, src := range sources {
+		if sql, ok := dialectQuery(src); ok {
+			return sql, nil
+		}
+	}
 	return "", ErrNoSQL
+}
+
+// dialectQuery accepts text that starts with SELECT or WITH (any case) and
+// holds no statement separator outside a trailing one.
+func dialectQuery(text string) (string, bool) {
+	text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ";"))
+	fields := strings.Fields(text)
+	if len(fields) < 2 || strings.Contains(text, ";") {
+		return "", false
+	}
+	switch strings.ToUpper(fields[0]) {
+	case "SELECT", "WITH":
+		return text, true
+	}
+	return "", false
 }
 
 // firstSelect returns the first statement of text that parses as a query.

@@ -21,6 +21,7 @@ func TestExtractSQL(t *testing.T) {
 		{"with query", "```sql\nWITH x AS (SELECT 1 AS a) SELECT a FROM x\n```", "WITH x AS (SELECT 1 AS a) SELECT a FROM x"},
 		{"several statements: first select", "```sql\nSET search_path TO x;\nSELECT 1;\nSELECT 2;\n```", "SELECT 1"},
 		{"json", `{"sql": "SELECT name FROM customers"}`, "SELECT name FROM customers"},
+		{"mysql dialect kept for repair", "```sql\nSELECT `name` FROM customers LIMIT 5, 10;\n```", "SELECT `name` FROM customers LIMIT 5, 10"},
 		{"keyword inside string is not a start", "The word 'select' appears here.\nSELECT 'select' AS s", "SELECT 'select' AS s"},
 		{"multi-line fenced", "```sql\nSELECT c.name,\n       sum(o.total)\nFROM customers c\nJOIN orders o ON o.cid = c.id\nGROUP BY c.name\n```", "SELECT c.name,\n       sum(o.total)\nFROM customers c\nJOIN orders o ON o.cid = c.id\nGROUP BY c.name"},
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -152,8 +153,8 @@ func (g *Generator) Generate(ctx context.Context, p Prompt, k int) (*Output, err
 			continue
 		}
 		canon, err := Canonical(sqls[i])
-		if err != nil { // ExtractSQL only returns parsable SQL; keep it verbatim
-			canon = sqls[i]
+		if err != nil { // another dialect: dedup on the text as written
+			canon = strings.Join(strings.Fields(sqls[i]), " ")
 		}
 		if j, ok := byKey[canon]; ok {
 			c := &out.Candidates[j]

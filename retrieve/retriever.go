@@ -661,3 +661,6 @@ func (ix *Retriever) tablesInScope(scopes []string) int {
 	}
 	return n
 }
+
+// Store returns the document store the retriever searches.
+func (ix *Retriever) Store() SchemaStore { return ix.cfg.store }

@@ -1,0 +1,475 @@
+package nl2sql
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// Result is the answer to a question and the trace of how it was found.
+type Result struct {
+	Question   string      `json:"question"`
+	SQL        string      `json:"sql"`
+	Columns    []Column    `json:"columns"`
+	Rows       [][]any     `json:"rows"`
+	Truncated  bool        `json:"truncated"`
+	Confidence float64     `json:"confidence"`
+	Attempts   int         `json:"attempts"` // model calls: samples plus repair turns
+	Tables     []string    `json:"tables"`   // relations the final SQL reads
+	Context    []string    `json:"context"`  // tables shown to the model
+	Candidates []Candidate `json:"candidates"`
+	Timings    Timings     `json:"timings"`
+	Error      *ErrorInfo  `json:"error,omitempty"`
+}
+
+// Column is a result column.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // pg_type.typname
+}
+
+// Candidate is one query considered for the answer.
+type Candidate struct {
+	SQL     string   `json:"sql"`
+	Origin  string   `json:"origin"` // "sample" or "repair_prompt"
+	Votes   int      `json:"votes"`
+	Status  string   `json:"status"` // "ok", "rejected", "failed"
+	Score   float64  `json:"score"`
+	Code    string   `json:"code,omitempty"` // SQLSTATE or validator code of its failure
+	Error   string   `json:"error,omitempty"`
+	Repairs []string `json:"repairs,omitempty"` // rules applied, in order
+	Chosen  bool     `json:"chosen,omitempty"`
+}
+
+// ErrorInfo is the JSON shape of a failure.
+type ErrorInfo struct {
+	Code    string `json:"code,omitempty"`
+	Class   Class  `json:"class"`
+	Message string `json:"message"`
+}
+
+// Timings are per-stage wall times; JSON renders them in milliseconds.
+type Timings map[string]time.Duration
+
+// MarshalJSON renders durations as milliseconds.
+func (t Timings) MarshalJSON() ([]byte, error) {
+	m := make(map[string]float64, len(t))
+	for k, d := range t {
+		m[k] = float64(d.Microseconds()) / 1000
+	}
+	return json.Marshal(m)
+}
+
+// Context is what the model is shown for a question.
+type Context struct {
+	Question   string
+	Evidence   string
+	SearchPath []string
+	Tables     []retrieve.TableHit
+	Links      *link.Result
+	Joins      []plan.JoinEdge
+	Skeleton   string
+	Examples   []generate.Example
+	Difficulty generate.Difficulty
+	Prompt     generate.Prompt
+	Timings    Timings
+}
+
+// Context builds the schema context and prompt of a question without
+// calling the model (the CLI's --dry-run and retrieve commands).
+func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (*Context, error) {
+	ac := e.askConfig(opts)
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.context(ctx, st, question, ac)
+}
+
+func (e *Engine) askConfig(opts []AskOption) askConfig {
+	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role}
+	for _, o := range opts {
+		o.applyAsk(&ac)
+	}
+	if ac.maxRows <= 0 || ac.maxRows > e.cfg.maxRows {
+		ac.maxRows = e.cfg.maxRows
+	}
+	return ac
+}
+
+func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*Context, error) {
+	if strings.TrimSpace(question) == "" {
+		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
+	}
+	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Timings: Timings{}}
+	t := time.Now()
+	var qopts []retrieve.QueryOption
+	if scope := c.SearchPath[0]; ac.scope != "" || e.cfg.scope != "" {
+		qopts = append(qopts, retrieve.WithScope(scope))
+	}
+	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
+	if err != nil {
+		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
+	}
+	c.Tables = rr.Tables
+	names := rr.Names()
+	c.Timings["retrieve"] = time.Since(t)
+
+	t = time.Now()
+	c.Links = st.linker.Link(ctx, question, ac.evidence, names)
+	c.Timings["link"] = time.Since(t)
+
+	// Join the strongest tables (the top few and those the question's
+	// phrases point at); the M-Schema lists every key for the rest.
+	t = time.Now()
+	core := names[:min(3, len(names))]
+	for _, cl := range c.Links.Columns {
+		if len(core) >= 5 {
+			break
+		}
+		if !contains(core, cl.Table) && contains(names, cl.Table) {
+			core = append(core, cl.Table)
+		}
+	}
+	if len(core) >= 2 {
+		if tree, err := st.graph.Connect(core, plan.MaxHops(3)); tree != nil {
+			c.Joins = tree.Edges()
+			c.Skeleton = tree.Skeleton(plan.WithSearchPath(c.SearchPath...))
+		} else if err != nil {
+			e.cfg.logger.DebugContext(ctx, "nl2sql: no join plan", "err", err)
+		}
+	}
+	c.Timings["plan"] = time.Since(t)
+
+	t = time.Now()
+	if e.examples.Len() > 0 {
+		c.Examples, _ = e.examples.Similar(ctx, question, "", 3)
+	}
+	var examples map[string][]string
+	if st.values != nil {
+		examples = st.values.Examples(3)
+	}
+	data := generate.PromptData{
+		Question: question, Evidence: ac.evidence, Examples: c.Examples,
+		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(examples), schema.OmitSchemas(c.SearchPath...)),
+	}
+	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {
+		data.SearchPath = c.SearchPath
+	}
+	if c.Skeleton != "" {
+		data.Joins = []string{c.Skeleton}
+	}
+	for _, cl := range c.Links.Columns[:min(8, len(c.Links.Columns))] {
+		data.Links = append(data.Links, "\""+cl.Phrase+"\" -> "+cl.Table+"."+cl.Column)
+	}
+	for _, v := range c.Links.Values {
+		data.Values = append(data.Values, v.String())
+	}
+	for _, w := range c.Links.Warnings {
+		data.Warnings = append(data.Warnings, w.Message)
+	}
+	c.Difficulty = generate.Classify(question, len(core))
+	c.Prompt = generate.Build(data)
+	c.Timings["prompt"] = time.Since(t)
+	return c, nil
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// candidate is the Engine's working state for one query.
+type candidate struct {
+	Candidate
+	validated *validate.Result
+	cost      float64
+	rows      float64
+	err       error
+	sqlstate  string
+	message   string
+	position  int // 1-based character position in validated SQL, 0 if none
+	failedSQL string
+}
+
+// Ask answers a question: see the package documentation for the pipeline.
+// On failure it returns the partial Result (trace, candidates) and an
+// *Error whose Class says which stage lost.
+func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*Result, error) {
+	ac := e.askConfig(opts)
+	start := time.Now()
+	res := &Result{Question: question, Timings: Timings{}}
+	fail := func(err error) (*Result, error) {
+		var ne *Error
+		if !errors.As(err, &ne) {
+			ne = &Error{Class: ClassExecution, Message: "unexpected failure", Err: err}
+			err = ne
+		}
+		res.Error = &ErrorInfo{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
+		res.Timings["total"] = time.Since(start)
+		return res, err
+	}
+	st, err := e.state(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	c, err := e.context(ctx, st, question, ac)
+	if err != nil {
+		return fail(err)
+	}
+	for k, d := range c.Timings {
+		res.Timings[k] = d
+	}
+	for _, t := range c.Tables {
+		res.Context = append(res.Context, t.Name)
+	}
+	if e.gen == nil {
+		return fail(&Error{Class: ClassLLM, Message: "no model to write SQL", Err: errNoLLM})
+	}
+
+	t := time.Now()
+	out, err := e.gen.Generate(ctx, c.Prompt, e.gen.K(c.Difficulty))
+	res.Timings["generate"] = time.Since(t)
+	if out != nil {
+		res.Attempts = len(out.Samples)
+	}
+	if err != nil {
+		class := ClassNoAnswer
+		for _, s := range out.Samples {
+			if s.Err != nil && !errors.Is(s.Err, generate.ErrNoSQL) {
+				class = ClassLLM
+			}
+		}
+		return fail(&Error{Class: class, Message: "the model proposed no query", Err: err})
+	}
+	v := st.validator(c.SearchPath, ac.maxRows)
+	var cands []*candidate
+	for _, oc := range out.Candidates {
+		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
+	}
+	t = time.Now()
+	e.check(ctx, st, v, cands)
+	res.Timings["validate"] = time.Since(t)
+
+	// LLM repair turns, only when nothing deterministic worked.
+	t = time.Now()
+	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
+		worst := repairable(cands)
+		if worst == nil {
+			break
+		}
+		hint := st.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
+		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: []string{hint}})
+		res.Attempts++
+		if err != nil {
+			e.cfg.logger.DebugContext(ctx, "nl2sql: repair turn failed", "err", err)
+			continue
+		}
+		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: "repair_prompt", Votes: 1}}
+		cands = append(cands, nc)
+		e.check(ctx, st, v, []*candidate{nc})
+	}
+	res.Timings["repair"] = time.Since(t)
+
+	var ok []*candidate
+	for _, cd := range cands {
+		if cd.Status == "ok" {
+			ok = append(ok, cd)
+		}
+	}
+	defer func() {
+		for _, cd := range cands {
+			res.Candidates = append(res.Candidates, cd.Candidate)
+		}
+	}()
+	if len(ok) == 0 {
+		return fail(classify(cands))
+	}
+
+	in := &ScoreInput{Question: question, Evidence: ac.evidence, ContextTables: res.Context}
+	for _, v := range c.Links.Values {
+		in.Values = append(in.Values, v.Value)
+	}
+	for _, cd := range ok {
+		in.Candidates = append(in.Candidates, ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0})
+	}
+	scores := e.cfg.scorer.Score(ctx, in)
+	best := 0
+	for i := range ok {
+		if i < len(scores) {
+			ok[i].Score = scores[i]
+			if scores[i] > scores[best] {
+				best = i
+			}
+		}
+	}
+	chosen := ok[best]
+	chosen.Chosen = true
+	res.SQL = chosen.validated.SQL
+	res.Tables = chosen.validated.Tables
+	if best < len(scores) {
+		res.Confidence = confidence(scores[best])
+	}
+	if res.Confidence < ac.abstain {
+		return fail(&Error{Class: ClassNoAnswer, Message: "confidence below the abstain threshold; not running the query"})
+	}
+
+	t = time.Now()
+	qopts := []execute.QueryOption{execute.Scope(c.SearchPath...), execute.MaxRows(ac.maxRows)}
+	if ac.role != "" {
+		qopts = append(qopts, execute.AsRole(ac.role))
+	}
+	er, err := st.executor.Query(ctx, res.SQL, qopts...)
+	res.Timings["execute"] = time.Since(t)
+	if err != nil {
+		code := ""
+		var xe *execute.Error
+		if errors.As(err, &xe) {
+			code = xe.SQLState
+		}
+		return fail(&Error{Class: ClassExecution, Code: code, Message: "the chosen query failed to run", Err: err})
+	}
+	res.SQL = er.SQL
+	for _, col := range er.Columns {
+		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
+	}
+	res.Rows, res.Truncated = er.Rows, er.Truncated
+	res.Timings["total"] = time.Since(start)
+	return res, nil
+}
+
+func anyOK(cs []*candidate) bool {
+	for _, c := range cs {
+		if c.Status == "ok" {
+			return true
+		}
+	}
+	return false
+}
+
+// repairable picks the failed candidate most worth a repair prompt: one the
+// server rejected (it parsed and was safe), most votes first.
+func repairable(cs []*candidate) *candidate {
+	var best *candidate
+	for _, c := range cs {
+		if c.Status == "failed" && c.failedSQL != "" && (best == nil || c.Votes > best.Votes) {
+			best = c
+		}
+	}
+	return best
+}
+
+// maxFixRounds bounds deterministic repairs of one candidate (each round
+// fixes one error and may reveal the next).
+const maxFixRounds = 3
+
+// check normalizes dialect, validates and EXPLAINs candidates (in
+// parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
+func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, cands []*candidate) {
+	for _, c := range cands {
+		if norm, changes, err := st.repairer.Normalize(c.SQL); err == nil && len(changes) > 0 {
+			c.SQL = norm
+			for _, ch := range changes {
+				c.Repairs = append(c.Repairs, ch.Rule)
+			}
+		}
+	}
+	pending := cands
+	for round := 0; round <= maxFixRounds && len(pending) > 0; round++ {
+		var sqls []string
+		var live []*candidate
+		for _, c := range pending {
+			vr, err := v.Validate(c.SQL)
+			if err != nil {
+				c.Status, c.err = "rejected", err
+				var ve *validate.Error
+				if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+					c.Code, c.Error = ve.Violations()[0].Code, ve.Violations()[0].Message
+				} else {
+					c.Error = err.Error()
+				}
+				continue
+			}
+			c.validated = vr
+			sqls = append(sqls, vr.SQL)
+			live = append(live, c)
+		}
+		results := v.Explain(ctx, e.db, sqls)
+		pending = nil
+		for i, r := range results {
+			c := live[i]
+			if r.Err == nil {
+				c.Status, c.cost, c.rows, c.Code, c.Error = "ok", r.TotalCost, r.PlanRows, "", ""
+				continue
+			}
+			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = "failed", r.Err, r.SQLState, r.Message, r.SQLState, r.Message
+			c.failedSQL, c.position = r.SQL, 0
+			if r.Location >= 0 && r.Location <= len(r.SQL) {
+				c.position = utf8.RuneCountInString(r.SQL[:r.Location]) + 1
+			}
+			if r.SQLState == "" || round == maxFixRounds {
+				continue
+			}
+			fixes, err := st.repairer.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
+			if err != nil || len(fixes) == 0 {
+				continue
+			}
+			c.SQL = fixes[0].SQL
+			c.Repairs = append(c.Repairs, fixes[0].Rule)
+			pending = append(pending, c)
+		}
+	}
+}
+
+// unsafeCodes are validator codes that mean the model tried something the
+// policy forbids (as opposed to a syntax slip or a table outside the scope).
+var unsafeCodes = map[string]bool{
+	"V003": true, "V004": true, "V005": true, "V006": true, "V007": true, "V008": true, "V009": true,
+	"V010": true, "V011": true, "V013": true, "V020": true, "V021": true, "V022": true, "V023": true,
+}
+
+// classify turns the failures of every candidate into the Ask error: the
+// class of the most-voted candidate's failure decides.
+func classify(cs []*candidate) *Error {
+	var pick *candidate
+	for _, c := range cs {
+		if pick == nil || c.Votes > pick.Votes {
+			pick = c
+		}
+	}
+	e := &Error{Class: ClassNoAnswer, Code: pick.Code, Message: "no candidate query validated and planned", Err: pick.err}
+	allUnsafe := true
+	for _, c := range cs {
+		if !(c.Status == "rejected" && unsafeCodes[c.Code]) {
+			allUnsafe = false
+		}
+	}
+	switch {
+	case allUnsafe:
+		e.Class, e.Message = ClassRejected, "every candidate broke the safety policy"
+	case pick.Code == "42P01" || pick.Code == "V012":
+		e.Class = ClassRetrievalMiss
+	case pick.Code == "42703":
+		e.Class = ClassColumnMiss
+	case pick.Status == "failed":
+		e.Class = ClassExecution
+	}
+	return e
+}

@@ -1,0 +1,32 @@
+// Package nl2sql turns a natural-language question into one safe, correct
+// PostgreSQL query and runs it read-only.
+//
+//	eng, err := nl2sql.New(pool, nl2sql.WithLLM(openai.New(openai.WithModel("gpt-4.1"))))
+//	if err != nil { ... }
+//	res, err := eng.Ask(ctx, "Top 5 customers by revenue in 2024")
+//	if err != nil {
+//		var e *nl2sql.Error
+//		errors.As(err, &e) // e.Class: retrieval_miss, column_miss, rejected_unsafe, ...
+//	}
+//	fmt.Println(res.SQL, res.Columns, res.Rows, res.Confidence)
+//
+// The Engine composes the stage packages, each usable alone: schema
+// (introspection, M-Schema), retrieve (table ranking), link (column and value
+// links), plan (join paths), generate (prompt and candidates from an llm.Model),
+// validate (parse-tree allow-list, lint, EXPLAIN), repair (deterministic fixes)
+// and execute (the read-only executor). Its small interfaces are aliases of
+// the stages' own: LLM (llm.Model), Embedder and SchemaStore (retrieve), and
+// Scorer, which ranks validated candidates.
+//
+// An Ask call retrieves the tables the question needs, links its phrases to
+// columns and values, plans the joins, asks the model for K candidates (K by
+// difficulty), normalizes dialect, validates and EXPLAINs every candidate in
+// parallel, repairs failures (deterministic fixes keyed on SQLSTATE first,
+// then a targeted repair prompt, bounded), scores what survives, and runs the
+// best in a read-only transaction with timeouts and row caps. The Result
+// carries the rows and the whole trace: candidates with scores, attempts,
+// tables, per-stage timings, and on failure a class saying which stage lost.
+//
+// The Engine logs through an injected *slog.Logger (silent by default) and is
+// safe for concurrent use.
+package nl2sql

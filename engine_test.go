@@ -1,0 +1,202 @@
+package nl2sql_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm/openai"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// engine returns an Engine over a fresh copy of the demo ERP whose model is
+// an OpenAI-compatible httptest server answering with script.
+func engine(t *testing.T, script llmfake.Script, opts ...nl2sql.Option) (*nl2sql.Engine, *llmfake.Server) {
+	t.Helper()
+	srv := llmfake.New(t, script)
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	pool := pgtest.Pool(t, erptest.Single(t))
+	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules())}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return eng, srv
+}
+
+func fenced(sql string) llmfake.Reply { return llmfake.Reply{Content: "```sql\n" + sql + "\n```"} }
+
+func TestAskSuccess(t *testing.T) {
+	const gold = "SELECT count(*) AS active_employees FROM employees WHERE status = 'Active'"
+	eng, srv := engine(t, func(int, *llmfake.Request) llmfake.Reply { return fenced(gold) })
+	res, err := eng.Ask(context.Background(), "How many employees are currently active?", nl2sql.Evidence("active means status = 'Active'"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 1 || len(res.Columns) != 1 || res.Columns[0].Name != "active_employees" {
+		t.Fatalf("result = %+v", res)
+	}
+	if n, ok := res.Rows[0][0].(int64); !ok || n <= 0 {
+		t.Errorf("count = %#v", res.Rows[0][0])
+	}
+	if !strings.Contains(res.SQL, "LIMIT") || len(res.Tables) != 1 || res.Tables[0] != "public.employees" {
+		t.Errorf("sql %q tables %v", res.SQL, res.Tables)
+	}
+	if res.Attempts < 1 || res.Confidence <= 0 || len(res.Candidates) != 1 || !res.Candidates[0].Chosen {
+		t.Errorf("trace: attempts %d confidence %v candidates %+v", res.Attempts, res.Confidence, res.Candidates)
+	}
+	for _, stage := range []string{"retrieve", "link", "plan", "prompt", "generate", "validate", "execute", "total"} {
+		if _, ok := res.Timings[stage]; !ok {
+			t.Errorf("no timing for %s", stage)
+		}
+	}
+	if !contains(res.Context, "public.employees") {
+		t.Errorf("context %v lacks employees", res.Context)
+	}
+	// The prompt holds the question verbatim and the schema context.
+	req := srv.Requests()[0]
+	if !strings.Contains(req.Last(), "How many employees are currently active?") || !strings.Contains(req.Last(), "# Table: employees") {
+		t.Errorf("prompt:\n%s", req.Last())
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Errorf("result does not marshal: %v", err)
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAskDeterministicRepair(t *testing.T) {
+	// MySQL dialect plus a misspelt column: Normalize fixes the backticks and
+	// IFNULL, the 42703 fix corrects the column; no repair prompt is sent.
+	eng, srv := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT `dept_name`, IFNULL(count(e.emp_id), 0) AS n FROM departments d JOIN employees e ON e.dept_id = d.dept_id WHERE e.statuss = 'Active' GROUP BY dept_name")
+	}, nl2sql.WithK(1, 1, 1))
+	res, err := eng.Ask(context.Background(), "How many active employees does each department have?")
+	if err != nil {
+		t.Fatalf("%v\n%+v", err, res.Candidates)
+	}
+	if len(res.Rows) == 0 || len(srv.Requests()) != 1 {
+		t.Errorf("rows %d, model calls %d", len(res.Rows), len(srv.Requests()))
+	}
+	rules := strings.Join(res.Candidates[0].Repairs, ",")
+	if !strings.Contains(rules, "backtick") || !strings.Contains(rules, "42703") {
+		t.Errorf("repairs = %s", rules)
+	}
+}
+
+func TestAskRepairPrompt(t *testing.T) {
+	var turns atomic.Int32
+	eng, srv := engine(t, func(n int, r *llmfake.Request) llmfake.Reply {
+		if len(r.Messages) == 4 { // the repair turn: base prompt + answer + delta
+			turns.Add(1)
+			return fenced("SELECT count(*) FROM fixed_assets")
+		}
+		return fenced("SELECT count(*) FROM fixed_assets WHERE zz_nonexistent_flag_xyz > 0")
+	})
+	res, err := eng.Ask(context.Background(), "How many fixed assets do we have?")
+	if err != nil {
+		t.Fatalf("%v\n%+v", err, res.Candidates)
+	}
+	if turns.Load() != 1 || len(res.Candidates) != 2 || res.Candidates[1].Origin != "repair_prompt" || !res.Candidates[1].Chosen {
+		t.Errorf("turns %d candidates %+v", turns.Load(), res.Candidates)
+	}
+	delta := srv.Requests()[len(srv.Requests())-1].Last()
+	if !strings.Contains(delta, "42703") || !strings.Contains(delta, "zz_nonexistent_flag_xyz") {
+		t.Errorf("repair delta:\n%s", delta)
+	}
+}
+
+func TestAskUnsafeRejected(t *testing.T) {
+	eng, _ := engine(t, func(n int, r *llmfake.Request) llmfake.Reply {
+		if n%2 == 0 {
+			return fenced("SELECT pg_sleep(30)")
+		}
+		return fenced("WITH gone AS (DELETE FROM employees RETURNING *) SELECT count(*) FROM gone")
+	}, nl2sql.WithK(2, 2, 2))
+	res, err := eng.Ask(context.Background(), "Sleep for a while")
+	var ne *nl2sql.Error
+	if !errors.Is(err, nl2sql.ErrUnsafe) || !errors.As(err, &ne) || ne.Class != nl2sql.ClassRejected {
+		t.Fatalf("err = %v", err)
+	}
+	if res.Error == nil || res.Error.Class != "rejected_unsafe" || res.Rows != nil {
+		t.Errorf("result = %+v", res)
+	}
+	for _, c := range res.Candidates {
+		if c.Status != "rejected" || c.Code == "" {
+			t.Errorf("candidate %+v", c)
+		}
+	}
+}
+
+func TestAskAllCandidatesFail(t *testing.T) {
+	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT frobnicate_quux FROM employees")
+	}, nl2sql.WithRepairAttempts(1), nl2sql.WithK(1, 1, 1))
+	res, err := eng.Ask(context.Background(), "What is the frobnication of employees?")
+	if !errors.Is(err, nl2sql.ErrColumnMiss) {
+		t.Fatalf("err = %v", err)
+	}
+	if res.Attempts != 2 || res.Error.Code != "42703" {
+		t.Errorf("attempts %d error %+v", res.Attempts, res.Error)
+	}
+
+	noSQL, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "I cannot answer that."} })
+	if _, err := noSQL.Ask(context.Background(), "What is the meaning of life?"); !errors.Is(err, nl2sql.ErrNoAnswer) {
+		t.Errorf("no SQL: %v", err)
+	}
+	down, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Status: 500, Body: `{"error":{"message":"down","type":"server_error"}}`}
+	})
+	if _, err := down.Ask(context.Background(), "How many employees?"); !errors.Is(err, nl2sql.ErrLLM) {
+		t.Errorf("server down: %v", err)
+	}
+}
+
+func TestAskAbstain(t *testing.T) {
+	// Three samples that disagree and lack the COUNT a "how many" question
+	// needs: low confidence.
+	script := func(n int, r *llmfake.Request) llmfake.Reply {
+		return fenced(map[float64]string{0: "SELECT emp_id FROM employees", 0.3: "SELECT first_name FROM employees", 0.5: "SELECT last_name FROM employees"}[*r.Temperature])
+	}
+	eng, _ := engine(t, script, nl2sql.WithK(3, 3, 3), nl2sql.WithAbstainBelow(0.6))
+	res, err := eng.Ask(context.Background(), "How many employees?")
+	if !errors.Is(err, nl2sql.ErrNoAnswer) || res.SQL == "" || res.Rows != nil || res.Confidence >= 0.6 {
+		t.Errorf("abstain: err %v, sql %q, rows %d, confidence %v", err, res.SQL, len(res.Rows), res.Confidence)
+	}
+	// The same answer runs when the caller accepts lower confidence.
+	res, err = eng.Ask(context.Background(), "How many employees?", nl2sql.AbstainBelow(0.1))
+	if err != nil || len(res.Rows) == 0 {
+		t.Errorf("no abstain: %v", err)
+	}
+}
+
+func TestNewValidatesOptions(t *testing.T) {
+	if _, err := nl2sql.New(nil); !errors.Is(err, nl2sql.ErrConfig) {
+		t.Errorf("nil db: %v", err)
+	}
+	if _, err := nl2sql.New(pgtest.NewPool(t), nl2sql.WithK(0, 1, 1)); !errors.Is(err, nl2sql.ErrConfig) {
+		t.Errorf("K=0: %v", err)
+	}
+	eng, _ := nl2sql.New(pgtest.NewPool(t))
+	if _, err := eng.Ask(context.Background(), "anything"); !errors.Is(err, nl2sql.ErrLLM) && !errors.Is(err, nl2sql.ErrConfig) {
+		t.Errorf("no LLM: %v", err)
+	}
+}

@@ -1,0 +1,248 @@
+package nl2sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// LLM is a chat model (llm/openai, llm/ollama, llm/anthropic implement it).
+type LLM = llm.Model
+
+// Embedder turns texts into vectors for schema retrieval.
+type Embedder = retrieve.Embedder
+
+// SchemaStore holds the schema index (retrieve.MemoryStore, retrieve.PGVectorStore).
+type SchemaStore = retrieve.SchemaStore
+
+// DB is what the Engine needs of a database handle; *pgxpool.Pool
+// satisfies it. Queries run through the executor's own transactions.
+type DB interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+	Acquire(ctx context.Context) (*pgxpool.Conn, error)
+}
+
+// Engine answers questions over one database. Build it with New; it is
+// safe for concurrent use.
+type Engine struct {
+	db  DB
+	cfg config
+
+	mu sync.Mutex
+	st *state // nil until Prepare succeeds
+
+	examples *generate.ExampleStore
+	gen      *generate.Generator
+}
+
+// state is everything derived from one catalog.
+type state struct {
+	cat        *schema.Catalog
+	retriever  *retrieve.Retriever
+	graph      *plan.Graph
+	linker     *link.Linker
+	values     *link.ValueIndex
+	repairer   *repair.Repairer
+	executor   *execute.Executor
+	tables     []validate.Table
+	validators sync.Map // scope key -> *validate.Validator
+}
+
+// New returns an Engine over db. It does no I/O: the catalog is read and
+// indexed by Prepare, or by the first call that needs it.
+func New(db DB, opts ...Option) (*Engine, error) {
+	if db == nil {
+		return nil, fmt.Errorf("nl2sql: %w: nil database", ErrConfig)
+	}
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	if cfg.k[0] < 1 || cfg.k[1] < 1 || cfg.k[2] < 1 || cfg.attempts < 0 || cfg.maxRows < 1 {
+		return nil, fmt.Errorf("nl2sql: %w: K, attempts and row cap must be positive", ErrConfig)
+	}
+	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(cfg.embedder)}
+	if cfg.llm != nil {
+		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
+			generate.WithBudget(cfg.generateBudget))
+	}
+	return e, nil
+}
+
+// Prepare reads the catalog and builds the index (and, unless disabled, the
+// value index). It runs once; later calls return at once. Call it at start-up
+// to keep the first question fast, or Refresh after schema changes.
+func (e *Engine) Prepare(ctx context.Context) error {
+	_, err := e.state(ctx)
+	return err
+}
+
+// Refresh re-reads the catalog and re-indexes what changed (nothing when the
+// fingerprint is unchanged).
+func (e *Engine) Refresh(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.st == nil {
+		st, err := e.build(ctx, nil)
+		if err == nil {
+			e.st = st
+		}
+		return err
+	}
+	st, err := e.build(ctx, e.st)
+	if err != nil {
+		return err
+	}
+	e.st = st
+	return nil
+}
+
+// Catalog returns the catalog the engine works with, reading it if needed.
+func (e *Engine) Catalog(ctx context.Context) (*schema.Catalog, error) {
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.cat, nil
+}
+
+func (e *Engine) state(ctx context.Context) (*state, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.st != nil {
+		return e.st, nil
+	}
+	st, err := e.build(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	e.st = st
+	return st, nil
+}
+
+// build introspects and indexes; prev, when given, lets the retriever reuse
+// its store (only changed documents are embedded again).
+func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
+	start := time.Now()
+	e.progress(Progress{Stage: "introspect"})
+	cat, err := schema.Introspect(ctx, e.db, e.cfg.introspect...)
+	if err != nil {
+		return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
+	}
+	if prev != nil && prev.cat.Fingerprint() == cat.Fingerprint() {
+		return prev, nil
+	}
+	st := &state{cat: cat}
+	st.graph = plan.NewGraph(cat, plan.WithInferredEdges(true), plan.WithLogger(e.cfg.logger))
+	ropts := []retrieve.Option{
+		retrieve.WithGraph(st.graph), retrieve.WithLogger(e.cfg.logger), retrieve.WithMaxTables(e.cfg.maxTables),
+		retrieve.WithSharedSchemas(e.cfg.shared...),
+		retrieve.WithProgress(func(p retrieve.Progress) { e.progress(Progress{Stage: "index", Done: p.Done, Total: p.Total}) }),
+	}
+	if e.cfg.embedder != nil {
+		ropts = append(ropts, retrieve.WithEmbedder(e.cfg.embedder))
+	}
+	if e.cfg.store != nil {
+		ropts = append(ropts, retrieve.WithStore(e.cfg.store))
+	} else if prev != nil {
+		ropts = append(ropts, retrieve.WithStore(prev.retriever.Store()))
+	}
+	if len(e.cfg.modules) > 0 {
+		ropts = append(ropts, retrieve.WithModules(e.cfg.modules))
+	}
+	if len(e.cfg.glossary) > 0 {
+		ropts = append(ropts, retrieve.WithGlossary(e.cfg.glossary))
+	}
+	lopts := []link.Option{link.WithLogger(e.cfg.logger)}
+	if len(e.cfg.glossary) > 0 {
+		lopts = append(lopts, link.WithGlossary(link.Glossary(e.cfg.glossary)))
+	}
+	if e.cfg.values {
+		e.progress(Progress{Stage: "values"})
+		vi, err := link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger))
+		if err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
+		}
+		st.values = vi
+		lopts = append(lopts, link.WithValueIndex(vi))
+		ropts = append(ropts, retrieve.WithExamples(vi.Examples(10)))
+	}
+	st.linker = link.New(cat, lopts...)
+	if st.retriever, err = retrieve.New(ctx, cat, ropts...); err != nil {
+		return nil, &Error{Class: ClassConfig, Message: "indexing the catalog failed", Err: err}
+	}
+	for _, t := range cat.Tables {
+		cols := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			cols[i] = c.Name
+		}
+		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: cols})
+	}
+	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
+	st.executor = execute.New(e.db,
+		execute.WithValidateOptions(validate.WithTables(st.tables...)),
+		execute.WithStatementTimeout(e.cfg.statementTimeout),
+		execute.MaxRows(e.cfg.maxRows),
+		execute.WithLogger(e.cfg.logger))
+	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
+	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
+	return st, nil
+}
+
+// validator returns the candidate validator for a search path (cached).
+func (st *state) validator(path []string, maxRows int) *validate.Validator {
+	key := fmt.Sprint(path, maxRows)
+	if v, ok := st.validators.Load(key); ok {
+		return v.(*validate.Validator)
+	}
+	v := validate.New(validate.WithTables(st.tables...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)))
+	actual, _ := st.validators.LoadOrStore(key, v)
+	return actual.(*validate.Validator)
+}
+
+// Learn stores a verified question -> SQL pair as a few-shot example: the
+// SQL must validate and plan (EXPLAIN) on this database.
+func (e *Engine) Learn(ctx context.Context, question, sql string) error {
+	st, err := e.state(ctx)
+	if err != nil {
+		return err
+	}
+	v := st.validator(e.cfg.searchPath(""), e.cfg.maxRows)
+	res := v.Explain(ctx, e.db, []string{sql})
+	if res[0].Err != nil {
+		return &Error{Class: ClassRejected, Message: "the example does not validate or plan", Err: res[0].Err}
+	}
+	return e.examples.Add(ctx, generate.Example{Question: question, SQL: sql})
+}
+
+func (e *Engine) progress(p Progress) {
+	if e.cfg.progress != nil {
+		e.cfg.progress(p)
+	}
+}
+
+// Progress reports long work (introspection, indexing).
+type Progress struct {
+	Stage string // "introspect", "values", "index", "ready"
+	Done  int
+	Total int
+	Took  time.Duration
+}
+
+var errNoLLM = errors.New("nl2sql: no LLM configured (WithLLM)")

@@ -1,0 +1,171 @@
+package nl2sql
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// Option configures an Engine.
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	llm              LLM
+	embedder         Embedder
+	store            SchemaStore
+	scorer           Scorer
+	k                [3]int
+	attempts         int
+	maxRows          int
+	maxTables        int
+	statementTimeout time.Duration
+	generateBudget   time.Duration
+	scope            string
+	shared           []string
+	role             string
+	glossary         map[string][]string
+	modules          map[string][]string
+	values           bool
+	abstain          float64
+	introspect       []schema.IntrospectOption
+	progress         func(Progress)
+	logger           *slog.Logger
+}
+
+func defaultConfig() config {
+	return config{
+		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12,
+		statementTimeout: 30 * time.Second, shared: []string{"public"}, values: true,
+		scorer: DefaultScorer{}, logger: slog.New(slog.DiscardHandler),
+	}
+}
+
+// searchPath is the search path of a request scoped to scope ("" = the
+// engine's default scope; no scope at all = the shared schemas).
+func (c *config) searchPath(scope string) []string {
+	if scope == "" {
+		scope = c.scope
+	}
+	if scope == "" {
+		return append([]string(nil), c.shared...)
+	}
+	out := []string{scope}
+	for _, s := range c.shared {
+		if s != scope {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// WithLLM sets the chat model that writes candidate SQL (required by Ask).
+func WithLLM(m LLM) Option { return optionFunc(func(c *config) { c.llm = m }) }
+
+// WithEmbedder sets the retrieval embedder (default: the built-in
+// retrieve.HashEmbedder, no model needed).
+func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.embedder = e }) }
+
+// WithStore sets the schema index store (default: in memory).
+func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
+
+// WithScorer replaces the candidate scorer (default DefaultScorer).
+func WithScorer(s Scorer) Option { return optionFunc(func(c *config) { c.scorer = s }) }
+
+// WithK sets how many candidates to sample for easy, medium and hard
+// questions (default 1, 3, 5).
+func WithK(easy, medium, hard int) Option {
+	return optionFunc(func(c *config) { c.k = [3]int{easy, medium, hard} })
+}
+
+// WithRepairAttempts bounds the LLM repair turns after deterministic repair
+// failed (default 2; 0 disables them).
+func WithRepairAttempts(n int) Option { return optionFunc(func(c *config) { c.attempts = n }) }
+
+// WithMaxRows caps the rows a result holds (default 1000); the SQL also
+// gets a LIMIT.
+func WithMaxRows(n int) Option { return optionFunc(func(c *config) { c.maxRows = n }) }
+
+// WithMaxTables caps the tables shown to the model (default 12).
+func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTables = n }) }
+
+// WithStatementTimeout bounds each query's run time (default 30s).
+func WithStatementTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.statementTimeout = d })
+}
+
+// WithGenerateBudget bounds the wall time of one round of candidate
+// generation (default: the request's context only).
+func WithGenerateBudget(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.generateBudget = d })
+}
+
+// WithScope sets the default scope: one schema whose tables, plus the
+// shared schemas', a request may see; it also pins search_path.
+func WithScope(schemaName string) Option { return optionFunc(func(c *config) { c.scope = schemaName }) }
+
+// WithSharedSchemas names the schemas every scope sees (default "public").
+func WithSharedSchemas(s ...string) Option { return optionFunc(func(c *config) { c.shared = s }) }
+
+// WithRole runs queries with SET LOCAL ROLE role (per-user privileges).
+func WithRole(role string) Option { return optionFunc(func(c *config) { c.role = role }) }
+
+// WithGlossary maps business terms to tables or columns ("headcount" ->
+// ["hr.employees"]).
+func WithGlossary(g map[string][]string) Option { return optionFunc(func(c *config) { c.glossary = g }) }
+
+// WithModules configures modules for routing: module -> tables.
+func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
+
+// WithValueIndex turns the value index (distinct values of low-cardinality
+// text columns, read at Prepare) on or off (default on).
+func WithValueIndex(on bool) Option { return optionFunc(func(c *config) { c.values = on }) }
+
+// WithAbstainBelow makes Ask answer ErrNoAnswer instead of running a query
+// whose confidence is below min (default 0: never abstain).
+func WithAbstainBelow(min float64) Option { return optionFunc(func(c *config) { c.abstain = min }) }
+
+// WithIntrospectOptions passes options to schema.Introspect (schema filters).
+func WithIntrospectOptions(opts ...schema.IntrospectOption) Option {
+	return optionFunc(func(c *config) { c.introspect = append(c.introspect, opts...) })
+}
+
+// WithProgress reports long work (introspection and indexing).
+func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
+
+// WithLogger sets the logger (silent by default).
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+
+// AskOption configures one Ask call.
+type AskOption interface{ applyAsk(*askConfig) }
+
+type askOptionFunc func(*askConfig)
+
+func (f askOptionFunc) applyAsk(c *askConfig) { f(c) }
+
+type askConfig struct {
+	evidence string
+	scope    string
+	role     string
+	maxRows  int
+	abstain  float64
+}
+
+// Evidence adds the user's hint ("active means status = 'A'").
+func Evidence(text string) AskOption { return askOptionFunc(func(c *askConfig) { c.evidence = text }) }
+
+// Scope restricts this request to one schema plus the shared ones.
+func Scope(schemaName string) AskOption { return askOptionFunc(func(c *askConfig) { c.scope = schemaName }) }
+
+// AsRole runs this request's query with SET LOCAL ROLE role.
+func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c.role = role }) }
+
+// MaxRows caps this request's rows (at most the engine's cap).
+func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxRows = n }) }
+
+// AbstainBelow overrides WithAbstainBelow for this request.
+func AbstainBelow(min float64) AskOption { return askOptionFunc(func(c *askConfig) { c.abstain = min }) }
