@@ -116,7 +116,9 @@ func WithRole(role string) Option { return optionFunc(func(c *config) { c.role =
 
 // WithGlossary maps business terms to tables or columns ("headcount" ->
 // ["hr.employees"]).
-func WithGlossary(g map[string][]string) Option { return optionFunc(func(c *config) { c.glossary = g }) }
+func WithGlossary(g map[string][]string) Option {
+	return optionFunc(func(c *config) { c.glossary = g })
+}
 
 // WithModules configures modules for routing: module -> tables.
 func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
@@ -159,7 +161,9 @@ type askConfig struct {
 func Evidence(text string) AskOption { return askOptionFunc(func(c *askConfig) { c.evidence = text }) }
 
 // Scope restricts this request to one schema plus the shared ones.
-func Scope(schemaName string) AskOption { return askOptionFunc(func(c *askConfig) { c.scope = schemaName }) }
+func Scope(schemaName string) AskOption {
+	return askOptionFunc(func(c *askConfig) { c.scope = schemaName })
+}
 
 // AsRole runs this request's query with SET LOCAL ROLE role.
 func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c.role = role }) }
@@ -168,4 +172,6 @@ func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c
 func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxRows = n }) }
 
 // AbstainBelow overrides WithAbstainBelow for this request.
-func AbstainBelow(min float64) AskOption { return askOptionFunc(func(c *askConfig) { c.abstain = min }) }
+func AbstainBelow(min float64) AskOption {
+	return askOptionFunc(func(c *askConfig) { c.abstain = min })
+}

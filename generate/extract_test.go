@@ -57,8 +57,8 @@ func TestCanonicalAndFingerprint(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	cases := map[string]Difficulty{
-		"List all warehouses":        Easy,
-		"Show the customers in Rome": Easy,
+		"List all warehouses":                                                              Easy,
+		"Show the customers in Rome":                                                       Easy,
 		"Total sales amount per region in 2024":                                            Medium,
 		"How many employees are in each department?":                                       Medium,
 		"Rank sales reps by revenue growth compared to the previous year":                  Hard,

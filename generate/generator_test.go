@@ -23,8 +23,8 @@ func TestGenerateDedupsAndVotes(t *testing.T) {
 		"```sql\nSELECT count(*) FROM orders\n```",
 		"Sure! SELECT COUNT(*)\nFROM orders;",       // same query, other spelling
 		"```sql\nSELECT count(id) FROM orders\n```", // different
-		"I am not sure.",                            // no SQL
-		"```sql\nselect count(*) from ORDERS\n```",  // same again
+		"I am not sure.", // no SQL
+		"```sql\nselect count(*) from ORDERS\n```", // same again
 	}
 	srv := llmfake.New(t, func(n int, r *llmfake.Request) llmfake.Reply {
 		// Route by temperature so the mapping holds whatever order calls arrive in.
