@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/repair"
@@ -233,8 +236,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	if err != nil {
 		return fail(err)
 	}
-	for k, d := range c.Timings {
-		res.Timings[k] = d
+	for _, k := range []string{"retrieve", "link", "plan", "prompt"} {
+		res.Timings[k] = c.Timings[k]
+		if e.cfg.tracer != nil {
+			e.cfg.tracer.Stage(ctx, k, c.Timings[k], nil)
+		}
 	}
 	for _, t := range c.Tables {
 		res.Context = append(res.Context, t.Name)
@@ -245,7 +251,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 
 	t := time.Now()
 	out, err := e.gen.Generate(ctx, c.Prompt, e.gen.K(c.Difficulty))
-	res.Timings["generate"] = time.Since(t)
+	e.mark(ctx, res, "generate", t, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
 	}
@@ -265,7 +271,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 	t = time.Now()
 	e.check(ctx, st, v, cands)
-	res.Timings["validate"] = time.Since(t)
+	e.mark(ctx, res, "validate", t, nil)
 
 	// LLM repair turns, only when nothing deterministic worked.
 	t = time.Now()
@@ -285,7 +291,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		cands = append(cands, nc)
 		e.check(ctx, st, v, []*candidate{nc})
 	}
-	res.Timings["repair"] = time.Since(t)
+	e.mark(ctx, res, "repair", t, nil)
 
 	var ok []*candidate
 	for _, cd := range cands {
@@ -302,15 +308,24 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		return fail(classify(cands))
 	}
 
-	in := &ScoreInput{Question: question, Evidence: ac.evidence, ContextTables: res.Context}
+	t = time.Now()
+	in := &ScoreInput{Question: question, Evidence: ac.evidence, ContextTables: res.Context, Joins: c.Joins}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
-	for _, cd := range ok {
-		in.Candidates = append(in.Candidates, ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
-			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0})
+	agreement := e.agreement(ctx, st, ok, c.SearchPath, ac.role)
+	for i, cd := range ok {
+		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0, Agreement: agreement[i]}
+		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
+			for _, j := range refs.Joins {
+				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})
+			}
+		}
+		in.Candidates = append(in.Candidates, sc)
 	}
 	scores := e.cfg.scorer.Score(ctx, in)
+	e.mark(ctx, res, "score", t, nil)
 	best := 0
 	for i := range ok {
 		if i < len(scores) {
@@ -337,7 +352,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		qopts = append(qopts, execute.AsRole(ac.role))
 	}
 	er, err := st.executor.Query(ctx, res.SQL, qopts...)
-	res.Timings["execute"] = time.Since(t)
+	e.mark(ctx, res, "execute", t, err)
 	if err != nil {
 		code := ""
 		var xe *execute.Error
@@ -472,4 +487,83 @@ func classify(cs []*candidate) *Error {
 		e.Class = ClassExecution
 	}
 	return e
+}
+
+// cheapCost is the planner cost below which candidates are run to compare
+// their results (execution-result voting).
+const cheapCost = 1e5
+
+// agreement runs cheap candidates with a small row cap and returns, per
+// candidate, the share of the other compared candidates that returned the
+// same rows (-1: not compared).
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, path []string, role string) []float64 {
+	out := make([]float64, len(cands))
+	for i := range out {
+		out[i] = -1
+	}
+	if len(cands) < 2 {
+		return out
+	}
+	digests := make([]string, len(cands))
+	for i, c := range cands {
+		if c.cost > cheapCost {
+			continue
+		}
+		opts := []execute.QueryOption{execute.Scope(path...), execute.MaxRows(200)}
+		if role != "" {
+			opts = append(opts, execute.AsRole(role))
+		}
+		r, err := st.executor.Query(ctx, c.validated.SQL, opts...)
+		if err != nil {
+			continue
+		}
+		digests[i] = resultDigest(r)
+	}
+	for i := range cands {
+		if digests[i] == "" {
+			continue
+		}
+		same, compared := 0, 0
+		for j := range cands {
+			if i == j || digests[j] == "" {
+				continue
+			}
+			compared++
+			if digests[i] == digests[j] {
+				same++
+			}
+		}
+		if compared > 0 {
+			out[i] = float64(same) / float64(compared)
+		}
+	}
+	return out
+}
+
+// resultDigest identifies a result by its values, ignoring column names and
+// row order (two queries answering alike may name and sort differently).
+func resultDigest(r *execute.Result) string {
+	rows := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		b, _ := json.Marshal(row)
+		rows[i] = string(b)
+	}
+	sort.Strings(rows)
+	return fmt.Sprint(len(r.Columns), r.Truncated, rows)
+}
+
+// Tracer observes the stages of Ask calls, for metrics and tracing systems:
+// Stage is called when a stage ends ("retrieve", "link", "plan", "prompt",
+// "generate", "validate", "repair", "score", "execute"), from the calling
+// goroutine.
+type Tracer interface {
+	Stage(ctx context.Context, stage string, took time.Duration, err error)
+}
+
+func (e *Engine) mark(ctx context.Context, res *Result, stage string, start time.Time, err error) {
+	d := time.Since(start)
+	res.Timings[stage] = d
+	if e.cfg.tracer != nil {
+		e.cfg.tracer.Stage(ctx, stage, d, err)
+	}
 }

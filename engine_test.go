@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
@@ -14,6 +16,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/plan"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -198,5 +201,67 @@ func TestNewValidatesOptions(t *testing.T) {
 	eng, _ := nl2sql.New(pgtest.NewPool(t))
 	if _, err := eng.Ask(context.Background(), "anything"); !errors.Is(err, nl2sql.ErrLLM) && !errors.Is(err, nl2sql.ErrConfig) {
 		t.Errorf("no LLM: %v", err)
+	}
+}
+
+type stageRecorder struct {
+	mu     sync.Mutex
+	stages []string
+}
+
+func (r *stageRecorder) Stage(_ context.Context, stage string, _ time.Duration, _ error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stages = append(r.stages, stage)
+}
+
+// TestAskResultVotingAndTracer: two differently written candidates return
+// the same rows, a third does not; execution-result agreement picks one of
+// the two even though the odd one was sampled first. The tracer sees every
+// stage in order.
+func TestAskResultVotingAndTracer(t *testing.T) {
+	script := func(n int, r *llmfake.Request) llmfake.Reply {
+		return fenced(map[float64]string{
+			0:   "SELECT count(*) FROM employees WHERE hire_date < DATE '2020-01-01'",
+			0.3: "SELECT count(*) FROM employees",
+			0.5: "SELECT count(emp_id) FROM employees",
+		}[*r.Temperature])
+	}
+	rec := &stageRecorder{}
+	eng, _ := engine(t, script, nl2sql.WithK(3, 3, 3), nl2sql.WithTracer(rec))
+	res, err := eng.Ask(context.Background(), "Count the employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.SQL, "hire_date") {
+		t.Errorf("the odd candidate won: %s\n%+v", res.SQL, res.Candidates)
+	}
+	want := []string{"retrieve", "link", "plan", "prompt", "generate", "validate", "repair", "score", "execute"}
+	if strings.Join(rec.stages, ",") != strings.Join(want, ",") {
+		t.Errorf("stages = %v", rec.stages)
+	}
+}
+
+func TestDefaultScorerPrefersPlannedJoins(t *testing.T) {
+	planned := []plan.JoinEdge{{From: "public.orders.customer_id", To: "public.customers.id"}}
+	in := &nl2sql.ScoreInput{
+		Question: "Revenue per customer",
+		Joins:    planned,
+		Candidates: []nl2sql.ScoreCandidate{
+			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.sales_rep_id GROUP BY c.name", Votes: 1, Agreement: -1,
+				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.sales_rep_id"}}},
+			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name", Votes: 1, Agreement: -1,
+				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.customer_id"}}},
+		},
+	}
+	s := nl2sql.DefaultScorer{}.Score(context.Background(), in)
+	if s[1] <= s[0] {
+		t.Errorf("planned join not preferred: %v", s)
+	}
+	// Shape: "how many" wants COUNT.
+	in = &nl2sql.ScoreInput{Question: "How many orders?", Candidates: []nl2sql.ScoreCandidate{
+		{SQL: "SELECT id FROM orders", Votes: 1, Agreement: -1}, {SQL: "SELECT count(*) FROM orders", Votes: 1, Agreement: -1}}}
+	if s := (nl2sql.DefaultScorer{}).Score(context.Background(), in); s[1] <= s[0] {
+		t.Errorf("COUNT not preferred for how many: %v", s)
 	}
 }

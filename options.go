@@ -34,6 +34,7 @@ type config struct {
 	abstain          float64
 	introspect       []schema.IntrospectOption
 	progress         func(Progress)
+	tracer           Tracer
 	logger           *slog.Logger
 }
 
@@ -138,6 +139,9 @@ func WithIntrospectOptions(opts ...schema.IntrospectOption) Option {
 
 // WithProgress reports long work (introspection and indexing).
 func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
+
+// WithTracer observes every stage of every Ask.
+func WithTracer(t Tracer) Option { return optionFunc(func(c *config) { c.tracer = t }) }
 
 // WithLogger sets the logger (silent by default).
 func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -24,6 +25,9 @@ type ScoreInput struct {
 	ContextTables []string
 	// Values are stored values the question names ("Negotiation").
 	Values []string
+	// Joins are the join edges the planner proposed for the context's core
+	// tables ("schema.table.col" pairs).
+	Joins []plan.JoinEdge
 }
 
 // ScoreCandidate is one validated, planned candidate.
@@ -35,12 +39,20 @@ type ScoreCandidate struct {
 	Cost     float64          // planner total cost
 	Rows     float64          // planner row estimate
 	Repaired bool             // it needed a repair to plan
+	// Joins are the candidate's own join equalities ("schema.table.col").
+	Joins []plan.JoinEdge
+	// Agreement is the share of the other executed candidates that returned
+	// the same rows, or -1 when results were not compared (too costly, or a
+	// single candidate).
+	Agreement float64
 }
 
-// DefaultScorer combines agreement between samples, lint, repairs, schema
-// adherence (tables inside the retrieved context), the expected result shape
-// ("how many" -> COUNT, "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP
-// BY), values the question names appearing in the SQL, and planner cost.
+// DefaultScorer combines agreement between samples (same SQL, and same rows
+// when results were compared), lint, repairs, schema adherence (tables
+// inside the retrieved context), join-skeleton agreement (the candidate's
+// joins follow the planned join edges), the expected result shape ("how
+// many" -> COUNT, "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY),
+// values the question names appearing in the SQL, and planner cost.
 type DefaultScorer struct{}
 
 var (
@@ -101,6 +113,22 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		}
 		if c.Cost > 1e7 {
 			s -= 0.2
+		}
+		if len(c.Joins) > 0 && len(in.Joins) > 0 {
+			planned := map[plan.JoinEdge]bool{}
+			for _, j := range in.Joins {
+				planned[j], planned[plan.JoinEdge{From: j.To, To: j.From}] = true, true
+			}
+			hit := 0
+			for _, j := range c.Joins {
+				if planned[j] {
+					hit++
+				}
+			}
+			s += 0.2*float64(hit)/float64(len(c.Joins)) - 0.1
+		}
+		if c.Agreement >= 0 {
+			s += 0.4 * c.Agreement
 		}
 		out[i] = s
 	}
