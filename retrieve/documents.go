@@ -79,15 +79,19 @@ func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 		sort.Strings(neigh)
 		b.WriteString("Related: " + strings.Join(dedupStrings(neigh), ", ") + ".")
 	}
-	// Stored values (enum labels, sampled values) are rare words a question
-	// may name ("Backordered"): they point straight at the table.
+	// A stored value (enum label, sampled value) that only this table holds
+	// is a rare word a question may name ("Backordered"): it points straight
+	// at the table. Values many tables share ("Open", "Active") only blur
+	// the documents, so they stay out.
 	for _, c := range t.Columns {
-		vals := c.EnumLabels
-		if len(vals) == 0 {
-			vals = ix.cfg.examples[t.QualifiedName()+"."+c.Name]
+		var rare []string
+		for _, v := range ix.columnValues(t, &c) {
+			if ix.valueTables[strings.ToLower(v)] == 1 && len(rare) < 8 {
+				rare = append(rare, v)
+			}
 		}
-		if len(vals) > 0 {
-			b.WriteString(" " + ix.cfg.gloss(c.Name) + ": " + strings.Join(vals[:min(len(vals), 8)], ", ") + ".")
+		if len(rare) > 0 {
+			b.WriteString(" " + ix.cfg.gloss(c.Name) + ": " + strings.Join(rare, ", ") + ".")
 		}
 	}
 	for _, term := range ix.glossaryFor[t.QualifiedName()] {
@@ -162,4 +166,33 @@ func dedupStrings(s []string) []string {
 		}
 	}
 	return out
+}
+
+// columnValues returns a column's known values: enum labels, else examples.
+func (ix *Retriever) columnValues(t *schema.Table, c *schema.Column) []string {
+	if len(c.EnumLabels) > 0 {
+		return c.EnumLabels
+	}
+	return ix.cfg.examples[t.QualifiedName()+"."+c.Name]
+}
+
+// countValueTables counts, per lower-cased value, the distinct table names
+// (schema aside: division copies count once) holding it.
+func (ix *Retriever) countValueTables(cat *schema.Catalog) {
+	seen := map[string]map[string]bool{}
+	for _, t := range cat.Tables {
+		for i := range t.Columns {
+			for _, v := range ix.columnValues(t, &t.Columns[i]) {
+				k := strings.ToLower(v)
+				if seen[k] == nil {
+					seen[k] = map[string]bool{}
+				}
+				seen[k][t.Name] = true
+			}
+		}
+	}
+	ix.valueTables = make(map[string]int, len(seen))
+	for k, ts := range seen {
+		ix.valueTables[k] = len(ts)
+	}
 }

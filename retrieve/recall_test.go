@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
+	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -107,11 +108,22 @@ func TestRecallERPExam(t *testing.T) {
 		// Floors: the measured rates (80/82 and 81/82), so one more miss fails.
 		{"single, FK-community modules", erptest.Single, "", nil, 0.975},
 		{"single, configured modules", erptest.Single, "", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
+		{"single, configured modules, value examples", erptest.Single, "values", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.995},
 		{"3 divisions, scope div_02", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			cat := introspectDSN(t, mode.dsn(t))
-			r, err := retrieve.New(ctx, cat, mode.opts...)
+			dsn := mode.dsn(t)
+			cat := introspectDSN(t, dsn)
+			opts := mode.opts
+			if mode.scope == "values" { // the Engine's default: sampled values in the documents
+				vi, err := link.BuildValueIndex(ctx, pgtest.Pool(t, dsn), cat)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts = append(opts, retrieve.WithExamples(vi.Examples(10)))
+				mode.scope = ""
+			}
+			r, err := retrieve.New(ctx, cat, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}

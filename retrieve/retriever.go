@@ -120,6 +120,7 @@ type Retriever struct {
 	moduleOf    map[string]string
 	glossaryFor map[string][]string // table or column -> glossary terms
 	graph       *plan.Graph
+	valueTables map[string]int // lower-cased stored value -> tables holding it
 }
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -185,6 +186,7 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 		ix.graph = plan.NewGraph(cat, plan.WithInferredEdges(true))
 	}
 	ix.assignModules(cat)
+	ix.countValueTables(cat)
 	ix.glossaryFor = map[string][]string{}
 	for term, targets := range ix.cfg.glossary {
 		for _, tg := range targets {

@@ -16,6 +16,11 @@ type commonFlags struct {
 	json  bool
 }
 
+func (f *llmFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.spec, "llm", "", "model: ollama:MODEL, openai:MODEL, anthropic:MODEL or none (default $NL2SQL_LLM)")
+	fs.StringVar(&f.url, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
+}
+
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dsn, "dsn", "", "PostgreSQL connection string (default $NL2SQL_DSN, then $DATABASE_URL)")
 	fs.StringVar(&c.scope, "scope", "", "restrict to this schema plus the shared schema public; also pins search_path")

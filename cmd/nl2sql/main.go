@@ -1,6 +1,13 @@
 // Command nl2sql is the command-line door to the nl2sql library.
 //
-//	nl2sql schema [--dsn DSN] [--scope SCHEMA] [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
+//	nl2sql ask [--llm SPEC] [--dry-run] [--json] [--jsonl FILE] QUESTION
+//	nl2sql retrieve [--json] [--jsonl FILE] QUESTION
+//	nl2sql check [--json] [--jsonl FILE] SQL|-
+//	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
+//	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
+//
+// Common flags: --dsn (or $NL2SQL_DSN / $DATABASE_URL), --scope SCHEMA,
+// --json. See README for the JSON shapes.
 //
 // Exit status: 0 success, 1 a negative answer, 2 usage or connection error
 // (with a one-line reason on stderr).
@@ -35,7 +42,10 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"schema": {"print the database catalog as M-Schema (or JSON)", runSchema},
+	"schema":   {"print the database catalog as M-Schema (or JSON)", runSchema},
+	"ask":      {"answer a question: SQL and rows", runAsk},
+	"retrieve": {"print the schema context of a question (tables, columns, joins)", runRetrieve},
+	"check":    {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
 }
 
 func main() {
