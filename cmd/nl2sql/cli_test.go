@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+)
+
+// cli runs the command line in-process and returns exit code, stdout, stderr.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func keys(m map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func decode(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	return m
+}
+
+func TestCheckCommand(t *testing.T) {
+	t.Setenv("NL2SQL_DSN", "")
+	t.Setenv("DATABASE_URL", "")
+	code, out, _ := cli(t, "check", "SELECT pg_sleep(1)")
+	m := decode(t, out)
+	if code != 1 || m["ok"] != false || !reflect.DeepEqual(keys(m), []string{"issues", "ok", "sql"}) {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	is := m["issues"].([]any)[0].(map[string]any)
+	if is["code"] != "V010" || is["severity"] != "error" || !reflect.DeepEqual(keys(is), []string{"code", "message", "position", "severity"}) {
+		t.Errorf("issue = %v", is)
+	}
+
+	dsn := erptest.Single(t)
+	code, out, _ = cli(t, "check", "--dsn", dsn, "SELECT count(*) FROM employees")
+	if m := decode(t, out); code != 0 || m["ok"] != true || !strings.Contains(m["sql"].(string), "employees") {
+		t.Errorf("valid: exit %d %s", code, out)
+	}
+	code, out, _ = cli(t, "check", "--dsn", dsn, "SELECT frobnicate FROM employees")
+	if !strings.Contains(out, `"42703"`) || code != 1 {
+		t.Errorf("explain error: exit %d %s", code, out)
+	}
+
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	os.WriteFile(in, []byte(`{"id":"a","sql":"SELECT 1"}`+"\n"+`{"id":7,"sql":"DELETE FROM employees"}`+"\n"+`{"id":"c","sql":"SELECT count(*) FROM employees","scope":"public"}`+"\n"), 0o644)
+	code, out, _ = cli(t, "check", "--dsn", dsn, "--jsonl", in)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || code != 0 {
+		t.Fatalf("batch: exit %d\n%s", code, out)
+	}
+	for i, want := range []any{"a", float64(7), "c"} {
+		if m := decode(t, lines[i]); m["id"] != want {
+			t.Errorf("line %d id = %v, want %v", i, m["id"], want)
+		}
+	}
+	if decode(t, lines[1])["ok"] != false {
+		t.Errorf("DELETE accepted: %s", lines[1])
+	}
+}
+
+func TestRetrieveCommand(t *testing.T) {
+	dsn := erptest.Single(t)
+	code, out, errs := cli(t, "retrieve", "--dsn", dsn, "--json", "Which sales rep has won the most deals?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m := decode(t, out)
+	if !reflect.DeepEqual(keys(m), []string{"columns", "joins", "prompt_chars", "tables"}) {
+		t.Fatalf("keys = %v", keys(m))
+	}
+	tables := m["tables"].([]any)
+	first := tables[0].(map[string]any)
+	if !reflect.DeepEqual(keys(first), []string{"name", "reasons", "score"}) || len(tables) == 0 {
+		t.Errorf("table = %v", first)
+	}
+	var names []string
+	for _, tb := range tables {
+		names = append(names, tb.(map[string]any)["name"].(string))
+	}
+	if !strings.Contains(strings.Join(names, ","), "public.opportunities") || m["prompt_chars"].(float64) < 100 {
+		t.Errorf("tables %v", names)
+	}
+	if j := m["joins"].([]any); len(j) > 0 && !reflect.DeepEqual(keys(j[0].(map[string]any)), []string{"from", "to"}) {
+		t.Errorf("join = %v", j[0])
+	}
+	if code, _, errs := cli(t, "retrieve", "--dsn", dsn); code != 2 || !strings.Contains(errs, "QUESTION") {
+		t.Errorf("no question: exit %d %q", code, errs)
+	}
+}
+
+func TestAskCommand(t *testing.T) {
+	dsn := erptest.Single(t)
+	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT count(*) AS n FROM employees WHERE status = 'Active'\n```"}
+	})
+	t.Setenv("OPENAI_API_KEY", "test")
+	code, out, errs := cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", srv.BaseURL(), "--json", "How many active employees are there?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	m := decode(t, out)
+	for _, k := range []string{"sql", "columns", "rows", "truncated", "confidence", "attempts", "tables", "candidates", "timings"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("Result JSON lacks %q", k)
+		}
+	}
+	if _, ok := m["error"]; ok {
+		t.Errorf("error present on success: %v", m["error"])
+	}
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", srv.BaseURL(), "How many active employees are there?")
+	if code != 0 || !strings.Contains(out, "SELECT count(*)") || !strings.Contains(out, "(1 rows") {
+		t.Errorf("text output: exit %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--dry-run", "How many active employees are there?")
+	if code != 0 || !strings.Contains(out, "How many active employees are there?") || !strings.Contains(out, "-- user prompt") {
+		t.Errorf("dry run: exit %d\n%s", code, out)
+	}
+	t.Setenv("NL2SQL_LLM", "")
+	if code, _, errs := cli(t, "ask", "--dsn", dsn, "How many?"); code != 2 || !strings.Contains(errs, "no LLM configured") {
+		t.Errorf("no LLM: exit %d %q", code, errs)
+	}
+	if code, _, errs := cli(t, "ask", "--dsn", dsn, "--llm", "bogus", "How many?"); code != 2 || !strings.Contains(errs, "--llm") {
+		t.Errorf("bad spec: exit %d %q", code, errs)
+	}
+	// A failing answer: exit 1 with the class in the JSON error.
+	bad := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(5)\n```"} })
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", bad.BaseURL(), "--json", "Sleep")
+	if m := decode(t, out); code != 1 || m["error"].(map[string]any)["class"] != "rejected_unsafe" {
+		t.Errorf("unsafe: exit %d %s", code, out)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	if code, _, errs := cli(t); code != 2 || !strings.Contains(errs, "usage") {
+		t.Errorf("no args: %d %q", code, errs)
+	}
+	if code, _, errs := cli(t, "frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {
+		t.Errorf("unknown: %d %q", code, errs)
+	}
+	if code, _, _ := cli(t, "ask", "-h"); code != 0 {
+		t.Errorf("-h exit %d", code)
+	}
+	if code, _, errs := cli(t, "schema", "--dsn", "postgres://nobody@127.0.0.1:1/x?connect_timeout=2"); code != 2 || strings.Count(errs, "\n") != 1 {
+		t.Errorf("connection error: %d %q", code, errs)
+	}
+}
