@@ -146,7 +146,9 @@ func TestAskCommand(t *testing.T) {
 		t.Errorf("bad spec: exit %d %q", code, errs)
 	}
 	// A failing answer: exit 1 with the class in the JSON error.
-	bad := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(5)\n```"} })
+	bad := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(5)\n```"}
+	})
 	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", bad.BaseURL(), "--json", "Sleep")
 	if m := decode(t, out); code != 1 || m["error"].(map[string]any)["class"] != "rejected_unsafe" {
 		t.Errorf("unsafe: exit %d %s", code, out)
