@@ -265,3 +265,25 @@ func TestDefaultScorerPrefersPlannedJoins(t *testing.T) {
 		t.Errorf("COUNT not preferred for how many: %v", s)
 	}
 }
+
+func TestLearnFeedsFewShotExamples(t *testing.T) {
+	eng, srv := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT count(*) FROM projects")
+	}, nl2sql.WithK(1, 1, 1))
+	ctx := context.Background()
+	if err := eng.Learn(ctx, "How many projects are there?", "SELECT count(*) FROM projects"); err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Learn(ctx, "Wipe them", "DELETE FROM projects"); !errors.Is(err, nl2sql.ErrUnsafe) {
+		t.Errorf("unsafe example accepted: %v", err)
+	}
+	if err := eng.Learn(ctx, "Bad column", "SELECT nope FROM projects"); err == nil {
+		t.Error("example that does not plan accepted")
+	}
+	if _, err := eng.Ask(ctx, "How many projects do we run?"); err != nil {
+		t.Fatal(err)
+	}
+	if p := srv.Requests()[0].Last(); !strings.Contains(p, "【Examples】") || !strings.Contains(p, "Question: How many projects are there?") {
+		t.Errorf("few-shot example not in the prompt:\n%s", p)
+	}
+}
