@@ -47,13 +47,6 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer pool.Close()
-	askOpts := func(evidence, scope string) []nl2sql.AskOption {
-		o := []nl2sql.AskOption{nl2sql.Evidence(evidence)}
-		if scope != "" {
-			o = append(o, nl2sql.Scope(scope))
-		}
-		return o
-	}
 	if *jsonl != "" {
 		return runBatch(ctx, *jsonl, os.Stdin, stdout, func(ctx context.Context, in batchInput) (map[string]any, error) {
 			if *dryRun {
@@ -172,4 +165,13 @@ func errorJSON(err error) map[string]any {
 		return map[string]any{"code": "", "class": "usage", "message": err.Error()}
 	}
 	return map[string]any{"code": "", "class": "error", "message": err.Error()}
+}
+
+// askOpts turns a question's evidence and scope into Ask options.
+func askOpts(evidence, scope string) []nl2sql.AskOption {
+	o := []nl2sql.AskOption{nl2sql.Evidence(evidence)}
+	if scope != "" {
+		o = append(o, nl2sql.Scope(scope))
+	}
+	return o
 }

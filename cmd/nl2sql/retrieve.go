@@ -71,11 +71,7 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	defer pool.Close()
 	one := func(ctx context.Context, q, ev, scope string) (map[string]any, error) {
-		opts := []nl2sql.AskOption{nl2sql.Evidence(ev)}
-		if scope != "" {
-			opts = append(opts, nl2sql.Scope(scope))
-		}
-		cx, err := eng.Context(ctx, q, opts...)
+		cx, err := eng.Context(ctx, q, askOpts(ev, scope)...)
 		if err != nil {
 			return nil, err
 		}

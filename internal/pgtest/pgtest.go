@@ -57,10 +57,23 @@ func run(m *testing.M) int {
 		setupErr = err
 		return m.Run()
 	}
-	dir, err := os.MkdirTemp("", "nl2sqlpg")
+	dir, dsn, err := startServer(script, "nl2sqlpg")
 	if err != nil {
-		setupErr = err
+		setupErr = fmt.Errorf("pgtest: %w", err)
 		return m.Run()
+	}
+	adminDSN = dsn
+	code := m.Run()
+	_ = exec.Command(script, "destroy", dir).Run()
+	return code
+}
+
+// startServer runs "script start DIR" in a new temporary directory and
+// returns the directory and the DSN the script prints.
+func startServer(script, prefix string) (dir, dsn string, err error) {
+	dir, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", "", err
 	}
 	out, err := exec.Command(script, "start", dir).Output()
 	if err != nil {
@@ -68,14 +81,10 @@ func run(m *testing.M) int {
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = string(ee.Stderr)
 		}
-		setupErr = fmt.Errorf("pgtest: %s start: %v: %s", script, err, stderr)
 		_ = os.RemoveAll(dir)
-		return m.Run()
+		return "", "", fmt.Errorf("%s start: %v: %s", script, err, stderr)
 	}
-	adminDSN = strings.TrimSpace(string(out))
-	code := m.Run()
-	_ = exec.Command(script, "destroy", dir).Run()
-	return code
+	return dir, strings.TrimSpace(string(out)), nil
 }
 
 // Script returns the path of the repository's scripts/pg, for tests that

@@ -1,11 +1,9 @@
 package pgtest
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -38,23 +36,7 @@ func PGVector(t testing.TB) string {
 			pgvErr = err
 			return
 		}
-		script = filepath.Join(filepath.Dir(script), "pglite", "pglite")
-		dir, err := os.MkdirTemp("", "nl2sqlpglite")
-		if err != nil {
-			pgvErr = err
-			return
-		}
-		out, err := exec.Command(script, "start", dir).Output()
-		if err != nil {
-			var stderr string
-			if ee, ok := err.(*exec.ExitError); ok {
-				stderr = string(ee.Stderr)
-			}
-			pgvErr = fmt.Errorf("%s start: %v: %s", script, err, stderr)
-			return
-		}
-		pgvDir = dir
-		pgvDSN = strings.TrimSpace(string(out))
+		pgvDir, pgvDSN, pgvErr = startServer(filepath.Join(filepath.Dir(script), "pglite", "pglite"), "nl2sqlpglite")
 	})
 	if pgvErr != nil {
 		t.Fatalf("pgvector test server unavailable: %v", pgvErr)
