@@ -140,11 +140,15 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 // its store (only changed documents are embedded again).
 func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	start := time.Now()
-	e.progress(Progress{Stage: "introspect"})
-	cat, err := schema.Introspect(ctx, e.db, e.cfg.introspect...)
-	if err != nil {
-		return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
+	cat := e.cfg.catalog
+	if cat == nil || prev != nil {
+		e.progress(Progress{Stage: "introspect"})
+		var err error
+		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
+		}
 	}
+	var err error
 	if prev != nil && prev.cat.Fingerprint() == cat.Fingerprint() {
 		return prev, nil
 	}
@@ -174,10 +178,12 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		lopts = append(lopts, link.WithGlossary(link.Glossary(e.cfg.glossary)))
 	}
 	if e.cfg.values {
-		e.progress(Progress{Stage: "values"})
-		vi, err := link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger))
-		if err != nil {
-			return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
+		vi := e.cfg.valueIndex
+		if vi == nil || prev != nil {
+			e.progress(Progress{Stage: "values"})
+			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger)); err != nil {
+				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
+			}
 		}
 		st.values = vi
 		lopts = append(lopts, link.WithValueIndex(vi))

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -33,6 +34,8 @@ type config struct {
 	values           bool
 	abstain          float64
 	introspect       []schema.IntrospectOption
+	catalog          *schema.Catalog
+	valueIndex       *link.ValueIndex
 	progress         func(Progress)
 	tracer           Tracer
 	logger           *slog.Logger

@@ -169,3 +169,27 @@ func TestUsage(t *testing.T) {
 		t.Errorf("connection error: %d %q", code, errs)
 	}
 }
+
+func TestIndexCommand(t *testing.T) {
+	dsn := erptest.Single(t)
+	file := filepath.Join(t.TempDir(), "erp.idx")
+	code, out, errs := cli(t, "index", "--dsn", dsn, "--out", file, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m := decode(t, out)
+	if m["tables"].(float64) < 80 || m["bytes"].(float64) < 1000 {
+		t.Errorf("index = %v", m)
+	}
+	code, out, errs = cli(t, "retrieve", "--dsn", dsn, "--index", file, "--json", "Which sales rep has won the most deals?")
+	if code != 0 || !strings.Contains(out, "public.opportunities") {
+		t.Errorf("retrieve with --index: exit %d %s %s", code, errs, out)
+	}
+	os.WriteFile(file, []byte("garbage"), 0o644)
+	if code, _, errs := cli(t, "retrieve", "--dsn", dsn, "--index", file, "x"); code != 2 || !strings.Contains(errs, "not an index") {
+		t.Errorf("bad index: exit %d %q", code, errs)
+	}
+	if code, _, _ := cli(t, "index", "--dsn", dsn); code != 2 {
+		t.Errorf("no --out: exit %d", code)
+	}
+}

@@ -14,6 +14,7 @@ type commonFlags struct {
 	dsn   string
 	scope string
 	json  bool
+	index string
 }
 
 func (f *llmFlags) register(fs *flag.FlagSet) {
@@ -25,6 +26,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dsn, "dsn", "", "PostgreSQL connection string (default $NL2SQL_DSN, then $DATABASE_URL)")
 	fs.StringVar(&c.scope, "scope", "", "restrict to this schema plus the shared schema public; also pins search_path")
 	fs.BoolVar(&c.json, "json", false, "print machine-readable JSON")
+	fs.StringVar(&c.index, "index", "", "use an index saved by 'nl2sql index' (default: introspect and index in memory)")
 }
 
 func (c *commonFlags) resolveDSN() (string, error) {

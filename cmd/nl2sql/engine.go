@@ -19,6 +19,20 @@ func openEngine(ctx context.Context, c *commonFlags, model nl2sql.LLM, stderr io
 		return nil, nil, err
 	}
 	base := []nl2sql.Option{nl2sql.WithLLM(model)}
+	if c.index != "" {
+		f, err := os.Open(c.index)
+		if err != nil {
+			pool.Close()
+			return nil, nil, usageErr("%v", err)
+		}
+		opts, err := nl2sql.LoadIndex(f)
+		f.Close()
+		if err != nil {
+			pool.Close()
+			return nil, nil, usageErr("--index %s: %v", c.index, err)
+		}
+		base = append(base, opts...)
+	}
 	if c.scope != "" {
 		base = append(base, nl2sql.WithScope(c.scope))
 	}

@@ -4,10 +4,11 @@
 //	nl2sql retrieve [--json] [--jsonl FILE] QUESTION
 //	nl2sql check [--json] [--jsonl FILE] SQL|-
 //	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
+//	nl2sql index --out FILE
 //	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
 //
 // Common flags: --dsn (or $NL2SQL_DSN / $DATABASE_URL), --scope SCHEMA,
-// --json. See README for the JSON shapes.
+// --index FILE, --json. See README for the JSON shapes.
 //
 // Exit status: 0 success, 1 a negative answer, 2 usage or connection error
 // (with a one-line reason on stderr).
@@ -46,6 +47,7 @@ var commands = map[string]command{
 	"ask":      {"answer a question: SQL and rows", runAsk},
 	"retrieve": {"print the schema context of a question (tables, columns, joins)", runRetrieve},
 	"check":    {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
+	"index":    {"introspect and index a database, save it for --index", runIndex},
 }
 
 func main() {
