@@ -309,49 +309,19 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 
 	t = time.Now()
-	in := &ScoreInput{Question: question, Evidence: ac.evidence, ContextTables: res.Context, Joins: c.Joins}
-	for _, v := range c.Links.Values {
-		in.Values = append(in.Values, v.Value)
-	}
-	agreement := e.agreement(ctx, st, ok, c.SearchPath, ac.role)
-	for i, cd := range ok {
-		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
-			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0, Agreement: agreement[i]}
-		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
-			for _, j := range refs.Joins {
-				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})
-			}
-		}
-		in.Candidates = append(in.Candidates, sc)
-	}
-	scores := e.cfg.scorer.Score(ctx, in)
+	scores, best := e.score(ctx, st, c, ac, ok, res.Context)
 	e.mark(ctx, res, "score", t, nil)
-	best := 0
-	for i := range ok {
-		if i < len(scores) {
-			ok[i].Score = scores[i]
-			if scores[i] > scores[best] {
-				best = i
-			}
-		}
-	}
 	chosen := ok[best]
 	chosen.Chosen = true
 	res.SQL = chosen.validated.SQL
 	res.Tables = chosen.validated.Tables
-	if best < len(scores) {
-		res.Confidence = confidence(scores[best])
-	}
+	res.Confidence = confidence(scores[best])
 	if res.Confidence < ac.abstain {
 		return fail(&Error{Class: ClassNoAnswer, Message: "confidence below the abstain threshold; not running the query"})
 	}
 
 	t = time.Now()
-	qopts := []execute.QueryOption{execute.Scope(c.SearchPath...), execute.MaxRows(ac.maxRows)}
-	if ac.role != "" {
-		qopts = append(qopts, execute.AsRole(ac.role))
-	}
-	er, err := st.executor.Query(ctx, res.SQL, qopts...)
+	er, err := st.executor.Query(ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
 	e.mark(ctx, res, "execute", t, err)
 	if err != nil {
 		code := ""
@@ -509,11 +479,7 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, p
 		if c.cost > cheapCost {
 			continue
 		}
-		opts := []execute.QueryOption{execute.Scope(path...), execute.MaxRows(200)}
-		if role != "" {
-			opts = append(opts, execute.AsRole(role))
-		}
-		r, err := st.executor.Query(ctx, c.validated.SQL, opts...)
+		r, err := st.executor.Query(ctx, c.validated.SQL, e.queryOptions(path, 200, role)...)
 		if err != nil {
 			continue
 		}
@@ -566,4 +532,36 @@ func (e *Engine) mark(ctx context.Context, res *Result, stage string, start time
 	if e.cfg.tracer != nil {
 		e.cfg.tracer.Stage(ctx, stage, d, err)
 	}
+}
+
+// score scores validated candidates with the engine's Scorer and returns
+// the scores (one per candidate; missing ones count as 0) and the index of
+// the best, ties going to the earlier candidate.
+func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig, ok []*candidate, contextTables []string) ([]float64, int) {
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins}
+	for _, v := range c.Links.Values {
+		in.Values = append(in.Values, v.Value)
+	}
+	agreement := e.agreement(ctx, st, ok, c.SearchPath, ac.role)
+	for i, cd := range ok {
+		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0, Agreement: agreement[i]}
+		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
+			for _, j := range refs.Joins {
+				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})
+			}
+		}
+		in.Candidates = append(in.Candidates, sc)
+	}
+	raw := e.cfg.scorer.Score(ctx, in)
+	scores := make([]float64, len(ok))
+	copy(scores, raw)
+	best := 0
+	for i := range ok {
+		ok[i].Score = scores[i]
+		if scores[i] > scores[best] {
+			best = i
+		}
+	}
+	return scores, best
 }

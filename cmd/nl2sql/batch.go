@@ -13,11 +13,12 @@ import (
 // batchInput is one line of a --jsonl input file; commands read the fields
 // they need.
 type batchInput struct {
-	ID       json.RawMessage `json:"id"`
-	Question string          `json:"question"`
-	Evidence string          `json:"evidence"`
-	Scope    string          `json:"scope"`
-	SQL      string          `json:"sql"`
+	ID         json.RawMessage `json:"id"`
+	Question   string          `json:"question"`
+	Evidence   string          `json:"evidence"`
+	Scope      string          `json:"scope"`
+	SQL        string          `json:"sql"`
+	Candidates []string        `json:"candidates"`
 }
 
 // runBatch reads one JSON object per line of path ("-" is stdin) and writes

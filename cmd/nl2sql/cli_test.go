@@ -193,3 +193,35 @@ func TestIndexCommand(t *testing.T) {
 		t.Errorf("no --out: exit %d", code)
 	}
 }
+
+func TestRepairAndPickCommands(t *testing.T) {
+	dsn := erptest.Single(t)
+	code, out, errs := cli(t, "repair", "--dsn", dsn, "SELECT `first_name` FROM employees WHERE statuss = 'Active' LIMIT 2, 3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, errs, out)
+	}
+	m := decode(t, out)
+	if m["changed"] != true || m["executes"] != true || strings.Contains(m["sql_out"].(string), "`") || !strings.Contains(m["sql_out"].(string), "OFFSET") {
+		t.Errorf("repair = %v", m)
+	}
+	code, out, _ = cli(t, "repair", "--dsn", dsn, "SELECT frobnicate FROM employees WHERE zzz = 1")
+	m = decode(t, out)
+	if code != 1 || m["executes"] != false || m["error"].(map[string]any)["sqlstate"] != "42703" {
+		t.Errorf("unfixable: exit %d %v", code, m)
+	}
+
+	in := filepath.Join(t.TempDir(), "pick.jsonl")
+	os.WriteFile(in, []byte(`{"id":1,"question":"How many employees are there?","candidates":["SELECT first_name FROM employees","SELECT count(*) FROM employees","SELECT nope FROM employees"]}`+"\n"), 0o644)
+	code, out, errs = cli(t, "pick", "--dsn", dsn, "--jsonl", in)
+	if code != 0 {
+		t.Fatalf("pick exit %d: %s %s", code, errs, out)
+	}
+	m = decode(t, strings.TrimSpace(out))
+	scores := m["scores"].([]any)
+	if m["chosen"].(float64) != 1 || len(scores) != 3 || scores[2] != nil || !strings.Contains(m["sql"].(string), "count(*)") {
+		t.Errorf("pick = %v", m)
+	}
+	if !reflect.DeepEqual(keys(m), []string{"chosen", "id", "scores", "sql"}) {
+		t.Errorf("pick keys = %v", keys(m))
+	}
+}

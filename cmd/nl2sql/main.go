@@ -4,6 +4,8 @@
 //	nl2sql retrieve [--json] [--jsonl FILE] QUESTION
 //	nl2sql check [--json] [--jsonl FILE] SQL|-
 //	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
+//	nl2sql repair [--jsonl FILE] SQL|-
+//	nl2sql pick --jsonl FILE
 //	nl2sql index --out FILE
 //	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
 //
@@ -48,6 +50,8 @@ var commands = map[string]command{
 	"retrieve": {"print the schema context of a question (tables, columns, joins)", runRetrieve},
 	"check":    {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
 	"index":    {"introspect and index a database, save it for --index", runIndex},
+	"repair":   {"deterministic repair of SQL (no model)", runRepair},
+	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
 }
 
 func main() {

@@ -1,0 +1,125 @@
+package nl2sql
+
+import (
+	"context"
+	"errors"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
+)
+
+// RepairResult is the outcome of deterministic repair of one query.
+type RepairResult struct {
+	SQLIn    string   `json:"sql_in"`
+	SQLOut   string   `json:"sql_out"`
+	Changed  bool     `json:"changed"`
+	Executes bool     `json:"executes"`
+	Rules    []string `json:"rules,omitempty"`
+	SQLState string   `json:"sqlstate,omitempty"` // of the last failure, when it still fails
+	Message  string   `json:"message,omitempty"`
+}
+
+// Repair applies deterministic repair only (no model): dialect
+// normalization, validation, and SQLSTATE-keyed fixes while EXPLAIN fails;
+// then it runs the result with a one-row cap to tell whether it executes.
+func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*RepairResult, error) {
+	ac := e.askConfig(opts)
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	path := e.cfg.searchPath(ac.scope)
+	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
+	e.check(ctx, st, st.validator(path, ac.maxRows), []*candidate{c})
+	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
+	if c.validated != nil {
+		out.SQLOut = c.validated.SQL
+	}
+	out.Changed = out.SQLOut != sql && len(c.Repairs) > 0
+	if c.Status != "ok" {
+		out.SQLState, out.Message = c.Code, c.Error
+		return out, nil
+	}
+	_, err = st.executor.Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)
+	if err != nil {
+		out.Message = err.Error()
+		var xe *execute.Error
+		if errors.As(err, &xe) {
+			out.SQLState, out.Message = xe.SQLState, xe.Message
+		}
+		return out, nil
+	}
+	out.Executes = true
+	return out, nil
+}
+
+func (e *Engine) queryOptions(path []string, maxRows int, role string) []execute.QueryOption {
+	o := []execute.QueryOption{execute.Scope(path...), execute.MaxRows(maxRows)}
+	if role != "" {
+		o = append(o, execute.AsRole(role))
+	}
+	return o
+}
+
+// PickResult is the outcome of scoring SQL written elsewhere.
+type PickResult struct {
+	// Chosen indexes the winning input candidate; -1 when none validated.
+	Chosen int `json:"chosen"`
+	// SQL is the chosen candidate as it will run (normalized, repaired,
+	// LIMIT added).
+	SQL string `json:"sql"`
+	// Scores has one entry per input candidate; failed ones score null.
+	Scores []*float64 `json:"scores"`
+	// Candidates is the trace of each input candidate.
+	Candidates []Candidate `json:"candidates"`
+}
+
+// Pick evaluates candidate queries for a question without a model: each is
+// normalized, validated, EXPLAINed and deterministically repaired, the
+// survivors are scored with the engine's Scorer against the question's
+// schema context, and the best is returned (not run). It lets other systems
+// reuse the scoring stage.
+func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (*PickResult, error) {
+	ac := e.askConfig(opts)
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cx, err := e.context(ctx, st, question, ac)
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]*candidate, len(sqls))
+	for i, s := range sqls {
+		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: "input", Votes: 1}}
+	}
+	e.check(ctx, st, st.validator(cx.SearchPath, ac.maxRows), cands)
+	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
+	var ok []*candidate
+	var idx []int
+	for i, c := range cands {
+		if c.Status == "ok" {
+			ok = append(ok, c)
+			idx = append(idx, i)
+		}
+	}
+	if len(ok) > 0 {
+		var tables []string
+		for _, t := range cx.Tables {
+			tables = append(tables, t.Name)
+		}
+		scores, best := e.score(ctx, st, cx, ac, ok, tables)
+		for j, i := range idx {
+			s := scores[j]
+			res.Scores[i] = &s
+		}
+		res.Chosen, res.SQL = idx[best], ok[best].validated.SQL
+		ok[best].Chosen = true
+	}
+	for _, c := range cands {
+		res.Candidates = append(res.Candidates, c.Candidate)
+	}
+	if res.Chosen < 0 {
+		return res, classify(cands)
+	}
+	return res, nil
+}
