@@ -3,8 +3,10 @@ package nl2sql
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // RepairResult is the outcome of deterministic repair of one query.
@@ -121,5 +123,48 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	if res.Chosen < 0 {
 		return res, classify(cands)
 	}
+	return res, nil
+}
+
+// Run executes caller-written SQL with the same guarantees as an answer:
+// validated on the parse tree against the request's scope, run read-only
+// with timeouts and the row cap. No model, no repair.
+func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Result, error) {
+	ac := e.askConfig(opts)
+	res := &Result{Timings: Timings{}}
+	st, err := e.state(ctx)
+	if err != nil {
+		return res, err
+	}
+	path := e.cfg.searchPath(ac.scope)
+	start := time.Now()
+	vr, err := st.validator(path, ac.maxRows).Validate(sql)
+	if err != nil {
+		var ve *validate.Error
+		code := ""
+		if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+			code = ve.Violations()[0].Code
+		}
+		ne := &Error{Class: ClassRejected, Code: code, Message: "the query is not allowed", Err: err}
+		res.Error = &ErrorInfo{Code: code, Class: ne.Class, Message: ne.Error()}
+		return res, ne
+	}
+	res.SQL, res.Tables = vr.SQL, vr.Tables
+	er, err := st.executor.Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
+	res.Timings["execute"] = time.Since(start)
+	if err != nil {
+		code := ""
+		var xe *execute.Error
+		if errors.As(err, &xe) {
+			code = xe.SQLState
+		}
+		ne := &Error{Class: ClassExecution, Code: code, Message: "the query failed to run", Err: err}
+		res.Error = &ErrorInfo{Code: code, Class: ne.Class, Message: ne.Error()}
+		return res, ne
+	}
+	for _, col := range er.Columns {
+		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
+	}
+	res.SQL, res.Rows, res.Truncated = er.SQL, er.Rows, er.Truncated
 	return res, nil
 }
