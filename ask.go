@@ -449,6 +449,9 @@ func classify(cs []*candidate) *Error {
 	switch {
 	case allUnsafe:
 		e.Class, e.Message = ClassRejected, "every candidate broke the safety policy"
+	case pick.Code == "42P01" && strings.Contains(pick.Error, "missing FROM-clause entry"):
+		// A table used without being joined in: the join path was missed.
+		e.Class = ClassJoinPathMiss
 	case pick.Code == "42P01" || pick.Code == "V012":
 		e.Class = ClassRetrievalMiss
 	case pick.Code == "42703":

@@ -302,3 +302,21 @@ func TestRun(t *testing.T) {
 		t.Errorf("failing run: %v", err)
 	}
 }
+
+func TestAskFailureClasses(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want error
+	}{
+		// (An alias of a real table, d.dept_name, is repaired by adding the
+		// join; an alias nothing explains is not.)
+		{"SELECT count(*) FROM employees e WHERE qq.zz_region_label = 'Finance'", nl2sql.ErrJoinPathMiss},
+		{"SELECT count(*) FROM staff_members_table_xyz", nl2sql.ErrRetrievalMiss},
+	} {
+		eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return fenced(c.sql) }, nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0))
+		res, err := eng.Ask(context.Background(), "How many employees work in Finance?")
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: err = %v (%+v)", c.sql, err, res.Candidates)
+		}
+	}
+}
