@@ -50,6 +50,7 @@ var commands = map[string]command{
 	"retrieve": {"print the schema context of a question (tables, columns, joins)", runRetrieve},
 	"check":    {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
 	"index":    {"introspect and index a database, save it for --index", runIndex},
+	"exam":     {"run an exam (CSV of questions with gold SQL) and score it", runExam},
 	"repair":   {"deterministic repair of SQL (no model)", runRepair},
 	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
 }

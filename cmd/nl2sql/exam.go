@@ -1,0 +1,439 @@
+package main
+
+// The exam subcommand scores the engine on a CSV of questions with gold SQL.
+//
+//	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
+//	            [--scope-column NAME] [--limit N] [common flags]
+//
+// Input: an RFC 4180 CSV with a header row; columns are found by name:
+// qid (or id), question and gold_sql are required; difficulty, evidence,
+// scope (or the column named by --scope-column), tags and expected_tables
+// are optional. expected_tables lists the tables the answer needs (qualified
+// or bare names, separated by spaces, commas or semicolons); without it they
+// are extracted from gold_sql. A question's scope (else --scope) pins its
+// search path, for the engine and for the gold query alike. --limit N runs
+// only the first N questions.
+//
+// Per question, in input order, one JSON object per line goes to --out
+// (nowhere without it):
+//
+//	{"qid","difficulty","question","sql","executed":bool,
+//	 "ex_match_strict":bool,"ex_match":bool,
+//	 "tables":[retrieved tables],"gold_tables":[tables the gold query reads],
+//	 "table_recall":float,"failure_class":"","confidence":float,
+//	 "latency_ms":{"stage":ms,...,"total":ms},"error":"","tags":[...]}
+//
+// ex_match_strict: the same rows (a multiset, or a sequence when the gold
+// query has a top-level ORDER BY) with the same columns in the same order.
+// ex_match: the same row count and every gold column found, one to one,
+// among the predicted columns. Values compare after normalisation: numbers
+// rounded to 4 decimal places whatever their type or text form (1 = 1.00 =
+// "1.0"), NULL equals NULL, timestamps in UTC and a midnight timestamp
+// equals its date, JSON by value. table_recall is the share of gold tables
+// among the retrieved ones (1 when the gold query reads no table).
+// failure_class is the engine's failure class when it gave no answer
+// (retrieval_miss, column_miss, llm_error, ...), "wrong_result" when its
+// query ran but ex_match is false, "gold_error" when the gold query failed
+// (the error field says why; it counts as not matched), else "". tags is
+// the CSV's tags column split like expected_tables ([] without one).
+//
+// The gold query runs once per question through the execute package, as the
+// engine's answers do, so both decode values alike: validated, in a READ ONLY
+// transaction that is rolled back, with a statement timeout (30 s) and
+// search_path set locally, row cap 1000 (like the answers' default).
+//
+// With --llm none (or no model configured) the exam measures retrieval only:
+// no sql, executed false, only tables, gold_tables, table_recall and
+// latency_ms are meaningful, and the gold query is not run.
+//
+// At the end a summary goes to stdout:
+//
+//	{"mode":"full"|"retrieval","total":N,"executed":N,"ex_strict":N,"ex":N,
+//	 "ex_strict_rate":f,"ex_rate":f,"mean_table_recall":f,"all_tables_rate":f,
+//	 "by_difficulty":{"easy":{the same counts and rates},...},
+//	 "failures":{"class":count}}
+//
+// all_tables_rate is the share of questions with table_recall 1;
+// by_difficulty leaves out questions without a difficulty. Questions
+// run one after another. Exit status: 0 when the run completed (whatever the
+// score), 1 when interrupted (the summary then covers the questions done),
+// 2 for usage or connection errors.
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// examQuestion is one row of the exam CSV.
+type examQuestion struct {
+	qid, difficulty, question, evidence, goldSQL, scope string
+	tags, expected                                      []string
+}
+
+// examLine is one line of the --out JSONL.
+type examLine struct {
+	QID           string             `json:"qid"`
+	Difficulty    string             `json:"difficulty"`
+	Question      string             `json:"question"`
+	SQL           string             `json:"sql"`
+	Executed      bool               `json:"executed"`
+	ExMatchStrict bool               `json:"ex_match_strict"`
+	ExMatch       bool               `json:"ex_match"`
+	Tables        []string           `json:"tables"`
+	GoldTables    []string           `json:"gold_tables"`
+	TableRecall   float64            `json:"table_recall"`
+	FailureClass  string             `json:"failure_class"`
+	Confidence    float64            `json:"confidence"`
+	LatencyMS     map[string]float64 `json:"latency_ms"`
+	Error         string             `json:"error"`
+	Tags          []string           `json:"tags"`
+}
+
+// examScore is the counts and rates of a set of questions.
+type examScore struct {
+	Total           int     `json:"total"`
+	Executed        int     `json:"executed"`
+	ExStrict        int     `json:"ex_strict"`
+	Ex              int     `json:"ex"`
+	ExStrictRate    float64 `json:"ex_strict_rate"`
+	ExRate          float64 `json:"ex_rate"`
+	MeanTableRecall float64 `json:"mean_table_recall"`
+	AllTablesRate   float64 `json:"all_tables_rate"`
+
+	recallSum float64
+	allTables int
+}
+
+func (s *examScore) add(l *examLine) {
+	s.Total++
+	s.Executed += b2i(l.Executed)
+	s.ExStrict += b2i(l.ExMatchStrict)
+	s.Ex += b2i(l.ExMatch)
+	s.recallSum += l.TableRecall
+	s.allTables += b2i(l.TableRecall == 1)
+	n := float64(s.Total)
+	s.ExStrictRate, s.ExRate = float64(s.ExStrict)/n, float64(s.Ex)/n
+	s.MeanTableRecall, s.AllTablesRate = s.recallSum/n, float64(s.allTables)/n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// examSummary is the stdout JSON.
+type examSummary struct {
+	Mode string `json:"mode"`
+	examScore
+	ByDifficulty map[string]*examScore `json:"by_difficulty"`
+	Failures     map[string]int        `json:"failures"`
+}
+
+func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("exam", stderr)
+	var c commonFlags
+	var lf llmFlags
+	c.register(fs)
+	lf.register(fs)
+	examFile := fs.String("exam", "", "exam CSV: qid,question,gold_sql[,difficulty,evidence,scope,tags,expected_tables]")
+	outFile := fs.String("out", "", "write one JSON result per question to FILE")
+	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
+	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: nl2sql exam --exam FILE.csv [flags]\n\nRuns every question of the exam, compares the answers with the gold SQL's and prints a JSON summary.\nWith --llm none it measures table retrieval only.")
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("exam takes no arguments (got %q); pass the CSV with --exam", pos[0])
+	}
+	if *examFile == "" {
+		return usageErr("exam needs --exam FILE.csv")
+	}
+	qs, err := readExam(*examFile, *scopeCol)
+	if err != nil {
+		return err
+	}
+	if *limit > 0 && *limit < len(qs) {
+		qs = qs[:*limit]
+	}
+	model, err := lf.resolveLLM()
+	if err != nil {
+		return err
+	}
+	var out io.Writer = io.Discard
+	if *outFile != "" {
+		f, err := os.Create(*outFile)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		defer f.Close()
+		out = f
+	}
+	eng, pool, err := openEngine(ctx, &c, model, stderr)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	cat, err := eng.Catalog(ctx)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	x := &examiner{eng: eng, cat: cat, full: model != nil, defScope: c.scope,
+		gold: execute.New(pool, execute.MaxRows(1000))}
+	sum := examSummary{Mode: "retrieval", ByDifficulty: map[string]*examScore{}, Failures: map[string]int{}}
+	if x.full {
+		sum.Mode = "full"
+	}
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	progress := isTerminal(stderr)
+	var stopped error
+	for i, q := range qs {
+		if progress {
+			fmt.Fprintf(stderr, "\r\x1b[K[%d/%d] %s  ex %d/%d", i+1, len(qs), q.qid, sum.Ex, sum.Total)
+		}
+		l := x.one(ctx, q)
+		if ctx.Err() != nil { // an interrupted question is not scored
+			stopped = ctx.Err()
+			break
+		}
+		if err := enc.Encode(l); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("--out: %w", err)}
+		}
+		sum.add(l)
+		if q.difficulty != "" {
+			d := sum.ByDifficulty[q.difficulty]
+			if d == nil {
+				d = &examScore{}
+				sum.ByDifficulty[q.difficulty] = d
+			}
+			d.add(l)
+		}
+		if l.FailureClass != "" {
+			sum.Failures[l.FailureClass]++
+		}
+	}
+	if progress {
+		fmt.Fprintln(stderr)
+	}
+	if err := writeJSON(stdout, sum); err != nil {
+		return err
+	}
+	if stopped != nil {
+		return &exitError{code: 1, err: fmt.Errorf("exam interrupted after %d of %d questions: %w", sum.Total, len(qs), stopped)}
+	}
+	return nil
+}
+
+// examiner runs and scores questions.
+type examiner struct {
+	eng      *nl2sql.Engine
+	cat      *schema.Catalog
+	gold     *execute.Executor
+	full     bool
+	defScope string
+}
+
+func (x *examiner) one(ctx context.Context, q examQuestion) *examLine {
+	l := &examLine{QID: q.qid, Difficulty: q.difficulty, Question: q.question, Tables: []string{},
+		GoldTables: []string{}, LatencyMS: map[string]float64{}, Tags: append([]string{}, q.tags...)}
+	scope := q.scope
+	if scope == "" {
+		scope = x.defScope
+	}
+	path := searchPath(scope)
+	var errs []string
+	if len(q.expected) > 0 {
+		l.GoldTables = x.qualify(q.expected, path)
+	} else if refs, err := sqlrefs.Extract(q.goldSQL, x.cat, path); err != nil {
+		errs = append(errs, "gold_sql: "+oneLine(err.Error()))
+	} else {
+		l.GoldTables = append(l.GoldTables, refs.Tables...)
+	}
+
+	start := time.Now()
+	var timings nl2sql.Timings
+	var took time.Duration
+	if !x.full {
+		cx, err := x.eng.Context(ctx, q.question, askOpts(q.evidence, scope)...)
+		if err != nil {
+			errs = append(errs, oneLine(err.Error()))
+		} else {
+			l.Tables = append(l.Tables, tableNames(cx)...)
+			timings = cx.Timings
+		}
+		took = time.Since(start)
+	} else {
+		res, err := x.eng.Ask(ctx, q.question, askOpts(q.evidence, scope)...)
+		if res != nil {
+			l.SQL, l.Confidence, timings = res.SQL, res.Confidence, res.Timings
+			l.Tables = append(l.Tables, res.Context...)
+		}
+		if err != nil {
+			var ne *nl2sql.Error
+			if errors.As(err, &ne) {
+				l.FailureClass = string(ne.Class)
+			} else {
+				l.FailureClass = "error"
+			}
+			errs = append(errs, oneLine(err.Error()))
+		} else {
+			l.Executed = true
+		}
+		took = time.Since(start)
+		gold, gerr := x.runGold(ctx, q.goldSQL, path)
+		switch {
+		case gerr != nil:
+			errs = append(errs, "gold_sql: "+oneLine(gerr.Error()))
+			if l.FailureClass == "" {
+				l.FailureClass = "gold_error"
+			}
+		case l.Executed:
+			ordered, _ := ordersRows(q.goldSQL) // it ran, so it parses
+			l.ExMatchStrict, l.ExMatch = compareResults(gold.Rows, res.Rows, len(gold.Columns), len(res.Columns), ordered)
+			if !l.ExMatch {
+				l.FailureClass = "wrong_result"
+			}
+		}
+	}
+	for k, d := range timings {
+		l.LatencyMS[k] = millis(d)
+	}
+	l.LatencyMS["total"] = millis(took)
+	l.TableRecall = recall(l.GoldTables, l.Tables)
+	l.Error = strings.Join(errs, "; ")
+	return l
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// runGold runs a gold query read-only under the question's search path.
+func (x *examiner) runGold(ctx context.Context, sql string, path []string) (*execute.Result, error) {
+	return x.gold.Query(ctx, sql, execute.Scope(path...))
+}
+
+// qualify resolves bare table names along path (the first schema holding the
+// table, else the first schema of path).
+func (x *examiner) qualify(names, path []string) []string {
+	out := []string{}
+	for _, n := range names {
+		if !strings.Contains(n, ".") {
+			if t := x.cat.Resolve(n, path); t != nil {
+				n = t.Schema + "." + t.Name
+			} else {
+				n = path[0] + "." + n
+			}
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recall is the share of gold tables found among got (1 for no gold tables).
+func recall(gold, got []string) float64 {
+	if len(gold) == 0 {
+		return 1
+	}
+	have := map[string]bool{}
+	for _, t := range got {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range gold {
+		n += b2i(have[t])
+	}
+	return float64(n) / float64(len(gold))
+}
+
+// readExam reads and checks the exam CSV.
+func readExam(path, scopeCol string) ([]examQuestion, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.LazyQuotes = true
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		return nil, usageErr("%s: reading the header: %v", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
+	}
+	if _, ok := col["qid"]; !ok {
+		if i, ok := col["id"]; ok {
+			col["qid"] = i
+		}
+	}
+	for _, need := range []string{"qid", "question", "gold_sql"} {
+		if _, ok := col[need]; !ok {
+			return nil, usageErr("%s: missing column %q (header: %s)", path, need, strings.Join(header, ","))
+		}
+	}
+	scopeCol = strings.ToLower(scopeCol)
+	if _, ok := col[scopeCol]; !ok && scopeCol != "scope" {
+		return nil, usageErr("%s: missing column %q (--scope-column)", path, scopeCol)
+	}
+	var qs []examQuestion
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, usageErr("%s: %v", path, err)
+		}
+		get := func(name string) string {
+			if i, ok := col[name]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		q := examQuestion{qid: get("qid"), difficulty: get("difficulty"), question: get("question"),
+			evidence: get("evidence"), goldSQL: get("gold_sql"), scope: get(scopeCol),
+			tags: splitList(get("tags")), expected: splitList(get("expected_tables"))}
+		if q.question == "" && q.goldSQL == "" {
+			continue // blank line
+		}
+		line, _ := r.FieldPos(0)
+		if q.question == "" || q.goldSQL == "" {
+			return nil, usageErr("%s:%d: question %q has no question or no gold_sql", path, line, q.qid)
+		}
+		qs = append(qs, q)
+	}
+	if len(qs) == 0 {
+		return nil, usageErr("%s: no questions", path)
+	}
+	return qs, nil
+}
+
+// splitList splits a list separated by spaces, commas or semicolons.
+func splitList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' })
+}
