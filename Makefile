@@ -14,8 +14,15 @@ demo:
 	PGOPTIONS=--client-min-messages=warning psql "$$dsn" -qc "DROP DATABASE IF EXISTS erp WITH (FORCE)" -c "CREATE DATABASE erp" >/dev/null; \
 	erp=$${dsn/\/postgres\?/\/erp?}; \
 	$(GO) run ./examples/erp/cmd/erp-load --dsn "$$erp"; \
-	$(GO) run ./cmd/nl2sql schema --dsn "$$erp"; \
-	echo "demo database left running: $$erp (stop with: scripts/pg stop $(PGDIR))" >&2
+	mkdir -p .cache; $(GO) build -o bin/nl2sql ./cmd/nl2sql; \
+	if [ -n "$${NL2SQL_LLM:-}" ] && [ "$${NL2SQL_LLM}" != none ]; then \
+		bin/nl2sql ask --dsn "$$erp" "Which sales rep has won the most deals?" --evidence "won means stage Closed Won; the rep is the opportunity owner"; \
+		bin/nl2sql exam --dsn "$$erp" --exam examples/erp/exam.csv --out .cache/exam.jsonl; \
+	else \
+		echo "No LLM configured (set NL2SQL_LLM=ollama:MODEL, openai:MODEL or anthropic:MODEL): running the retrieval-only exam." >&2; \
+		bin/nl2sql exam --dsn "$$erp" --exam examples/erp/exam.csv --llm none --out .cache/exam-retrieval.jsonl; \
+	fi; \
+	echo "per-question results in .cache/; demo database left running: $$erp (stop with: scripts/pg stop $(PGDIR))" >&2
 
 test:
 	@set -euo pipefail; \
