@@ -80,6 +80,8 @@ type Context struct {
 	Question   string
 	Evidence   string
 	SearchPath []string
+	// Scoped is true when the request is restricted to SearchPath's schemas.
+	Scoped bool
 	Tables     []retrieve.TableHit
 	Links      *link.Result
 	Joins      []plan.JoinEdge
@@ -116,11 +118,11 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if strings.TrimSpace(question) == "" {
 		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
 	}
-	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Timings: Timings{}}
+	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
 	t := time.Now()
 	var qopts []retrieve.QueryOption
-	if scope := c.SearchPath[0]; ac.scope != "" || e.cfg.scope != "" {
-		qopts = append(qopts, retrieve.WithScope(scope))
+	if c.Scoped {
+		qopts = append(qopts, retrieve.WithScope(c.SearchPath[0]))
 	}
 	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
 	if err != nil {
@@ -264,7 +266,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 		return fail(&Error{Class: class, Message: "the model proposed no query", Err: err})
 	}
-	v := st.validator(c.SearchPath, ac.maxRows)
+	v := st.validator(c.SearchPath, c.Scoped, ac.maxRows)
 	var cands []*candidate
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
@@ -321,7 +323,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 
 	t = time.Now()
-	er, err := st.executor.Query(ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
+	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
 	e.mark(ctx, res, "execute", t, err)
 	if err != nil {
 		code := ""
@@ -469,7 +471,7 @@ const cheapCost = 1e5
 // agreement runs cheap candidates with a small row cap and returns, per
 // candidate, the share of the other compared candidates that returned the
 // same rows (-1: not compared).
-func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, path []string, role string) []float64 {
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) []float64 {
 	out := make([]float64, len(cands))
 	for i := range out {
 		out[i] = -1
@@ -478,11 +480,11 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, p
 		return out
 	}
 	digests := make([]string, len(cands))
-	for i, c := range cands {
-		if c.cost > cheapCost {
+	for i, cd := range cands {
+		if cd.cost > cheapCost {
 			continue
 		}
-		r, err := st.executor.Query(ctx, c.validated.SQL, e.queryOptions(path, 200, role)...)
+		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, 200, role)...)
 		if err != nil {
 			continue
 		}
@@ -545,7 +547,7 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
-	agreement := e.agreement(ctx, st, ok, c.SearchPath, ac.role)
+	agreement := e.agreement(ctx, st, ok, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0, Agreement: agreement[i]}

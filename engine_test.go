@@ -320,3 +320,41 @@ func TestAskFailureClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestAskInDivisionScope: a scoped engine plans and runs unqualified SQL
+// against the division's tables (search_path pinned for EXPLAIN and
+// execution alike), and sees nothing of other divisions.
+func TestAskInDivisionScope(t *testing.T) {
+	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT count(*) FROM employees e JOIN departments d ON d.dept_id = e.dept_id")
+	})
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"))
+	pool := pgtest.Pool(t, erptest.Divisions(t, 2))
+	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithScope("div_02"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Ask(context.Background(), "How many employees have a department?")
+	if err != nil {
+		t.Fatalf("%v\n%+v", err, res.Candidates)
+	}
+	for _, tb := range append(res.Tables, res.Context...) {
+		if strings.HasPrefix(tb, "div_01.") {
+			t.Errorf("scope leak: %s", tb)
+		}
+	}
+	if !contains(res.Tables, "div_02.employees") {
+		t.Errorf("tables = %v", res.Tables)
+	}
+	if _, err := eng.Run(context.Background(), "SELECT count(*) FROM div_01.employees"); !errors.Is(err, nl2sql.ErrUnsafe) {
+		t.Errorf("another division's table must be refused: %v", err)
+	}
+	// Without a scope every schema is readable by qualified name.
+	open, _ := nl2sql.New(pool, nl2sql.WithValueIndex(false))
+	if res, err := open.Run(context.Background(), "SELECT count(*) FROM div_01.employees"); err != nil || len(res.Rows) != 1 {
+		t.Errorf("unscoped engine: %v", err)
+	}
+	if res, err := open.Run(context.Background(), "SELECT count(*) FROM div_01.employees", nl2sql.Scope("div_02")); !errors.Is(err, nl2sql.ErrUnsafe) {
+		t.Errorf("a per-request scope must restrict too: %v %v", err, res)
+	}
+}

@@ -59,9 +59,9 @@ type state struct {
 	linker     *link.Linker
 	values     *link.ValueIndex
 	repairer   *repair.Repairer
-	executor   *execute.Executor
 	tables     []validate.Table
 	validators sync.Map // scope key -> *validate.Validator
+	executors  sync.Map // scope key -> *execute.Executor
 }
 
 // New returns an Engine over db. It does no I/O: the catalog is read and
@@ -201,25 +201,52 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: cols})
 	}
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
-	st.executor = execute.New(e.db,
-		execute.WithValidateOptions(validate.WithTables(st.tables...)),
-		execute.WithStatementTimeout(e.cfg.statementTimeout),
-		execute.MaxRows(e.cfg.maxRows),
-		execute.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
 
+// scopeTables returns the tables a request may read: with a scope, those of
+// the search path's schemas only, so a scoped request cannot reach another
+// tenant's schema even by qualifying names; without one, every table.
+func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
+	if !scoped {
+		return st.tables
+	}
+	var out []validate.Table
+	for _, t := range st.tables {
+		if contains(path, t.Schema) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // validator returns the candidate validator for a search path (cached).
-func (st *state) validator(path []string, maxRows int) *validate.Validator {
-	key := fmt.Sprint(path, maxRows)
+func (st *state) validator(path []string, scoped bool, maxRows int) *validate.Validator {
+	key := fmt.Sprint(path, scoped, maxRows)
 	if v, ok := st.validators.Load(key); ok {
 		return v.(*validate.Validator)
 	}
-	v := validate.New(validate.WithTables(st.tables...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)))
+	v := validate.New(validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)))
 	actual, _ := st.validators.LoadOrStore(key, v)
 	return actual.(*validate.Validator)
+}
+
+// executor returns the executor for a search path (cached): its own
+// validator allows the same scoped tables, as a second line of defence.
+func (e *Engine) executor(st *state, path []string, scoped bool) *execute.Executor {
+	key := fmt.Sprint(path, scoped)
+	if x, ok := st.executors.Load(key); ok {
+		return x.(*execute.Executor)
+	}
+	x := execute.New(e.db,
+		execute.WithValidateOptions(validate.WithTables(st.scopeTables(path, scoped)...)),
+		execute.WithStatementTimeout(e.cfg.statementTimeout),
+		execute.MaxRows(e.cfg.maxRows),
+		execute.WithLogger(e.cfg.logger))
+	actual, _ := st.executors.LoadOrStore(key, x)
+	return actual.(*execute.Executor)
 }
 
 // Learn stores a verified question -> SQL pair as a few-shot example: the
@@ -229,7 +256,7 @@ func (e *Engine) Learn(ctx context.Context, question, sql string) error {
 	if err != nil {
 		return err
 	}
-	v := st.validator(e.cfg.searchPath(""), e.cfg.maxRows)
+	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "", e.cfg.maxRows)
 	res := v.Explain(ctx, e.db, []string{sql})
 	if res[0].Err != nil {
 		return &Error{Class: ClassRejected, Message: "the example does not validate or plan", Err: res[0].Err}

@@ -67,6 +67,10 @@ func (c *config) searchPath(scope string) []string {
 	return out
 }
 
+// scoped reports whether a request with this scope is restricted to its
+// search path's schemas.
+func (c *config) scoped(scope string) bool { return scope != "" || c.scope != "" }
+
 // WithLLM sets the chat model that writes candidate SQL (required by Ask).
 func WithLLM(m LLM) Option { return optionFunc(func(c *config) { c.llm = m }) }
 

@@ -29,9 +29,9 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 	if err != nil {
 		return nil, err
 	}
-	path := e.cfg.searchPath(ac.scope)
+	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
-	e.check(ctx, st, st.validator(path, ac.maxRows), []*candidate{c})
+	e.check(ctx, st, st.validator(path, scoped, ac.maxRows), []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
 	if c.validated != nil {
 		out.SQLOut = c.validated.SQL
@@ -41,7 +41,7 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 		out.SQLState, out.Message = c.Code, c.Error
 		return out, nil
 	}
-	_, err = st.executor.Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)
+	_, err = e.executor(st, path, scoped).Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)
 	if err != nil {
 		out.Message = err.Error()
 		var xe *execute.Error
@@ -94,7 +94,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	for i, s := range sqls {
 		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: "input", Votes: 1}}
 	}
-	e.check(ctx, st, st.validator(cx.SearchPath, ac.maxRows), cands)
+	e.check(ctx, st, st.validator(cx.SearchPath, cx.Scoped, ac.maxRows), cands)
 	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
 	var ok []*candidate
 	var idx []int
@@ -136,9 +136,9 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	if err != nil {
 		return res, err
 	}
-	path := e.cfg.searchPath(ac.scope)
+	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
 	start := time.Now()
-	vr, err := st.validator(path, ac.maxRows).Validate(sql)
+	vr, err := st.validator(path, scoped, ac.maxRows).Validate(sql)
 	if err != nil {
 		var ve *validate.Error
 		code := ""
@@ -150,7 +150,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 		return res, ne
 	}
 	res.SQL, res.Tables = vr.SQL, vr.Tables
-	er, err := st.executor.Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
+	er, err := e.executor(st, path, scoped).Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
 	res.Timings["execute"] = time.Since(start)
 	if err != nil {
 		code := ""

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,14 +116,25 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 		wg.Add(1)
 		go func(r *ExplainResult) {
 			defer func() { <-sem; wg.Done() }()
-			explainOne(ctx, db, r, cfg.timeout)
+			explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath))
 		}(&out[i])
 	}
 	wg.Wait()
 	return out
 }
 
-func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration) {
+// searchPathSetting renders a search path as a search_path value: quoted
+// identifiers, pg_temp last so a temporary table cannot shadow a validated
+// name. The planner must resolve names exactly as the validator did.
+func searchPathSetting(path []string) string {
+	parts := make([]string, 0, len(path)+1)
+	for _, s := range path {
+		parts = append(parts, pgx.Identifier{s}.Sanitize())
+	}
+	return strings.Join(append(parts, "pg_temp"), ", ")
+}
+
+func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath string) {
 	fail := func(err error) {
 		r.Err = err
 		r.Message = err.Error()
@@ -147,8 +159,9 @@ func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Dur
 		defer rcancel()
 		_ = tx.Rollback(rctx)
 	}()
-	if _, err := tx.Exec(cctx, fmt.Sprintf("SET LOCAL statement_timeout = %d", timeout.Milliseconds())); err != nil {
-		fail(fmt.Errorf("validate: explain: set timeout: %w", err))
+	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true)",
+		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
+		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
 	}
 	// QueryExecModeExec uses the extended protocol, which refuses more than

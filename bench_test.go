@@ -1,0 +1,80 @@
+package nl2sql_test
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm/openai"
+)
+
+// BenchmarkAsk measures a whole Ask with an instant loopback model that
+// answers each exam question with its gold SQL: everything but the model
+// (retrieval, linking, planning, prompt, HTTP round trip, validation,
+// EXPLAIN, scoring, execution), over the easy and medium exam questions.
+func BenchmarkAsk(b *testing.B) {
+	exam, err := erp.Exam()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var qs []erp.Question
+	for _, q := range exam {
+		if q.Difficulty != "hard" {
+			qs = append(qs, q)
+		}
+	}
+	for _, size := range []struct {
+		name  string
+		opts  erp.Options
+		scope string
+	}{
+		{"tables=91", erp.Options{}, ""},
+		{"tables=2502", erp.Options{Divisions: 30}, "div_07"},
+	} {
+		b.Run(size.name, func(b *testing.B) {
+			srv := llmfake.New(b, func(n int, r *llmfake.Request) llmfake.Reply {
+				for _, q := range qs {
+					if strings.Contains(r.Last(), "【Question】\n"+q.Question+"\n") {
+						return llmfake.Reply{Content: "```sql\n" + q.GoldSQL + "\n```"}
+					}
+				}
+				return llmfake.Reply{Content: "no"}
+			})
+			model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"))
+			pool := pgtest.Pool(b, erptest.Load(b, size.opts))
+			opts := []nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithModules(erp.Modules())}
+			if size.scope != "" {
+				opts = append(opts, nl2sql.WithScope(size.scope))
+			}
+			eng, err := nl2sql.New(pool, opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if err := eng.Prepare(ctx); err != nil {
+				b.Fatal(err)
+			}
+			lat := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				q := qs[i%len(qs)]
+				start := time.Now()
+				if _, err := eng.Ask(ctx, q.Question, nl2sql.Evidence(q.Evidence)); err != nil {
+					b.Fatalf("%s: %v", q.QID, err)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			b.StopTimer()
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+		})
+	}
+}
