@@ -81,7 +81,7 @@ type Context struct {
 	Evidence   string
 	SearchPath []string
 	// Scoped is true when the request is restricted to SearchPath's schemas.
-	Scoped bool
+	Scoped     bool
 	Tables     []retrieve.TableHit
 	Links      *link.Result
 	Joins      []plan.JoinEdge
