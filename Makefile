@@ -30,7 +30,8 @@ test:
 	trap 'scripts/pg destroy "$$dir"' EXIT; \
 	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
 	$(GO) vet ./...; \
-	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -count=1 -timeout 30m ./...; \
+	cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...
 
 bench:
 	@set -euo pipefail; \

@@ -292,7 +292,7 @@ func TestRun(t *testing.T) {
 	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "unused"} })
 	ctx := context.Background()
 	res, err := eng.Run(ctx, "SELECT emp_id FROM employees ORDER BY emp_id", nl2sql.MaxRows(5))
-	if err != nil || len(res.Rows) != 5 || !res.Truncated && !strings.Contains(res.SQL, "LIMIT") {
+	if err != nil || len(res.Rows) != 5 || !res.Truncated || !strings.Contains(res.SQL, "LIMIT 6") {
 		t.Fatalf("run: %v %+v", err, res)
 	}
 	if _, err := eng.Run(ctx, "SELECT pg_sleep(1)"); !errors.Is(err, nl2sql.ErrUnsafe) {

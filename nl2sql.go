@@ -222,13 +222,15 @@ func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
 	return out
 }
 
-// validator returns the candidate validator for a search path (cached).
+// validator returns the candidate validator for a search path (cached). Its
+// LIMIT is the row cap + 1, like the executor's, so a cut result is reported
+// as truncated instead of silently ending at the cap.
 func (st *state) validator(path []string, scoped bool, maxRows int) *validate.Validator {
 	key := fmt.Sprint(path, scoped, maxRows)
 	if v, ok := st.validators.Load(key); ok {
 		return v.(*validate.Validator)
 	}
-	v := validate.New(validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)))
+	v := validate.New(validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)+1))
 	actual, _ := st.validators.LoadOrStore(key, v)
 	return actual.(*validate.Validator)
 }

@@ -1,0 +1,419 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm/openai"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// connect serves srv over in-memory transports and returns a connected
+// client session; both ends are closed when the test ends.
+func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := t.Context()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// call calls a tool; it fails the test on a protocol error (tool errors
+// come back as IsError results).
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
+// decode reads a successful result's structured content into T.
+func decode[T any](t *testing.T, res *mcp.CallToolResult) T {
+	t.Helper()
+	var out T
+	if res.IsError {
+		t.Fatalf("tool error: %s", text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+	return out
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// employeeCount is the ground truth, read straight from the database.
+func employeeCount(t *testing.T, dsn string) int64 {
+	t.Helper()
+	var n int64
+	if err := pgtest.Pool(t, dsn).QueryRow(t.Context(), "SELECT count(*) FROM employees").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestInProcess(t *testing.T) {
+	dsn := erptest.Single(t)
+	want := employeeCount(t, dsn)
+	const countSQL = "SELECT count(*) AS n FROM employees"
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\n" + countSQL + "\n```"}
+	})
+	model := openai.New(openai.WithBaseURL(fake.BaseURL()), openai.WithModel("fake"), openai.WithAPIKey("test"))
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithLLM(model), nl2sql.WithMaxRows(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewServer(eng, Config{HasLLM: true}))
+	ctx := t.Context()
+
+	t.Run("tools/list", func(t *testing.T) {
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		required := map[string]string{"nl_query": "question", "describe_schema": "", "run_sql": "sql"}
+		props := map[string][]string{
+			"nl_query":        {"evidence", "max_rows", "question", "scope"},
+			"describe_schema": {"question", "scope", "tables"},
+			"run_sql":         {"max_rows", "scope", "sql"},
+		}
+		if len(lt.Tools) != len(required) {
+			t.Fatalf("got %d tools, want %d", len(lt.Tools), len(required))
+		}
+		for _, tool := range lt.Tools {
+			field, ok := required[tool.Name]
+			if !ok {
+				t.Errorf("unexpected tool %q", tool.Name)
+				continue
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			var in struct {
+				Type       string         `json:"type"`
+				Properties map[string]any `json:"properties"`
+				Required   []string       `json:"required"`
+			}
+			if err := json.Unmarshal(b, &in); err != nil || in.Type != "object" || len(in.Properties) == 0 {
+				t.Errorf("%s: input schema %s", tool.Name, b)
+			}
+			if got := slices.Sorted(maps.Keys(in.Properties)); !slices.Equal(got, props[tool.Name]) {
+				t.Errorf("%s: properties %v, want %v", tool.Name, got, props[tool.Name])
+			}
+			if field != "" && !slices.Contains(in.Required, field) {
+				t.Errorf("%s: %q not required in %s", tool.Name, field, b)
+			}
+			if tool.OutputSchema == nil {
+				t.Errorf("%s: no output schema", tool.Name)
+			}
+		}
+	})
+
+	t.Run("describe_schema tables", func(t *testing.T) {
+		res := call(t, cs, "describe_schema", map[string]any{"tables": []string{"public.employees", "departments"}})
+		out := decode[DescribeSchemaOutput](t, res)
+		if !slices.Equal(out.Tables, []string{"public.employees", "public.departments"}) {
+			t.Errorf("tables %v", out.Tables)
+		}
+		for _, name := range out.Tables {
+			if !strings.Contains(out.MSchema, "# Table: "+name) {
+				t.Errorf("M-Schema lacks %s:\n%s", name, out.MSchema)
+			}
+		}
+		if !strings.Contains(text(res), "# Table: public.employees") {
+			t.Errorf("text content lacks the M-Schema: %s", text(res))
+		}
+	})
+
+	t.Run("describe_schema question", func(t *testing.T) {
+		out := decode[DescribeSchemaOutput](t, call(t, cs, "describe_schema", map[string]any{"question": "how many employees are there?"}))
+		if !slices.Contains(out.Tables, "public.employees") {
+			t.Errorf("tables %v lack public.employees", out.Tables)
+		}
+		for _, name := range out.Tables {
+			if !strings.Contains(out.MSchema, ": "+name) { // "# Table: name" or "# View: name"
+				t.Errorf("M-Schema lacks %s", name)
+			}
+		}
+	})
+
+	t.Run("describe_schema unknown", func(t *testing.T) {
+		res := call(t, cs, "describe_schema", map[string]any{"tables": []string{"public.nope"}})
+		if !res.IsError || !strings.Contains(text(res), "public.nope") {
+			t.Errorf("want a tool error naming public.nope, got %v %s", res.IsError, text(res))
+		}
+	})
+
+	t.Run("run_sql", func(t *testing.T) {
+		out := decode[RunSQLOutput](t, call(t, cs, "run_sql", map[string]any{"sql": countSQL}))
+		if len(out.Columns) != 1 || out.Columns[0].Name != "n" || len(out.Rows) != 1 || out.Truncated {
+			t.Fatalf("result %+v", out)
+		}
+		if got, ok := out.Rows[0][0].(float64); !ok || int64(got) != want {
+			t.Errorf("count %v, want %d", out.Rows[0][0], want)
+		}
+	})
+
+	t.Run("run_sql max_rows", func(t *testing.T) {
+		out := decode[RunSQLOutput](t, call(t, cs, "run_sql", map[string]any{"sql": "SELECT emp_id FROM employees ORDER BY emp_id", "max_rows": 3}))
+		// The engine asks for one row more than the cap (LIMIT 4) so that a
+		// cut result is reported as truncated.
+		if len(out.Rows) != 3 || !out.Truncated || !strings.Contains(out.SQL, "LIMIT 4") {
+			t.Errorf("want 3 rows, truncated, LIMIT 4; got %d rows, truncated %v, sql %q", len(out.Rows), out.Truncated, out.SQL)
+		}
+	})
+
+	t.Run("run_sql rejected", func(t *testing.T) {
+		// The tool error carries the validator's message.
+		for sql, msg := range map[string]string{
+			"SELECT pg_sleep(1)":    "function pg_sleep is not allowed",
+			"DELETE FROM employees": "rejected_unsafe",
+		} {
+			res := call(t, cs, "run_sql", map[string]any{"sql": sql})
+			if !res.IsError || !strings.Contains(text(res), msg) {
+				t.Errorf("%s: want a tool error saying %q, got %v %s", sql, msg, res.IsError, text(res))
+			}
+		}
+		if n := employeeCount(t, dsn); n != want {
+			t.Errorf("employees changed: %d, want %d", n, want)
+		}
+	})
+
+	t.Run("nl_query", func(t *testing.T) {
+		before := len(fake.Requests())
+		res := call(t, cs, "nl_query", map[string]any{"question": "How many employees are there?"})
+		out := decode[NLQueryOutput](t, res)
+		if len(fake.Requests()) == before {
+			t.Error("the model was not called")
+		}
+		if !strings.Contains(out.SQL, "count(*)") || !slices.Contains(out.Tables, "public.employees") {
+			t.Errorf("sql %q tables %v", out.SQL, out.Tables)
+		}
+		if len(out.Rows) != 1 || len(out.Rows[0]) != 1 {
+			t.Fatalf("rows %v", out.Rows)
+		}
+		if got, ok := out.Rows[0][0].(float64); !ok || int64(got) != want {
+			t.Errorf("count %v, want %d", out.Rows[0][0], want)
+		}
+		if out.Confidence <= 0 || out.Confidence > 1 {
+			t.Errorf("confidence %v", out.Confidence)
+		}
+		if !strings.Contains(out.Explanation, "public.employees") || !strings.Contains(out.Explanation, "1 row") ||
+			!strings.HasPrefix(text(res), out.Explanation) {
+			t.Errorf("explanation %q, text %q", out.Explanation, text(res))
+		}
+	})
+
+	t.Run("resources", func(t *testing.T) {
+		lr, err := cs.ListResources(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lr.Resources) != 1 || lr.Resources[0].URI != tablesURI {
+			t.Errorf("resources %+v", lr.Resources)
+		}
+		lt, err := cs.ListResourceTemplates(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lt.ResourceTemplates) != 1 || lt.ResourceTemplates[0].URITemplate != "nl2sql://table/{schema}.{name}" {
+			t.Errorf("templates %+v", lt.ResourceTemplates)
+		}
+
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: tablesURI})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []TableInfo
+		if err := json.Unmarshal([]byte(rr.Contents[0].Text), &list); err != nil {
+			t.Fatal(err)
+		}
+		cat, err := eng.Catalog(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != len(cat.Tables) {
+			t.Errorf("%d tables listed, catalog has %d", len(list), len(cat.Tables))
+		}
+		i := slices.IndexFunc(list, func(ti TableInfo) bool { return ti.Name == "public.employees" })
+		if i < 0 || list[i].Comment != cat.Table("public.employees").Comment {
+			t.Errorf("public.employees missing or without its comment: %+v", list)
+		}
+
+		rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "nl2sql://table/public.employees"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rr.Contents[0].Text; !strings.Contains(got, "# Table: public.employees") || strings.Contains(got, "# Table: public.departments") {
+			t.Errorf("table resource:\n%s", got)
+		}
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "nl2sql://table/public.nope"}); err == nil {
+			t.Error("reading an unknown table succeeded")
+		}
+	})
+}
+
+func TestNoLLM(t *testing.T) {
+	dsn := erptest.Single(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewServer(eng, Config{}))
+	res := call(t, cs, "nl_query", map[string]any{"question": "How many employees are there?"})
+	if !res.IsError || !strings.Contains(text(res), "--llm") {
+		t.Errorf("want a tool error pointing at --llm, got %v %s", res.IsError, text(res))
+	}
+}
+
+func TestScopePinned(t *testing.T) {
+	dsn := erptest.Single(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithScope("public"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, NewServer(eng, Config{Scope: "public"}))
+	res := call(t, cs, "run_sql", map[string]any{"sql": "SELECT 1", "scope": "other"})
+	if !res.IsError || !strings.Contains(text(res), "limited to scope") {
+		t.Errorf("want a scope error, got %v %s", res.IsError, text(res))
+	}
+}
+
+// TestStreamableHTTP talks to the server the way --http serves it.
+func TestStreamableHTTP(t *testing.T) {
+	dsn := erptest.Single(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(httpHandler(NewServer(eng, Config{})))
+	defer hs.Close()
+	tr := &mcp.StreamableClientTransport{Endpoint: hs.URL + "/", DisableStandaloneSSE: true}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	out := decode[DescribeSchemaOutput](t, call(t, cs, "describe_schema", map[string]any{"tables": []string{"public.employees"}}))
+	if !strings.Contains(out.MSchema, "# Table: public.employees") {
+		t.Errorf("M-Schema:\n%s", out.MSchema)
+	}
+}
+
+// TestStdioBinary runs the built server as a client would: a child
+// process speaking MCP on its stdin/stdout.
+func TestStdioBinary(t *testing.T) {
+	dsn := erptest.Single(t)
+	want := employeeCount(t, dsn)
+	bin := filepath.Join(t.TempDir(), "mcp-server")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--dsn", dsn, "--llm", "none")
+	errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errFile.Close()
+	cmd.Stderr = errFile
+	stderr := func() string { b, _ := os.ReadFile(errFile.Name()); return string(b) }
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nstderr:\n%s", err, stderr())
+	}
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+		}
+	}()
+	if got := cs.InitializeResult().ServerInfo.Name; got != "nl2sql" {
+		t.Errorf("server name %q", got)
+	}
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range lt.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"describe_schema", "nl_query", "run_sql"}) {
+		t.Errorf("tools %v", names)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_sql", Arguments: map[string]any{"sql": "SELECT count(*) AS n FROM employees"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := decode[RunSQLOutput](t, res)
+	if len(out.Rows) != 1 || out.Rows[0][0] != float64(want) {
+		t.Errorf("rows %v, want [[%d]]", out.Rows, want)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nl_query", Arguments: map[string]any{"question": "How many employees?"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError {
+		t.Errorf("nl_query without a model succeeded: %s", text(res))
+	}
+
+	// Closing the session closes the child's stdin: the server must exit
+	// by itself (Close waits for it, then would send SIGTERM).
+	start := time.Now()
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Exited() {
+		t.Fatalf("server still running after close (state %v)\nstderr:\n%s", cmd.ProcessState, stderr())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d\nstderr:\n%s", code, stderr())
+	}
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("server took %v to exit after stdin closed (was it killed?)", d)
+	}
+	if logs := stderr(); !strings.Contains(logs, "serving MCP on stdio") {
+		t.Errorf("logs did not reach stderr:\n%s", logs)
+	}
+}
