@@ -225,3 +225,27 @@ func TestRepairAndPickCommands(t *testing.T) {
 		t.Errorf("pick keys = %v", keys(m))
 	}
 }
+
+func TestSchemaCommand(t *testing.T) {
+	dsn := erptest.Divisions(t, 2)
+	code, out, errs := cli(t, "schema", "--dsn", dsn, "--scope", "div_02", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m := decode(t, out)
+	if !reflect.DeepEqual(keys(m), []string{"enums", "fingerprint", "schemas", "tables"}) {
+		t.Errorf("keys = %v", keys(m))
+	}
+	for _, tb := range m["tables"].([]any) {
+		if s := tb.(map[string]any)["schema"]; s != "div_02" && s != "public" {
+			t.Errorf("scope leak: %v", s)
+		}
+	}
+	code, out, _ = cli(t, "schema", "--dsn", dsn, "--scope", "div_02", "div_02.employees", "departments")
+	if code != 0 || !strings.Contains(out, "# Table: employees") || !strings.Contains(out, "【Foreign keys】") {
+		t.Errorf("M-Schema: exit %d\n%s", code, out)
+	}
+	if code, _, errs := cli(t, "schema", "--dsn", dsn, "no_such.table"); code != 2 || !strings.Contains(errs, "unknown table") {
+		t.Errorf("unknown table: exit %d %q", code, errs)
+	}
+}

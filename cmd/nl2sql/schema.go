@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -40,12 +41,19 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return &exitError{code: 2, err: err}
 	}
 	if len(tables) > 0 {
-		for _, t := range tables {
-			if cat.Table(t) == nil {
-				return usageErr("unknown table %q", t)
+		// Bare names resolve along the scope's search path, like SQL.
+		names := make([]string, 0, len(tables))
+		for _, name := range tables {
+			t := cat.Table(name)
+			if !strings.Contains(name, ".") {
+				t = cat.Resolve(name, searchPath(c.scope))
 			}
+			if t == nil {
+				return usageErr("unknown table %q", name)
+			}
+			names = append(names, t.QualifiedName())
 		}
-		cat = cat.Subset(tables)
+		cat = cat.Subset(names)
 	}
 	if c.json {
 		enc := json.NewEncoder(stdout)
