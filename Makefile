@@ -27,16 +27,16 @@ demo:
 test:
 	@set -euo pipefail; \
 	dir=$$(mktemp -d /tmp/nl2sql-test-XXXXXX); \
-	trap 'scripts/pg destroy "$$dir"' EXIT; \
+	trap '$(CURDIR)/scripts/pg destroy "$$dir"' EXIT; \
 	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
 	$(GO) vet ./...; \
 	$(GO) test -count=1 -timeout 30m ./...; \
-	cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...
+	(cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...)
 
 bench:
 	@set -euo pipefail; \
 	dir=$$(mktemp -d /tmp/nl2sql-bench-XXXXXX); \
-	trap 'scripts/pg destroy "$$dir"' EXIT; \
+	trap '$(CURDIR)/scripts/pg destroy "$$dir"' EXIT; \
 	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
