@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/nl2sqlgo/nl2sql/internal/defog"
+	"github.com/nl2sqlgo/nl2sql/internal/defogtest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
@@ -129,22 +128,7 @@ func (c *coverage) String() string {
 // the defog questions that joins tables, and checks that the planned joins
 // contain the gold join edges (ON/USING and WHERE column equalities).
 func TestDefogJoinCoverage(t *testing.T) {
-	if _, ok := defog.Dir(); !ok {
-		t.Skip("defog dataset not available")
-	}
-	qs, err := defog.Questions()
-	if err != nil {
-		t.Fatal(err)
-	}
-	byDB := map[string][]defog.Question{}
-	for _, q := range qs {
-		byDB[q.DBName] = append(byDB[q.DBName], q)
-	}
-	dbs := make([]string, 0, len(byDB))
-	for db := range byDB {
-		dbs = append(dbs, db)
-	}
-	sort.Strings(dbs)
+	dbs, byDB := defogtest.Questions(t)
 
 	var (
 		joinQueries, goldEdges, fkEdges, inferEdgesN int
@@ -233,9 +217,7 @@ func TestDefogJoinCoverage(t *testing.T) {
 
 func introspectDB(t *testing.T, db, script string) *schema.Catalog {
 	t.Helper()
-	dsn := pgtest.FromTemplate(t, "plan/defog/"+db+"\x00"+script, func(ctx context.Context, conn *pgx.Conn) error {
-		return defog.LoadDatabase(ctx, conn, db)
-	})
+	dsn := defogtest.Database(t, db)
 	cat, err := schema.Introspect(context.Background(), pgtest.Pool(t, dsn))
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,12 @@ package retrieve_test
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
 	"github.com/nl2sqlgo/nl2sql/internal/defog"
+	"github.com/nl2sqlgo/nl2sql/internal/defogtest"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
@@ -159,29 +157,11 @@ func TestRecallERPExam(t *testing.T) {
 // TestRecallDefog measures the same on the defog datasets (skipped when the
 // shared folder is absent).
 func TestRecallDefog(t *testing.T) {
-	qs, err := defog.Questions()
-	if err != nil {
-		t.Skipf("defog dataset: %v", err)
-	}
+	dbs, byDB := defogtest.Questions(t)
 	ctx := context.Background()
-	byDB := map[string][]defog.Question{}
-	for _, q := range qs {
-		byDB[q.DBName] = append(byDB[q.DBName], q)
-	}
-	dbs := make([]string, 0, len(byDB))
-	for db := range byDB {
-		dbs = append(dbs, db)
-	}
-	sort.Strings(dbs)
 	var all recallStats
 	for _, db := range dbs {
-		script, err := defog.Script(db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dsn := pgtest.FromTemplate(t, "defog-"+db+fmt.Sprint(len(script)), func(ctx context.Context, c *pgx.Conn) error {
-			return defog.LoadDatabase(ctx, c, db)
-		})
+		dsn := defogtest.Database(t, db)
 		cat := introspectDSN(t, dsn)
 		r, err := retrieve.New(ctx, cat)
 		if err != nil {

@@ -2,15 +2,13 @@ package validate_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"sort"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nl2sqlgo/nl2sql/internal/defog"
+	"github.com/nl2sqlgo/nl2sql/internal/defogtest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -22,15 +20,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // from the catalog.
 func defogDB(t *testing.T, db string) (*pgxpool.Pool, []validate.Table) {
 	t.Helper()
-	script, err := defog.Script(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256([]byte(script))
-	dsn := pgtest.FromTemplate(t, "defog-"+db+"-"+hex.EncodeToString(sum[:8]), func(ctx context.Context, conn *pgx.Conn) error {
-		return defog.LoadDatabase(ctx, conn, db)
-	})
-	pool := pgtest.Pool(t, dsn)
+	pool := pgtest.Pool(t, defogtest.Database(t, db))
 	return pool, catalogTables(t, pool)
 }
 

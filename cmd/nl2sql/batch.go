@@ -78,3 +78,20 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 	}
 	return nil
 }
+
+// sqlArg is the SQL of a command's positional arguments ("-" reads stdin);
+// it is required unless a --jsonl batch file is given.
+func sqlArg(pos []string, jsonl, cmd string) (string, error) {
+	sql := strings.Join(pos, " ")
+	if sql == "-" {
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return "", usageErr("reading stdin: %v", err)
+		}
+		sql = string(b)
+	}
+	if strings.TrimSpace(sql) == "" && jsonl == "" {
+		return "", usageErr("%s needs SQL (or - for stdin, or --jsonl FILE)", cmd)
+	}
+	return sql, nil
+}

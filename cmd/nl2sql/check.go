@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -35,16 +34,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	sql := strings.Join(pos, " ")
-	if sql == "-" {
-		b, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			return usageErr("reading stdin: %v", err)
-		}
-		sql = string(b)
-	}
-	if strings.TrimSpace(sql) == "" && *jsonl == "" {
-		return usageErr("check needs SQL (or - for stdin, or --jsonl FILE)")
+	sql, err := sqlArg(pos, *jsonl, "check")
+	if err != nil {
+		return err
 	}
 	var pool *pgxpool.Pool
 	var tables []validate.Table

@@ -2,64 +2,27 @@ package main
 
 import (
 	"os"
-	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/llm/anthropic"
-	"github.com/nl2sqlgo/nl2sql/llm/ollama"
-	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/llm/provider"
 )
 
-// llmFlags are the model flags shared by ask, pick and exam.
+// llmFlags are the model flags shared by ask and exam.
 type llmFlags struct {
 	spec string
 	url  string
 }
 
-// resolveLLM builds the model named by --llm (or $NL2SQL_LLM): "ollama:MODEL",
-// "openai:MODEL", "anthropic:MODEL", or "none" / "" for no model (nil).
-// Base URLs come from --llm-url, else OLLAMA_HOST / OPENAI_BASE_URL; keys
-// from OPENAI_API_KEY / ANTHROPIC_API_KEY.
+// resolveLLM builds the model named by --llm (or $NL2SQL_LLM); nil for none.
+// See provider.FromSpec for the spec forms, URLs and keys.
 func (f *llmFlags) resolveLLM() (nl2sql.LLM, error) {
 	spec := f.spec
 	if spec == "" {
 		spec = os.Getenv("NL2SQL_LLM")
 	}
-	if spec == "" || spec == "none" {
-		return nil, nil
+	m, err := provider.FromSpec(spec, f.url)
+	if err != nil {
+		return nil, usageErr("--llm: %v", err)
 	}
-	provider, model, ok := strings.Cut(spec, ":")
-	if !ok || model == "" {
-		return nil, usageErr("--llm %q: want ollama:MODEL, openai:MODEL, anthropic:MODEL or none", spec)
-	}
-	switch provider {
-	case "ollama":
-		url := f.url
-		if url == "" {
-			url = ollama.HostFromEnv()
-		}
-		return ollama.New(ollama.WithBaseURL(url), ollama.WithModel(model)), nil
-	case "openai":
-		opts := []openai.Option{openai.WithModel(model), openai.WithAPIKey(os.Getenv("OPENAI_API_KEY"))}
-		if url := firstNonEmpty(f.url, os.Getenv("OPENAI_BASE_URL")); url != "" {
-			opts = append(opts, openai.WithBaseURL(url))
-		}
-		return openai.New(opts...), nil
-	case "anthropic":
-		opts := []anthropic.Option{anthropic.WithModel(model), anthropic.WithAPIKey(os.Getenv("ANTHROPIC_API_KEY"))}
-		if f.url != "" {
-			opts = append(opts, anthropic.WithBaseURL(f.url))
-		}
-		return anthropic.New(opts...), nil
-	}
-	return nil, usageErr("--llm %q: unknown provider %q (ollama, openai, anthropic, none)", spec, provider)
-}
-
-func firstNonEmpty(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return m, nil
 }

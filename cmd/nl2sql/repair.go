@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
 )
@@ -33,16 +32,9 @@ func runRepair(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	sql := strings.Join(pos, " ")
-	if sql == "-" {
-		b, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			return usageErr("reading stdin: %v", err)
-		}
-		sql = string(b)
-	}
-	if strings.TrimSpace(sql) == "" && *jsonl == "" {
-		return usageErr("repair needs SQL (or - for stdin, or --jsonl FILE)")
+	sql, err := sqlArg(pos, *jsonl, "repair")
+	if err != nil {
+		return err
 	}
 	eng, pool, err := openEngine(ctx, &c, nil, stderr)
 	if err != nil {
