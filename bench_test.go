@@ -2,6 +2,7 @@ package nl2sql_test
 
 import (
 	"context"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -76,5 +77,26 @@ func BenchmarkAsk(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 		})
+	}
+}
+
+// BenchmarkPrepareMemory prepares an Engine (catalog, value index off,
+// schema index, link and plan structures) on the schema-only demo ERP at
+// 10,387 tables and reports the live heap afterwards.
+func BenchmarkPrepareMemory(b *testing.B) {
+	pool := pgtest.Pool(b, erptest.Load(b, erp.Options{Divisions: 125, NoData: true}))
+	for i := 0; i < b.N; i++ {
+		eng, err := nl2sql.New(pool, nl2sql.WithValueIndex(false), nl2sql.WithModules(erp.Modules()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := eng.Prepare(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+		runtime.KeepAlive(eng)
 	}
 }

@@ -62,10 +62,18 @@ func inferEdges(tables []*schema.Table, declared [][]schema.ForeignKey) ([][]sch
 			}
 		}
 	}
+	// A guessed key stays inside its schema, or points at a table whose name
+	// no other schema has (a shared reference table): in a multi-tenant
+	// catalog, div_01.orders.customer_id must not reach div_02.customers.
+	nameCount := map[string]int{}
+	for _, t := range tables {
+		nameCount[t.Name]++
+	}
 	seen := map[[2]colRef]bool{}
 	add := func(from colRef, to colRef) {
 		a, b := tables[from.table], tables[to.table]
-		if from.table == to.table || seen[[2]colRef{from, to}] || !compatible(a.Column(from.column), b.Column(to.column)) {
+		if from.table == to.table || seen[[2]colRef{from, to}] || !compatible(a.Column(from.column), b.Column(to.column)) ||
+			(a.Schema != b.Schema && nameCount[b.Name] > 1) {
 			return
 		}
 		seen[[2]colRef{from, to}] = true
@@ -99,7 +107,8 @@ func inferEdges(tables []*schema.Table, declared [][]schema.ForeignKey) ([][]sch
 		case len(keyed) == 0 && len(group) <= maxKeylessPair:
 			for i, a := range group {
 				for _, b := range group[i+1:] {
-					if compatible(tables[a.table].Column(name), tables[b.table].Column(name)) {
+					ta, tb := tables[a.table], tables[b.table]
+					if compatible(ta.Column(name), tb.Column(name)) && (ta.Schema == tb.Schema || nameCount[tb.Name] == 1 || nameCount[ta.Name] == 1) {
 						pairs = append(pairs, [2]colRef{a, b})
 					}
 				}
