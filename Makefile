@@ -34,11 +34,11 @@ test:
 	(cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...)
 
 bench:
-	@set -euo pipefail; \
+	@set -euo pipefail; mkdir -p .cache; \
 	dir=$$(mktemp -d /tmp/nl2sql-bench-XXXXXX); \
 	trap '$(CURDIR)/scripts/pg destroy "$$dir"' EXIT; \
 	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $${BENCHTIME:-1s} -timeout 60m ./... | tee .cache/bench.txt | scripts/benchtable
 
 pg-start:
 	@scripts/pg start $(PGDIR)
