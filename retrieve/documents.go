@@ -30,7 +30,7 @@ func (ix *Retriever) documents(cat *schema.Catalog, catalogFP string) []Document
 	for _, t := range cat.Tables {
 		q := t.QualifiedName()
 		module := ix.moduleOf[q]
-		fp := t.Fingerprint()
+		fp := cat.TableFingerprint(t)
 		docs = append(docs, Document{
 			ID: "table:" + q, Kind: KindTable, Scope: t.Schema, Module: module, Table: q,
 			Text: ix.tableText(cat, t), Fingerprint: fp, Catalog: catalogFP,
@@ -144,7 +144,7 @@ func (ix *Retriever) moduleFingerprint(cat *schema.Catalog, m string) string {
 	var parts []string
 	for _, q := range ix.modules[m] {
 		if t := cat.Table(q); t != nil {
-			parts = append(parts, t.Fingerprint())
+			parts = append(parts, cat.TableFingerprint(t))
 		}
 	}
 	parts = append(parts, ix.cfg.moduleKeywords[m]...)

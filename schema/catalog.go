@@ -102,6 +102,7 @@ type Catalog struct {
 
 	byName       map[string]*Table
 	referencedBy map[string][]Reference
+	fp           *fingerprints
 }
 
 // Reference is a foreign key seen from the referenced side.
@@ -127,6 +128,7 @@ func (c *Catalog) init() {
 		}
 		return a.Name < b.Name
 	})
+	c.fp = &fingerprints{}
 	c.byName = make(map[string]*Table, len(c.Tables))
 	c.referencedBy = make(map[string][]Reference)
 	for _, t := range c.Tables {

@@ -6,16 +6,46 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
+
+// fingerprints caches a catalog's fingerprints: a Catalog is immutable, so
+// they are computed once, on first use.
+type fingerprints struct {
+	once    sync.Once
+	catalog string
+	tables  map[*Table]string
+}
 
 // Fingerprint returns a stable hash of the catalog's structure: schemas,
 // tables, columns, types, keys, comments and enum labels. Row estimates and
 // view definitions' formatting are left out, so ANALYZE does not make an
 // index look stale, while any change a prompt or an index would show does.
 func (c *Catalog) Fingerprint() string {
-	h := sha256.New()
+	if c.fp == nil { // a Catalog built without NewCatalog
+		cat, _ := c.computeFingerprints()
+		return cat
+	}
+	c.fp.once.Do(func() { c.fp.catalog, c.fp.tables = c.computeFingerprints() })
+	return c.fp.catalog
+}
+
+// TableFingerprint returns t.Fingerprint(), cached for the catalog's tables.
+func (c *Catalog) TableFingerprint(t *Table) string {
+	if c.fp != nil {
+		c.fp.once.Do(func() { c.fp.catalog, c.fp.tables = c.computeFingerprints() })
+		if s, ok := c.fp.tables[t]; ok {
+			return s
+		}
+	}
+	return t.Fingerprint()
+}
+
+func (c *Catalog) computeFingerprints() (string, map[*Table]string) {
+	tables := make(map[*Table]string, len(c.Tables))
+	var b []byte
 	for _, s := range c.Schemas {
-		writeField(h, "schema", s.Name, s.Comment)
+		b = appendField(b, "schema", s.Name, s.Comment)
 	}
 	names := make([]string, 0, len(c.Enums))
 	for n := range c.Enums {
@@ -23,44 +53,49 @@ func (c *Catalog) Fingerprint() string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		writeField(h, append([]string{"enum", n}, c.Enums[n]...)...)
+		b = appendField(b, append([]string{"enum", n}, c.Enums[n]...)...)
 	}
 	for _, t := range c.Tables { // sorted by NewCatalog
-		writeField(h, "table", t.Fingerprint())
+		fp := t.Fingerprint()
+		tables[t] = fp
+		b = appendField(b, "table", fp)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), tables
 }
 
 // Fingerprint returns a stable hash of one table's structure, so an index can
 // re-embed only the tables that changed.
 func (t *Table) Fingerprint() string {
-	h := sha256.New()
-	writeField(h, "t", t.Schema, t.Name, string(t.Kind), t.Comment, t.PartitionOf)
+	b := make([]byte, 0, 256+64*len(t.Columns))
+	b = appendField(b, "t", t.Schema, t.Name, string(t.Kind), t.Comment, t.PartitionOf)
 	for _, c := range t.Columns {
-		writeField(h, append([]string{"c", c.Name, c.Type, strconv.FormatBool(c.NotNull), c.Default, c.Comment}, c.EnumLabels...)...)
+		b = appendField(b, "c", c.Name, c.Type, strconv.FormatBool(c.NotNull), c.Default, c.Comment)
+		b = appendField(b, c.EnumLabels...)
 	}
-	writeField(h, append([]string{"pk"}, t.PrimaryKey...)...)
+	b = appendField(b, append([]string{"pk"}, t.PrimaryKey...)...)
 	fks := append([]ForeignKey(nil), t.ForeignKeys...)
 	sort.Slice(fks, func(i, j int) bool { return fks[i].Name < fks[j].Name })
 	for _, fk := range fks {
-		writeField(h, "fk", fk.Name, strings.Join(fk.Columns, ","), fk.RefSchema, fk.RefTable, strings.Join(fk.RefColumns, ","))
+		b = appendField(b, "fk", fk.Name, strings.Join(fk.Columns, ","), fk.RefSchema, fk.RefTable, strings.Join(fk.RefColumns, ","))
 	}
 	uq := make([]string, len(t.Unique))
 	for i, u := range t.Unique {
 		uq[i] = strings.Join(u, ",")
 	}
 	sort.Strings(uq)
-	writeField(h, append([]string{"uq"}, uq...)...)
-	return hex.EncodeToString(h.Sum(nil))[:32]
+	b = appendField(b, append([]string{"uq"}, uq...)...)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
-// writeField writes length-prefixed strings so that field boundaries can't
-// be forged by the content ("a,b" + "c" != "a" + "b,c").
-func writeField(h interface{ Write([]byte) (int, error) }, parts ...string) {
+// appendField appends length-prefixed strings and a newline, so that field
+// boundaries can't be forged by the content ("a,b" + "c" != "a" + "b,c").
+func appendField(b []byte, parts ...string) []byte {
 	for _, p := range parts {
-		h.Write([]byte(strconv.Itoa(len(p))))
-		h.Write([]byte{':'})
-		h.Write([]byte(p))
+		b = strconv.AppendInt(b, int64(len(p)), 10)
+		b = append(b, ':')
+		b = append(b, p...)
 	}
-	h.Write([]byte{'\n'})
+	return append(b, '\n')
 }

@@ -215,6 +215,14 @@ func TestFingerprint(t *testing.T) {
 	if a.Fingerprint() != b.Fingerprint() {
 		t.Fatal("fingerprint not stable across introspections")
 	}
+	for _, tb := range a.Tables {
+		if a.TableFingerprint(tb) != tb.Fingerprint() {
+			t.Fatalf("cached table fingerprint of %s differs", tb.QualifiedName())
+		}
+	}
+	if lit := (&schema.Catalog{Schemas: a.Schemas, Tables: a.Tables, Enums: a.Enums}); lit.Fingerprint() != a.Fingerprint() {
+		t.Error("a Catalog literal (no NewCatalog) fingerprints differently")
+	}
 	// ANALYZE-only changes keep it; a comment, a column or a type change it.
 	pgtest.Exec(t, dsn, "INSERT INTO public.countries VALUES ('FR','France'); ANALYZE")
 	if c := introspect(t, dsn); c.Fingerprint() != a.Fingerprint() {
