@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -144,7 +145,7 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 		if len(core) >= 5 {
 			break
 		}
-		if !contains(core, cl.Table) && contains(names, cl.Table) {
+		if !slices.Contains(core, cl.Table) && slices.Contains(names, cl.Table) {
 			core = append(core, cl.Table)
 		}
 	}
@@ -191,15 +192,6 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	return c, nil
 }
 
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // candidate is the Engine's working state for one query.
 type candidate struct {
 	Candidate
@@ -221,14 +213,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	start := time.Now()
 	res := &Result{Question: question, Timings: Timings{}}
 	fail := func(err error) (*Result, error) {
-		var ne *Error
-		if !errors.As(err, &ne) {
-			ne = &Error{Class: ClassExecution, Message: "unexpected failure", Err: err}
-			err = ne
-		}
-		res.Error = &ErrorInfo{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
 		res.Timings["total"] = time.Since(start)
-		return res, err
+		return res, res.fail(err)
 	}
 	st, err := e.state(ctx)
 	if err != nil {
@@ -326,12 +312,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
 	e.mark(ctx, res, "execute", t, err)
 	if err != nil {
-		code := ""
-		var xe *execute.Error
-		if errors.As(err, &xe) {
-			code = xe.SQLState
-		}
-		return fail(&Error{Class: ClassExecution, Code: code, Message: "the chosen query failed to run", Err: err})
+		return fail(executionError("the chosen query failed to run", err))
 	}
 	res.SQL = er.SQL
 	for _, col := range er.Columns {
@@ -380,28 +361,27 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 	}
 	pending := cands
 	for round := 0; round <= maxFixRounds && len(pending) > 0; round++ {
-		var sqls []string
-		var live []*candidate
-		for _, c := range pending {
-			vr, err := v.Validate(c.SQL)
-			if err != nil {
-				c.Status, c.err = "rejected", err
-				var ve *validate.Error
-				if errors.As(err, &ve) && len(ve.Violations()) > 0 {
-					c.Code, c.Error = ve.Violations()[0].Code, ve.Violations()[0].Message
-				} else {
-					c.Error = err.Error()
-				}
-				continue
-			}
-			c.validated = vr
-			sqls = append(sqls, vr.SQL)
-			live = append(live, c)
+		sqls := make([]string, len(pending))
+		for i, c := range pending {
+			sqls[i] = c.SQL
 		}
+		// Explain validates each candidate and plans the ones that pass.
 		results := v.Explain(ctx, e.db, sqls)
+		live := pending
 		pending = nil
 		for i, r := range results {
 			c := live[i]
+			if r.Validation == nil {
+				c.Status, c.err = "rejected", r.Err
+				var ve *validate.Error
+				if errors.As(r.Err, &ve) && len(ve.Violations()) > 0 {
+					c.Code, c.Error = ve.Violations()[0].Code, ve.Violations()[0].Message
+				} else {
+					c.Error = r.Err.Error()
+				}
+				continue
+			}
+			c.validated = r.Validation
 			if r.Err == nil {
 				c.Status, c.cost, c.rows, c.Code, c.Error = "ok", r.TotalCost, r.PlanRows, "", ""
 				continue

@@ -1,6 +1,10 @@
 package nl2sql
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
+)
 
 // Class says which stage lost when Ask fails.
 type Class string
@@ -60,3 +64,25 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is matches the sentinel of the error's class.
 func (e *Error) Is(target error) bool { return classSentinel[e.Class] == target }
+
+// fail records err in the result's JSON shape and returns it as an *Error
+// (an untyped error becomes an execution error).
+func (r *Result) fail(err error) error {
+	var ne *Error
+	if !errors.As(err, &ne) {
+		ne = &Error{Class: ClassExecution, Message: "unexpected failure", Err: err}
+		err = ne
+	}
+	r.Error = &ErrorInfo{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
+	return err
+}
+
+// executionError wraps an executor failure, carrying its SQLSTATE.
+func executionError(msg string, err error) *Error {
+	e := &Error{Class: ClassExecution, Message: msg, Err: err}
+	var xe *execute.Error
+	if errors.As(err, &xe) {
+		e.Code = xe.SQLState
+	}
+	return e
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -98,13 +99,6 @@ func (e *Engine) Prepare(ctx context.Context) error {
 func (e *Engine) Refresh(ctx context.Context) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.st == nil {
-		st, err := e.build(ctx, nil)
-		if err == nil {
-			e.st = st
-		}
-		return err
-	}
 	st, err := e.build(ctx, e.st)
 	if err != nil {
 		return err
@@ -215,7 +209,7 @@ func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
 	}
 	var out []validate.Table
 	for _, t := range st.tables {
-		if contains(path, t.Schema) {
+		if slices.Contains(path, t.Schema) {
 			out = append(out, t)
 		}
 	}

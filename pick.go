@@ -140,27 +140,18 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	start := time.Now()
 	vr, err := st.validator(path, scoped, ac.maxRows).Validate(sql)
 	if err != nil {
+		ne := &Error{Class: ClassRejected, Message: "the query is not allowed", Err: err}
 		var ve *validate.Error
-		code := ""
 		if errors.As(err, &ve) && len(ve.Violations()) > 0 {
-			code = ve.Violations()[0].Code
+			ne.Code = ve.Violations()[0].Code
 		}
-		ne := &Error{Class: ClassRejected, Code: code, Message: "the query is not allowed", Err: err}
-		res.Error = &ErrorInfo{Code: code, Class: ne.Class, Message: ne.Error()}
-		return res, ne
+		return res, res.fail(ne)
 	}
 	res.SQL, res.Tables = vr.SQL, vr.Tables
 	er, err := e.executor(st, path, scoped).Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
 	res.Timings["execute"] = time.Since(start)
 	if err != nil {
-		code := ""
-		var xe *execute.Error
-		if errors.As(err, &xe) {
-			code = xe.SQLState
-		}
-		ne := &Error{Class: ClassExecution, Code: code, Message: "the query failed to run", Err: err}
-		res.Error = &ErrorInfo{Code: code, Class: ne.Class, Message: ne.Error()}
-		return res, ne
+		return res, res.fail(executionError("the query failed to run", err))
 	}
 	for _, col := range er.Columns {
 		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -36,7 +37,7 @@ func (ix *Retriever) assignModules(cat *schema.Catalog) {
 		bare := map[string]string{}
 		for m, tables := range ix.cfg.modules {
 			for _, name := range tables {
-				if t := cat.Table(name); t != nil && containsDot(name) {
+				if t := cat.Table(name); t != nil && strings.Contains(name, ".") {
 					add(m, t.QualifiedName())
 				} else {
 					bare[name] = m
@@ -67,15 +68,6 @@ func (ix *Retriever) assignModules(cat *schema.Catalog) {
 	for m := range ix.modules {
 		sort.Strings(ix.modules[m])
 	}
-}
-
-func containsDot(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '.' {
-			return true
-		}
-	}
-	return false
 }
 
 // communities runs deterministic label propagation over the FK graph of bare

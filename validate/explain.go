@@ -40,6 +40,10 @@ type ExplainResult struct {
 	TotalCost float64
 	PlanRows  float64
 	Plan      json.RawMessage
+	// Validation is the validator's result for the candidate (lint issues,
+	// tables, functions); nil when it was rejected. Callers need not
+	// validate again.
+	Validation *Result
 }
 
 // ExplainOption configures Explain.
@@ -105,7 +109,7 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 			out[i].Message = err.Error()
 			continue
 		}
-		out[i].SQL = res.SQL
+		out[i].SQL, out[i].Validation = res.SQL, res
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():

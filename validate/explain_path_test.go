@@ -20,6 +20,12 @@ func TestExplainUsesSearchPath(t *testing.T) {
 	if res[0].Err != nil {
 		t.Fatalf("explain along the search path: %v", res[0].Err)
 	}
+	if v := res[0].Validation; v == nil || len(v.Tables) != 2 || v.Tables[0] != "Div 1.orders" {
+		t.Errorf("Explain's validation result = %+v", v)
+	}
+	if rej := v.Explain(context.Background(), pool, []string{"SELECT pg_sleep(1)"}); rej[0].Validation != nil || rej[0].Err == nil {
+		t.Errorf("rejected candidate: %+v", rej[0])
+	}
 	res = validate.New().Explain(context.Background(), pool, []string{"SELECT id FROM orders"})
 	if res[0].SQLState != "42P01" {
 		t.Errorf("public-only path should not see Div 1.orders: %+v", res[0])
