@@ -31,9 +31,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	question := strings.Join(pos, " ")
-	if question == "" && *jsonl == "" {
-		return usageErr("ask needs a QUESTION (or --jsonl FILE)")
+	question, err := questionArg(pos, *jsonl, "ask")
+	if err != nil {
+		return err
 	}
 	model, err := lf.resolveLLM()
 	if err != nil {

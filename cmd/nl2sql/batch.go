@@ -95,3 +95,13 @@ func sqlArg(pos []string, jsonl, cmd string) (string, error) {
 	}
 	return sql, nil
 }
+
+// questionArg is the question of a command's positional arguments; it is
+// required unless a --jsonl batch file is given.
+func questionArg(pos []string, jsonl, cmd string) (string, error) {
+	q := strings.Join(pos, " ")
+	if q == "" && jsonl == "" {
+		return "", usageErr("%s needs a QUESTION (or --jsonl FILE)", cmd)
+	}
+	return q, nil
+}

@@ -61,9 +61,9 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	question := strings.Join(pos, " ")
-	if question == "" && *jsonl == "" {
-		return usageErr("retrieve needs a QUESTION (or --jsonl FILE)")
+	question, err := questionArg(pos, *jsonl, "retrieve")
+	if err != nil {
+		return err
 	}
 	eng, pool, err := openEngine(ctx, &c, nil, stderr)
 	if err != nil {
