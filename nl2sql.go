@@ -135,14 +135,13 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	start := time.Now()
 	cat := e.cfg.catalog
+	var err error
 	if cat == nil || prev != nil {
 		e.progress(Progress{Stage: "introspect"})
-		var err error
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
 		}
 	}
-	var err error
 	if prev != nil && prev.cat.Fingerprint() == cat.Fingerprint() {
 		return prev, nil
 	}
