@@ -3,6 +3,7 @@ package execute
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,5 +183,45 @@ func assertPoolClean(t *testing.T, admin *pgx.Conn, pool *pgxpool.Pool, after st
 			t.Errorf("after %s: pooled connection state %q, want %q", after, got, want)
 		}
 		c.Release()
+	}
+}
+
+// TestStandardStrings runs a query whose meaning depends on how backslashes
+// in string literals are read, on a pool whose sessions set
+// standard_conforming_strings off. The validator reads 'x\' as a complete
+// literal (two literals, no table); a server reading backslash escapes would
+// see one literal and then FROM secret. The executor pins the setting on, so
+// the server reads the text as the validator did.
+func TestStandardStrings(t *testing.T) {
+	dsn, _ := fixture(t, 0)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.RuntimeParams["standard_conforming_strings"] = "off"
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if got := scalar[string](t, pool, "SHOW standard_conforming_strings"); got != "off" {
+		t.Fatalf("session standard_conforming_strings = %s, want off", got)
+	}
+	sql := `SELECT 'x\', ' FROM secret -- '`
+	// The threat is real: read raw in this session, the text is one
+	// literal from secret.
+	if got := scalar[string](t, pool, sql); got != "x', " {
+		t.Fatalf("raw read under standard_conforming_strings=off: %q, want \"x', \"", got)
+	}
+	ex := New(pool, WithValidateOptions(validate.WithTables(validate.Table{Schema: "public", Name: "items"})))
+	res := mustQuery(t, ex, sql)
+	if len(res.Columns) != 2 || res.RowCount != 1 || res.Rows[0][0] != `x\` || res.Rows[0][1] != ` FROM secret -- ` {
+		t.Fatalf("got columns %v rows %v, want the two literals of the validated reading", res.Columns, res.Rows)
+	}
+	// And through EXPLAIN: the plan reads no table.
+	r := validate.New(validate.WithTables(validate.Table{Schema: "public", Name: "items"})).
+		Explain(ctxT(t), pool, []string{sql})[0]
+	if r.Err != nil || strings.Contains(string(r.Plan), "secret") {
+		t.Fatalf("EXPLAIN: err %v, plan %s", r.Err, r.Plan)
 	}
 }

@@ -22,7 +22,7 @@
 // # Layers
 //
 // The validator (package validate) decides on the parse tree; the executor
-// always runs it first and runs only its rewrite of the query (which also
+// always runs it first and runs only the text it returns (which also
 // carries a LIMIT of the row cap + 1). The executor is defence in depth for
 // what the validator might miss, because a read-only transaction alone is not
 // a security boundary:
@@ -34,7 +34,8 @@
 //     constant BEGIN and ROLLBACK text.
 //   - It runs inside BEGIN READ ONLY, with statement_timeout, lock_timeout,
 //     idle_in_transaction_session_timeout, search_path (the query's scope,
-//     quoted, pg_temp last) and, on PostgreSQL 14+,
+//     quoted, pg_temp last), standard_conforming_strings = on (string
+//     literals read as the validator read them) and, on PostgreSQL 14+,
 //     client_connection_check_interval set with set_config(..., true), that
 //     is SET LOCAL, from parameters, never spliced text. AsRole adds SET
 //     LOCAL ROLE for per-user privileges.

@@ -205,6 +205,7 @@ const setupSQL = `SELECT pg_catalog.set_config('statement_timeout', $1, true),
 	pg_catalog.set_config('lock_timeout', $2, true),
 	pg_catalog.set_config('idle_in_transaction_session_timeout', $3, true),
 	pg_catalog.set_config('search_path', $4, true),
+	pg_catalog.set_config('standard_conforming_strings', 'on', true),
 	CASE WHEN $5::text <> '' THEN pg_catalog.set_config('role', $5, true) END`
 
 // endSQL ends the transaction and reports session state that survives a

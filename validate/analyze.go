@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/proto"
 )
 
 // aggregates are the aggregate functions lint knows (a FuncCall with OVER is
@@ -409,8 +409,8 @@ func (a *analyzer) expr(n *pg.Node, lv *level) {
 	if n == nil {
 		return
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		switch x := m.Interface().(type) {
+	visit(n, func(m proto.Message) bool {
+		switch x := m.(type) {
 		case *pg.SelectStmt:
 			a.selectStmt(x, lv, lv.ctes, false)
 			return false
@@ -617,8 +617,8 @@ func ungrouped(n *pg.Node, keys map[string]bool, fn func(*pg.ColumnRef)) {
 	if n == nil {
 		return
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		switch x := m.Interface().(type) {
+	visit(n, func(m proto.Message) bool {
+		switch x := m.(type) {
 		case *pg.Node:
 			if x.GetColumnRef() == nil && keys[exprKey(x)] {
 				return false
@@ -648,8 +648,8 @@ func containsAggregate(n *pg.Node) bool {
 	if n == nil {
 		return false
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		switch x := m.Interface().(type) {
+	visit(n, func(m proto.Message) bool {
+		switch x := m.(type) {
 		case *pg.SelectStmt:
 			return false
 		case *pg.FuncCall:
@@ -688,63 +688,43 @@ func singleRow(s *pg.SelectStmt) bool {
 
 // exprKey renders an expression shape without locations, for equality.
 func exprKey(n *pg.Node) string {
-	var b strings.Builder
 	if n == nil {
 		return ""
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		b.WriteString(string(m.Descriptor().Name()))
-		b.WriteByte('(')
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			if fd.Message() == nil && fd.Name() != locationName {
-				b.WriteString(string(fd.Name()))
-				b.WriteByte('=')
-				b.WriteString(v.String())
-				b.WriteByte(' ')
-			}
-			return true
-		})
+	var b []byte
+	visit(n, func(m proto.Message) bool {
+		b = append(b, messageName(m)...)
+		b = append(b, '(')
+		b = appendScalars(b, m)
 		return true
 	})
-	return b.String()
+	return string(b)
 }
 
-func visit(m protoreflect.Message, fn func(protoreflect.Message) bool) {
-	if _, ok := m.Interface().(*pg.Node); ok {
-		// Offer the wrapper (exprKey matching needs it), then its content.
-		if !fn(m) {
+// visit calls fn for m and, while fn returns true, everything below it.
+// A Node wrapper is offered (exprKey matching needs it), then its content.
+func visit(m proto.Message, fn func(proto.Message) bool) {
+	if n, ok := m.(*pg.Node); ok {
+		if n == nil || !fn(n) {
 			return
 		}
-		if fd := m.WhichOneof(nodeOneof); fd != nil {
-			visit(m.Get(fd).Message(), fn)
+		if inner, _ := nodeMessage(n); inner != nil {
+			visit(inner, fn)
 		}
 		return
 	}
 	if !fn(m) {
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Message() == nil || fd.IsMap() {
-			return true
-		}
-		if fd.IsList() {
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				visit(l.Get(i).Message(), fn)
-			}
-			return true
-		}
-		visit(v.Message(), fn)
-		return true
-	})
+	eachChild(m, func(_ string, c proto.Message) { visit(c, fn) })
 }
 
 func eachColumnRef(n *pg.Node, fn func(*pg.ColumnRef)) {
 	if n == nil {
 		return
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		if cr, ok := m.Interface().(*pg.ColumnRef); ok {
+	visit(n, func(m proto.Message) bool {
+		if cr, ok := m.(*pg.ColumnRef); ok {
 			fn(cr)
 		}
 		return true
@@ -802,15 +782,13 @@ func nodeLocation(n *pg.Node) int {
 	if n == nil {
 		return loc
 	}
-	visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
+	visit(n, func(m proto.Message) bool {
 		if loc >= 0 {
 			return false
 		}
-		if f := m.Descriptor().Fields().ByName(locationName); f != nil && f.Kind() == protoreflect.Int32Kind {
-			if l := int(m.Get(f).Int()); l >= 0 {
-				loc = l
-				return false
-			}
+		if l, ok := m.(located); ok && l.GetLocation() >= 0 {
+			loc = int(l.GetLocation())
+			return false
 		}
 		return true
 	})

@@ -15,9 +15,7 @@ func Example() {
 		),
 		validate.WithMaxLimit(100),
 	)
-	res, err := v.Validate(`select c.name, sum(o.total) as spent
-		from customers c join orders o on o.customer_id = c.id
-		group by c.name order by spent desc`)
+	res, err := v.Validate("select c.name, sum(o.total) as spent from customers c join orders o on o.customer_id = c.id group by c.name order by spent desc;")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,7 +31,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// SELECT c.name, sum(o.total) AS spent FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.name ORDER BY spent DESC LIMIT 100
+	// select c.name, sum(o.total) as spent from customers c join orders o on o.customer_id = c.id group by c.name order by spent desc LIMIT 100
 	// [public.customers public.orders] [sum]
 	// V003 2 statements found; write exactly one SELECT query with no semicolon-separated statements
 }

@@ -163,7 +163,10 @@ func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Dur
 		defer rcancel()
 		_ = tx.Rollback(rctx)
 	}()
-	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true)",
+	// The validator lexes string literals the standard way; so must the
+	// server, whatever the session says, or 'a\' would end elsewhere.
+	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true), "+
+		"set_config('standard_conforming_strings', 'on', true)",
 		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return

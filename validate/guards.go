@@ -7,7 +7,7 @@ import (
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/proto"
 )
 
 // Resource guards. The rules are deliberately simple so that they can be
@@ -95,8 +95,8 @@ func finite(xs ...float64) bool {
 func mentionsInfinity(ns ...*pg.Node) bool {
 	found := false
 	for _, n := range ns {
-		visit(n.ProtoReflect(), func(m protoreflect.Message) bool {
-			if k, ok := m.Interface().(*pg.A_Const); ok && k.GetSval() != nil &&
+		visit(n, func(m proto.Message) bool {
+			if k, ok := m.(*pg.A_Const); ok && k.GetSval() != nil &&
 				strings.Contains(strings.ToLower(k.GetSval().Sval), "infinity") {
 				found = true
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,8 +34,10 @@ func New(opts ...Option) *Validator {
 
 // Result describes an accepted query.
 type Result struct {
-	// SQL is the query to run: deparsed from the (possibly rewritten) parse
-	// tree, then parsed and validated again. Run this, never the input.
+	// SQL is the query to run, a text whose own parse tree passed every
+	// check: the input's statement, the input with LIMIT appended, or the
+	// rewritten tree deparsed and validated again (see the package doc).
+	// Run this, never the input.
 	SQL string
 	// Issues are lint warnings and rewrite notes (no SeverityError).
 	Issues []Issue
@@ -47,13 +50,32 @@ type Result struct {
 
 // Validate checks one SQL query. It returns a *Error (errors.Is(err,
 // ErrRejected)) listing every violation when the query is rejected.
+//
+// The common cases take one parse: a query that needs no LIMIT rewrite is
+// returned as its own statement text, and a query without LIMIT is parsed
+// with the LIMIT already appended, so the tree checked is the tree of the
+// text returned. Only a LIMIT that must be lowered or wrapped takes the
+// deparse path (rewrite, deparse, parse and check again).
 func (v *Validator) Validate(sql string) (*Result, error) {
+	appendable := v.cfg.maxLimit > 0
+	if appendable && !mentionsLimit(sql) {
+		if res, err, ok := v.validateAppended(sql); ok {
+			return res, err
+		}
+		appendable = false
+	}
 	tree, c := v.check(sql, passFull)
-	// Report in text order; the walk order is not defined.
-	slices.SortStableFunc(c.issues, func(a, b Issue) int { return a.Location - b.Location })
 	if tree == nil {
-		v.cfg.logger.Debug("validate: rejected", "sql", sql, "issues", len(c.issues))
-		return nil, &Error{SQL: sql, Issues: c.issues}
+		return nil, v.rejected(sql, c)
+	}
+	if !c.needsLimitRewrite(c.top) {
+		return c.result(statementText(sql, tree)), nil
+	}
+	if appendable && c.top.LimitCount == nil {
+		// "limit" was only a word in the text.
+		if res, err, ok := v.validateAppended(sql); ok {
+			return res, err
+		}
 	}
 	c.rewriteLimit(c.top)
 	out, err := pg.Deparse(tree)
@@ -84,8 +106,86 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 			return nil, v.rewriteFailed(sql, c.issues, "the normalized form of the query is not stable")
 		}
 	}
-	return &Result{SQL: out, Issues: c.issues, Tables: slices.Sorted(maps.Keys(c.tables)),
-		Functions: slices.Sorted(maps.Keys(c.funcs))}, nil
+	return c.result(out), nil
+}
+
+// validateAppended validates sql with " LIMIT max" appended, in one parse.
+// ok is false when that text is not sql's own statement plus our LIMIT as
+// the outermost one (sql has a syntax error, several statements, a LIMIT or
+// FETCH of its own, ...): the caller then validates sql itself. The checks
+// run with our LIMIT detached, so they see the tree of sql, exactly as on the
+// rewrite path; what is returned is the text whose tree was checked.
+func (v *Validator) validateAppended(sql string) (res *Result, err error, ok bool) {
+	base := strings.TrimRight(sql, " \t\r\n\f\v;")
+	sep := " "
+	if strings.Contains(base[strings.LastIndexByte(base, '\n')+1:], "--") {
+		sep = "\n" // end a trailing line comment
+	}
+	lit := strconv.FormatInt(v.cfg.maxLimit, 10)
+	text := base + sep + "LIMIT " + lit
+	c := v.newChecker()
+	tree := c.parse(text)
+	if tree == nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt == nil {
+		return nil, nil, false
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || sel.LimitOption != pg.LimitOption_LIMIT_OPTION_COUNT ||
+		nodeLocation(sel.LimitCount) != len(text)-len(lit) {
+		return nil, nil, false
+	}
+	if k, isConst := numConst(sel.LimitCount); !isConst || k != float64(v.cfg.maxLimit) {
+		return nil, nil, false
+	}
+	limit := sel.LimitCount
+	sel.LimitCount, sel.LimitOption = nil, pg.LimitOption_LIMIT_OPTION_DEFAULT
+	c.run(tree, passFull)
+	sel.LimitCount, sel.LimitOption = limit, pg.LimitOption_LIMIT_OPTION_COUNT
+	if hasError(c.issues) {
+		return nil, v.rejected(sql, c), true
+	}
+	c.add(CodeLimitAdded, SeverityInfo, -1, "LIMIT %d added", v.cfg.maxLimit)
+	return c.result(statementText(text, tree)), nil, true
+}
+
+// mentionsLimit reports whether sql may carry a LIMIT or FETCH of its own,
+// in which case appending one would fail to parse. It only picks the order
+// of the attempts; every decision is made on the tree.
+func mentionsLimit(sql string) bool {
+	for _, w := range []string{"limit", "fetch"} {
+		for i := 0; i+len(w) <= len(sql); i++ {
+			if strings.EqualFold(sql[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statementText returns the text of the tree's single statement, without
+// the semicolon and whatever follows it.
+func statementText(sql string, tree *pg.ParseResult) string {
+	raw := tree.Stmts[0]
+	start, n := int(raw.StmtLocation), int(raw.StmtLen)
+	if start < 0 || start > len(sql) {
+		start = 0
+	}
+	end := len(sql)
+	if n > 0 && start+n <= len(sql) {
+		end = start + n
+	}
+	return strings.TrimSpace(sql[start:end])
+}
+
+func (c *checker) result(sql string) *Result {
+	return &Result{SQL: sql, Issues: c.issues, Tables: slices.Sorted(maps.Keys(c.tables)),
+		Functions: slices.Sorted(maps.Keys(c.funcs))}
+}
+
+func (v *Validator) rejected(sql string, c *checker) error {
+	// Report in text order; the walk order is not defined.
+	slices.SortStableFunc(c.issues, func(a, b Issue) int { return a.Location - b.Location })
+	v.cfg.logger.Debug("validate: rejected", "sql", sql, "issues", len(c.issues))
+	return &Error{SQL: sql, Issues: c.issues}
 }
 
 func (v *Validator) rewriteFailed(sql string, issues []Issue, msg string) error {
@@ -100,13 +200,30 @@ const (
 	passRecheck        // the node, function and relation checks of the tree walk
 )
 
+func (v *Validator) newChecker() *checker {
+	return &checker{cfg: v.cfg, tables: map[string]bool{}, funcs: map[string]bool{}}
+}
+
 // check parses sql and runs the checks of the pass. It returns a nil tree
 // when the query is rejected; the checker holds the issues either way.
 func (v *Validator) check(sql string, pass int) (*pg.ParseResult, *checker) {
-	c := &checker{cfg: v.cfg, tables: map[string]bool{}, funcs: map[string]bool{}}
+	c := v.newChecker()
+	tree := c.parse(sql)
+	if tree == nil {
+		return nil, c
+	}
+	c.run(tree, pass)
+	if hasError(c.issues) {
+		return nil, c
+	}
+	return tree, c
+}
+
+// parse parses sql, recording a syntax issue when it does not parse.
+func (c *checker) parse(sql string) *pg.ParseResult {
 	if !utf8.ValidString(sql) || strings.IndexByte(sql, 0) >= 0 {
 		c.add(CodeSyntax, SeverityError, -1, "the query text must be valid UTF-8 without NUL bytes")
-		return nil, c
+		return nil
 	}
 	tree, err := pg.Parse(sql)
 	if err != nil {
@@ -116,15 +233,16 @@ func (v *Validator) check(sql string, pass int) (*pg.ParseResult, *checker) {
 			loc = byteOffset(sql, pe.Cursorpos-1)
 		}
 		c.add(CodeSyntax, SeverityError, loc, "syntax error: %s; fix the SQL syntax", err.Error())
-		return nil, c
+		return nil
 	}
+	return tree
+}
+
+// run runs the checks of the pass on a parsed tree.
+func (c *checker) run(tree *pg.ParseResult, pass int) {
 	if sel := c.check(tree); sel != nil && pass == passFull {
-		analyze(c, sel, v.cfg.lint)
+		analyze(c, sel, c.cfg.lint)
 	}
-	if hasError(c.issues) {
-		return nil, c
-	}
-	return tree, c
 }
 
 func hasError(issues []Issue) bool {
@@ -139,6 +257,8 @@ func hasError(issues []Issue) bool {
 // positionFields hold offsets into the text, which differ between the input
 // and its deparsed form without changing the meaning.
 var positionFields = map[protoreflect.Name]bool{"location": true, "stmt_location": true, "stmt_len": true}
+
+var nodeOneof = (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().ByName("node")
 
 // sameTree reports whether two parse trees are equal except for positions.
 func sameTree(a, b protoreflect.Message) bool {
@@ -204,6 +324,24 @@ func byteOffset(s string, chars int) int {
 		i++
 	}
 	return len(s)
+}
+
+// needsLimitRewrite reports whether rewriteLimit would change s.
+func (c *checker) needsLimitRewrite(s *pg.SelectStmt) bool {
+	max := c.cfg.maxLimit
+	if max <= 0 || s == nil {
+		return false
+	}
+	switch lc := s.LimitCount; {
+	case lc == nil:
+		return true
+	case lc.GetAConst() != nil && lc.GetAConst().Isnull:
+		return true
+	case cappedLeast(lc, max):
+		return false
+	}
+	n, ok := numConst(s.LimitCount)
+	return !ok || n > float64(max)
 }
 
 // rewriteLimit adds or caps the LIMIT of the outermost query.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	pg "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -64,8 +66,82 @@ func TestLimitRewrite(t *testing.T) {
 			t.Errorf("rewrite not idempotent: %q -> %q", res.SQL, again.SQL)
 		}
 	}
-	if got := mustValidate(t, validate.New(), "select id from t").SQL; got != "SELECT id FROM t" {
+	if got := mustValidate(t, validate.New(), "select id from t").SQL; got != "select id from t" {
 		t.Errorf("zero config changed the query: %q", got)
+	}
+}
+
+// TestResultText checks which text Validate returns: the statement's own
+// text when the tree needs no rewrite, the text with LIMIT appended when it
+// has none, and the deparsed tree otherwise; each parses to the tree that
+// was checked.
+func TestResultText(t *testing.T) {
+	v := validate.New(validate.WithMaxLimit(100))
+	tests := []struct{ sql, want string }{
+		{"  select id\n  from t  ;\n", "select id\n  from t LIMIT 100"},
+		{"SELECT id FROM t;;", "SELECT id FROM t LIMIT 100"},
+		{"SELECT id FROM t -- all of them", "SELECT id FROM t -- all of them\nLIMIT 100"},
+		{"SELECT id FROM t /* note */", "SELECT id FROM t /* note */ LIMIT 100"},
+		{"SELECT id FROM t ORDER BY id OFFSET 5", "SELECT id FROM t ORDER BY id OFFSET 5 LIMIT 100"},
+		{"(SELECT id FROM t) UNION (SELECT id FROM u)", "(SELECT id FROM t) UNION (SELECT id FROM u) LIMIT 100"},
+		{"VALUES (1), (2)", "VALUES (1), (2) LIMIT 100"},
+		{"TABLE t", "TABLE t LIMIT 100"},
+		{"SELECT '--' AS a FROM t", "SELECT '--' AS a FROM t\nLIMIT 100"},
+		{"SELECT id FROM t limit 7; -- seven", "SELECT id FROM t limit 7"},
+		{"SELECT id FROM t WHERE note = 'no limit' ", "SELECT id FROM t WHERE note = 'no limit' LIMIT 100"},
+		// A statement followed by a comment after its semicolon cannot
+		// take an appended LIMIT: it goes the deparse way.
+		{"SELECT id FROM t; -- done", "SELECT id FROM t LIMIT 100"},
+		{"SELECT id FROM (SELECT id FROM t LIMIT 5) s", "SELECT id FROM (SELECT id FROM t LIMIT 5) s LIMIT 100"},
+	}
+	for _, tt := range tests {
+		res := mustValidate(t, v, tt.sql)
+		if res.SQL != tt.want {
+			t.Errorf("Validate(%q).SQL = %q, want %q", tt.sql, res.SQL, tt.want)
+		}
+		tree, err := pg.Parse(res.SQL)
+		if err != nil || len(tree.Stmts) != 1 {
+			t.Fatalf("%q: result %q is not one statement: %v", tt.sql, res.SQL, err)
+		}
+		if again := mustValidate(t, v, res.SQL); again.SQL != res.SQL {
+			t.Errorf("not a fixed point: %q -> %q", res.SQL, again.SQL)
+		}
+	}
+}
+
+// TestAppendedLimitIsNotLinted checks that the checks see the query as
+// written: the LIMIT the validator appends draws no L006 warning, while
+// the author's own LIMIT without ORDER BY does.
+func TestAppendedLimitIsNotLinted(t *testing.T) {
+	v := validate.New(validate.WithMaxLimit(100))
+	codes := func(sql string) []string {
+		var out []string
+		for _, is := range mustValidate(t, v, sql).Issues {
+			out = append(out, is.Code)
+		}
+		return out
+	}
+	if got := codes("SELECT id FROM t"); !slices.Equal(got, []string{validate.CodeLimitAdded}) {
+		t.Errorf("appended LIMIT: issues %v, want only %s", got, validate.CodeLimitAdded)
+	}
+	if got := codes("SELECT id FROM t LIMIT 5"); !slices.Contains(got, validate.CodeLimitNoOrder) {
+		t.Errorf("own LIMIT without ORDER BY: issues %v, want %s", got, validate.CodeLimitNoOrder)
+	}
+}
+
+// TestRejectedLocationsPointIntoInput checks that a query rejected on the
+// appended-LIMIT path reports locations in the caller's text.
+func TestRejectedLocationsPointIntoInput(t *testing.T) {
+	v := validate.New(validate.WithMaxLimit(100))
+	sql := "SELECT id, pg_sleep(1) FROM t;"
+	ve := mustReject(t, v, sql, validate.CodeFuncDenied)
+	if ve.SQL != sql {
+		t.Errorf("error SQL = %q, want the input", ve.SQL)
+	}
+	for _, is := range ve.Violations() {
+		if is.Code == validate.CodeFuncDenied && !strings.HasPrefix(sql[is.Location:], "pg_sleep") {
+			t.Errorf("location %d does not point at pg_sleep in %q", is.Location, sql)
+		}
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/proto"
 )
 
 // allowedNodes is the allow-list of parse-tree message types a query may
@@ -89,21 +89,24 @@ func (c *checker) check(tree *pg.ParseResult) *pg.SelectStmt {
 		return nil
 	}
 	c.top = sel
-	c.walk(sel.ProtoReflect())
+	c.walk(sel)
 	return sel
 }
 
 func nodeName(n *pg.Node) string {
-	m := n.ProtoReflect()
-	od := m.Descriptor().Oneofs().ByName("node")
-	if od == nil {
-		return "Node"
-	}
-	fd := m.WhichOneof(od)
-	if fd == nil {
+	m, known := nodeMessage(n)
+	switch {
+	case !known:
+		return fmt.Sprintf("%T", n.Node)
+	case m == nil:
 		return "empty"
 	}
-	return string(fd.Message().Name())
+	return messageName(m)
+}
+
+// messageName is the parse tree type name of m ("SelectStmt").
+func messageName(m proto.Message) string {
+	return string(m.ProtoReflect().Descriptor().Name())
 }
 
 func stmtName(node string) string {
@@ -113,35 +116,26 @@ func stmtName(node string) string {
 	return strings.TrimSuffix(node, "Stmt")
 }
 
-var locationName protoreflect.Name = "location"
-
-var nodeOneof = (&pg.Node{}).ProtoReflect().Descriptor().Oneofs().ByName("node")
-
-// unwrap returns the message inside a Node wrapper (nil for an empty Node),
-// or m itself. Ranging over a Node would test each of its ~270 oneof fields.
-func unwrap(m protoreflect.Message) protoreflect.Message {
-	if _, ok := m.Interface().(*pg.Node); !ok {
-		return m
-	}
-	fd := m.WhichOneof(nodeOneof)
-	if fd == nil {
-		return nil
-	}
-	return m.Get(fd).Message()
-}
+// located is implemented by the parse tree types with a text position.
+type located interface{ GetLocation() int32 }
 
 // walk visits m and everything below it.
-func (c *checker) walk(m protoreflect.Message) {
-	if m = unwrap(m); m == nil {
-		return
-	}
-	d := m.Descriptor()
-	name := string(d.Name())
-	prev := c.loc
-	if f := d.Fields().ByName(locationName); f != nil && f.Kind() == protoreflect.Int32Kind {
-		if l := int(m.Get(f).Int()); l >= 0 {
-			c.loc = l
+func (c *checker) walk(m proto.Message) {
+	if n, ok := m.(*pg.Node); ok {
+		inner, known := nodeMessage(n)
+		if !known {
+			c.violation(CodeUnsupported, "the construct %s is not supported in queries; rewrite the query without it", nodeName(n))
+			return
 		}
+		if inner == nil {
+			return
+		}
+		m = inner
+	}
+	name := messageName(m)
+	prev := c.loc
+	if l, ok := m.(located); ok && l.GetLocation() >= 0 {
+		c.loc = int(l.GetLocation())
 	}
 	defer func() { c.loc = prev }()
 	if !allowedNodes[name] {
@@ -159,7 +153,7 @@ func (c *checker) walk(m protoreflect.Message) {
 		}
 		return
 	}
-	switch x := m.Interface().(type) {
+	switch x := m.(type) {
 	case *pg.SelectStmt:
 		c.selectStmt(x)
 		return
@@ -176,25 +170,17 @@ func (c *checker) walk(m protoreflect.Message) {
 	c.children(m, "")
 }
 
-// children walks every message-valued field of m except skip.
-func (c *checker) children(m protoreflect.Message, skip protoreflect.Name) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Name() == skip || fd.Message() == nil {
-			return true
+// children walks every message-valued field of m except skip. A type the
+// generated walk does not know fails closed.
+func (c *checker) children(m proto.Message, skip string) {
+	known := eachChild(m, func(field string, child proto.Message) {
+		if field != skip {
+			c.walk(child)
 		}
-		switch {
-		case fd.IsMap():
-			c.violation(CodeUnsupported, "unexpected map field %s in the parse tree", fd.Name())
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				c.walk(l.Get(i).Message())
-			}
-		default:
-			c.walk(v.Message())
-		}
-		return true
 	})
+	if !known {
+		c.violation(CodeUnsupported, "the construct %s is not supported in queries; rewrite the query without it", messageName(m))
+	}
 }
 
 func (c *checker) selectStmt(s *pg.SelectStmt) {
@@ -205,7 +191,7 @@ func (c *checker) selectStmt(s *pg.SelectStmt) {
 		c.withClause(w)
 		pushed = 1
 	}
-	c.children(s.ProtoReflect(), "with_clause")
+	c.children(s, "with_clause")
 	c.scopes = c.scopes[:len(c.scopes)-pushed]
 }
 
@@ -228,7 +214,7 @@ func (c *checker) withClause(w *pg.WithClause) {
 	for _, n := range w.Ctes {
 		cte := n.GetCommonTableExpr()
 		if cte == nil {
-			c.walk(n.ProtoReflect())
+			c.walk(n)
 			continue
 		}
 		c.loc = int(cte.Location)
@@ -236,14 +222,14 @@ func (c *checker) withClause(w *pg.WithClause) {
 		switch {
 		case q == nil:
 		case q.GetSelectStmt() != nil:
-			c.walk(q.ProtoReflect())
+			c.walk(q)
 			if w.Recursive {
 				c.recursionGuard(cte)
 			}
 		default:
-			c.walk(q.ProtoReflect())
+			c.walk(q)
 		}
-		c.children(cte.ProtoReflect(), "ctequery")
+		c.children(cte, "ctequery")
 		scope[cte.Ctename] = true
 	}
 }
