@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -64,7 +65,7 @@ func BenchmarkNewGraph10kInferred(b *testing.B) {
 	}
 }
 
-func benchConnect(b *testing.B, k int) {
+func benchConnect(b *testing.B, k int, opts ...plan.SearchOption) {
 	g := plan.NewGraph(synthetic(10000))
 	r := rand.New(rand.NewPCG(3, 4))
 	var sets [][]string
@@ -79,11 +80,11 @@ func benchConnect(b *testing.B, k int) {
 	runConnect(b, g, sets)
 }
 
-func runConnect(b *testing.B, g *plan.Graph, sets [][]string) {
+func runConnect(b *testing.B, g *plan.Graph, sets [][]string, opts ...plan.SearchOption) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if _, err := g.Connect(sets[i%len(sets)]); err != nil {
+		if _, err := g.Connect(sets[i%len(sets)], opts...); err != nil && !errors.Is(err, plan.ErrNoPath) {
 			b.Fatal(err)
 		}
 		i++
@@ -92,6 +93,10 @@ func runConnect(b *testing.B, g *plan.Graph, sets [][]string) {
 
 func BenchmarkConnect3of10k(b *testing.B) { benchConnect(b, 3) }
 func BenchmarkConnect5of10k(b *testing.B) { benchConnect(b, 5) }
+
+// BenchmarkConnect5of10kMaxHops3 is the far-apart case with the hop limit
+// the Engine uses: each search stays within three joins.
+func BenchmarkConnect5of10kMaxHops3(b *testing.B) { benchConnect(b, 5, plan.MaxHops(3)) }
 
 // BenchmarkConnectLocal5of10k connects five tables within three joins of
 // each other, as the tables of one question usually are.

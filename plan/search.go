@@ -105,6 +105,10 @@ type query struct {
 	banNode map[int32]bool // never entered
 	banEdge map[int32]bool // never used (edge index)
 	maxHops int            // 0: unlimited
+	// maxCost, when positive, ends the search once every state left costs
+	// more (run then sets exceeded): the caller has a cheaper answer.
+	maxCost  float64
+	exceeded bool
 }
 
 // label is a settled or tentative search state.
@@ -245,6 +249,10 @@ func (g *Graph) run(q *query) (nodes []int32, edges []int32, cost float64, ok bo
 		l := &sc.labels[it.label]
 		if l.final || it.cost > l.cost {
 			continue
+		}
+		if q.maxCost > 0 && l.cost > q.maxCost {
+			q.exceeded = true
+			return nil, nil, 0, false
 		}
 		l.final = true
 		if q.targets[l.node] {

@@ -142,7 +142,19 @@ func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, maxHops int, 
 	seed(terms[start])
 	for len(remaining) > 0 {
 		cur := b.comps[len(b.comps)-1]
-		nodes, edges, cost, ok := g.run(&query{sources: cur, targets: remaining, banNode: ban, maxHops: maxHops})
+		q := &query{sources: cur, targets: remaining, banNode: ban, maxHops: maxHops}
+		bounded := best != nil && b.broken >= best.broken
+		if bounded {
+			// A path dearer than this loses to best: stop searching there.
+			q.maxCost = best.cost - b.cost + 1e-9
+			if q.maxCost <= 0 {
+				return nil
+			}
+		}
+		nodes, edges, cost, ok := g.run(q)
+		if q.exceeded {
+			return nil // over the bound, not unreachable
+		}
 		if !ok {
 			b.broken++
 			if best != nil && b.broken > best.broken {
