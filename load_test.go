@@ -7,14 +7,17 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"go.uber.org/goleak"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
@@ -24,10 +27,12 @@ import (
 // TestLoadWithFaults runs 200 concurrent Ask calls over the demo ERP against
 // a loopback model server that answers with the gold SQL after a random
 // delay, while a share of model calls hang, fail with 500 or return garbage,
-// a query hits the statement timeout and server backends are terminated
-// mid-run. Every failed Ask must carry a typed error with a class, every
-// successful one the gold answer's rows, and the engine must answer
-// correctly afterwards; no goroutine may leak.
+// some questions get queries that run into the statement timeout, others
+// queries whose backends an admin terminates mid-query, and random active
+// backends are terminated. Every failed Ask must carry a typed error with
+// its class (a timeout and a terminated query each with the executor's
+// class), every successful one the gold answer's rows, and the engine must
+// answer correctly afterwards; no goroutine may leak.
 func TestLoadWithFaults(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreTopFunction("github.com/jackc/pgx/v5/pgxpool.(*Pool).backgroundHealthCheck"),
 		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"), goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
@@ -48,6 +53,16 @@ func TestLoadWithFaults(t *testing.T) {
 	for _, q := range qs {
 		gold[q.Question] = q.GoldSQL
 	}
+	// Two questions outside the exam get slow queries: one runs into the
+	// statement timeout, the other is terminated by an admin while it runs.
+	// The literal 99999 marks the second in pg_stat_activity.
+	const (
+		timeoutQ   = "How many pairs of numbers up to a hundred thousand are there?"
+		killedQ    = "How many pairs of numbers below a hundred thousand are there?"
+		timeoutSQL = "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b"
+		killedSQL  = "SELECT count(*) FROM generate_series(1, 99999) a, generate_series(1, 99999) b"
+	)
+	gold[timeoutQ], gold[killedQ] = timeoutSQL, killedSQL
 	srv := llmfake.New(t, func(n int, r *llmfake.Request) llmfake.Reply {
 		delay := time.Duration(rand.IntN(40)) * time.Millisecond
 		switch n % 20 {
@@ -78,7 +93,7 @@ func TestLoadWithFaults(t *testing.T) {
 	}
 	defer pool.Close()
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0),
-		nl2sql.WithGenerateBudget(2*time.Second), nl2sql.WithModules(erp.Modules()), nl2sql.WithStatementTimeout(5*time.Second))
+		nl2sql.WithGenerateBudget(2*time.Second), nl2sql.WithModules(erp.Modules()), nl2sql.WithStatementTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,20 +110,45 @@ func TestLoadWithFaults(t *testing.T) {
 		want[q.Question] = len(r.Rows)
 	}
 
-	// Terminate engine backends a few times while the load runs.
+	// While the load runs, terminate every backend running the marked
+	// query (not its EXPLAIN), and three times every active backend but
+	// the slow ones.
 	stop := make(chan struct{})
 	var killer sync.WaitGroup
+	var killed atomic.Int64
 	killer.Add(1)
 	go func() {
 		defer killer.Done()
 		admin := pgtest.Pool(t, pgtest.AdminDSN(t))
-		for i := 0; i < 3; i++ {
+		db := pool.Config().ConnConfig.Database
+		killedPIDs := map[int32]bool{}
+		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
-			case <-time.After(150 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
-			_, _ = admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'")
+			// OFFSET 0 keeps the filter below the terminate call.
+			var pids []int32
+			rows, err := admin.Query(ctx, `SELECT pid FROM (SELECT pid FROM pg_stat_activity
+				WHERE datname = $1 AND state = 'active' AND query LIKE '%99999%' AND query NOT LIKE 'EXPLAIN%'
+				OFFSET 0) s WHERE pg_terminate_backend(pid)`, db)
+			if err == nil {
+				pids, err = pgx.CollectRows(rows, pgx.RowTo[int32])
+			}
+			if err != nil {
+				t.Logf("killer: %v", err)
+			}
+			for _, pid := range pids {
+				if !killedPIDs[pid] {
+					killedPIDs[pid] = true
+					killed.Add(1)
+				}
+			}
+			if i%15 == 14 && i < 50 {
+				_, _ = admin.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+					WHERE datname = $1 AND state = 'active' AND query NOT LIKE '%generate_series%'`, db)
+			}
 		}
 	}()
 
@@ -126,6 +166,12 @@ func TestLoadWithFaults(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			q := qs[i%len(qs)].Question
+			switch i % 25 {
+			case 5:
+				q = timeoutQ
+			case 17:
+				q = killedQ
+			}
 			start := time.Now()
 			res, err := eng.Ask(ctx, q)
 			o := outcome{q: q, res: res, err: err}
@@ -141,7 +187,23 @@ func TestLoadWithFaults(t *testing.T) {
 
 	ok, failed := 0, map[nl2sql.Class]int{}
 	var overheads []time.Duration
+	timeouts, kills := 0, 0
 	for _, o := range outs {
+		var xe *execute.Error
+		switch {
+		case o.q == timeoutQ && o.res != nil && o.res.SQL != "": // the model answered; then it must time out
+			if !errors.Is(o.err, nl2sql.ErrExecution) || !errors.As(o.err, &xe) || xe.Class != execute.ClassTimeout {
+				t.Errorf("timeout question: %v, want an execution error of class timeout", o.err)
+			}
+			timeouts++
+			continue
+		case o.q == killedQ && o.res != nil && o.res.SQL != "":
+			if !errors.Is(o.err, nl2sql.ErrExecution) || !errors.As(o.err, &xe) || xe.Class != execute.ClassConnection {
+				t.Errorf("terminated question: %v, want an execution error of class connection", o.err)
+			}
+			kills++
+			continue
+		}
 		if o.err != nil {
 			var ne *nl2sql.Error
 			if !errors.As(o.err, &ne) || ne.Class == "" || o.res == nil || o.res.Error == nil {
@@ -159,8 +221,11 @@ func TestLoadWithFaults(t *testing.T) {
 	}
 	sort.Slice(overheads, func(i, j int) bool { return overheads[i] < overheads[j] })
 	if len(overheads) > 0 {
-		t.Logf("%d ok, failures %v; overhead (everything but the model) p50 %v, p99 %v", ok, failed,
-			overheads[len(overheads)/2], overheads[len(overheads)*99/100])
+		t.Logf("%d ok, failures %v, %d statement timeouts, %d terminated mid-query (%d backends killed); overhead (everything but the model) p50 %v, p99 %v",
+			ok, failed, timeouts, kills, killed.Load(), overheads[len(overheads)/2], overheads[len(overheads)*99/100])
+	}
+	if timeouts == 0 || kills == 0 || killed.Load() == 0 {
+		t.Errorf("faults not exercised: %d timeouts, %d terminated Asks, %d backends killed", timeouts, kills, killed.Load())
 	}
 	// 3 of every 20 model calls fail by design; each backend kill may fail
 	// the requests in flight on the killed connections (up to the pool size).
