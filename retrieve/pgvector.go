@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -33,6 +34,7 @@ type pgConfig struct {
 	namespace string
 	m, efc    int
 	migrate   bool
+	logger    *slog.Logger
 }
 
 type pgOptionFunc func(*pgConfig)
@@ -58,6 +60,15 @@ func PGHNSW(m, efConstruction int) PGVectorOption {
 // migration tool owns the DDL.
 func PGMigrate(on bool) PGVectorOption { return pgOptionFunc(func(c *pgConfig) { c.migrate = on }) }
 
+// PGLogger sets the logger of the store (silent by default).
+func PGLogger(l *slog.Logger) PGVectorOption {
+	return pgOptionFunc(func(c *pgConfig) {
+		if l != nil {
+			c.logger = l
+		}
+	})
+}
+
 // PGVectorStore is a SchemaStore in PostgreSQL: one table in its own schema
 // with a pgvector column under an HNSW index (cosine distance) and a
 // tsvector column under a GIN index for the lexical side. Many engine
@@ -72,7 +83,7 @@ type PGVectorStore struct {
 // NewPGVectorStore opens (and by default creates) a store for vectors of dim
 // dimensions.
 func NewPGVectorStore(ctx context.Context, db PGVectorDB, dim int, opts ...PGVectorOption) (*PGVectorStore, error) {
-	cfg := pgConfig{schema: "nl2sql", namespace: "default", m: 16, efc: 64, migrate: true}
+	cfg := pgConfig{schema: "nl2sql", namespace: "default", m: 16, efc: 64, migrate: true, logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o.applyPG(&cfg)
 	}
@@ -132,6 +143,9 @@ func (s *PGVectorStore) migrate(ctx context.Context) error {
 			idx("documents_embedding_hnsw"), s.table, s.cfg.m, s.cfg.efc),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (tsv)", idx("documents_tsv_gin"), s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (ns, catalog)", idx("documents_catalog"), s.table),
+		// Selective filters (module documents, one tenant's tables) are
+		// cheaper read exactly than through the approximate index.
+		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s (ns, kind, scope)", idx("documents_kind_scope"), s.table),
 	} {
 		if _, err := s.db.Exec(ctx, q); err != nil {
 			return fmt.Errorf("retrieve: pgvector store migration: %w", err)
@@ -167,8 +181,22 @@ ON CONFLICT (ns, id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
 			return fmt.Errorf("retrieve: pgvector upsert: %w", err)
 		}
 	}
+	if len(docs) >= analyzeAfter {
+		// Without statistics the planner takes a freshly filled table for
+		// empty and filters every row instead of using the HNSW and GIN
+		// indexes (10 ms instead of 1 ms per search at 20,000 documents);
+		// autovacuum would only catch up later. A failure (not the owner)
+		// costs speed, not results.
+		if _, err := s.db.Exec(ctx, "ANALYZE "+s.table); err != nil {
+			s.cfg.logger.WarnContext(ctx, "retrieve: pgvector: ANALYZE after upsert failed", "err", err)
+		}
+	}
 	return nil
 }
+
+// analyzeAfter is the batch size from which Upsert refreshes the planner's
+// statistics.
+const analyzeAfter = 500
 
 // filterSQL appends the filter conditions, numbering parameters from len(args)+1.
 func filterSQL(f Filter, args []any) (string, []any) {

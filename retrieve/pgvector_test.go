@@ -11,10 +11,18 @@ import (
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
-// pgvectorStore opens a store in a schema of its own on the pgvector server.
-func pgvectorStore(t *testing.T, dim int, opts ...retrieve.PGVectorOption) *retrieve.PGVectorStore {
+// onPGVector runs test once per pgvector server: PGlite, and a regular
+// PostgreSQL with pgvector when the test cluster has it.
+func onPGVector(t *testing.T, test func(t *testing.T, dsn string)) {
+	for _, srv := range pgtest.PGVectorServers(t) {
+		t.Run(srv.Name, func(t *testing.T) { test(t, srv.DSN) })
+	}
+}
+
+// pgvectorStore opens a store in a schema of its own on the server of dsn.
+func pgvectorStore(t *testing.T, dsn string, dim int, opts ...retrieve.PGVectorOption) *retrieve.PGVectorStore {
 	t.Helper()
-	pool := pgtest.Pool(t, pgtest.PGVector(t))
+	pool := pgtest.Pool(t, dsn)
 	name := "nl2sql_" + t.Name()
 	opts = append([]retrieve.PGVectorOption{retrieve.PGSchema(name)}, opts...)
 	t.Cleanup(func() { pool.Exec(context.Background(), `DROP SCHEMA IF EXISTS "`+name+`" CASCADE`) })
@@ -28,7 +36,9 @@ func pgvectorStore(t *testing.T, dim int, opts ...retrieve.PGVectorOption) *retr
 // TestStoresAgree runs the same documents and queries through the memory
 // store and the pgvector store: vector neighbours must be identical, and the
 // lexical side must find the same documents (ranking formulas differ).
-func TestStoresAgree(t *testing.T) {
+func TestStoresAgree(t *testing.T) { onPGVector(t, testStoresAgree) }
+
+func testStoresAgree(t *testing.T, dsn string) {
 	ctx := context.Background()
 	e := retrieve.NewHashEmbedder(64)
 	texts := []string{
@@ -43,7 +53,7 @@ func TestStoresAgree(t *testing.T) {
 	}
 	docs = append(docs, retrieve.Document{ID: "col", Kind: retrieve.KindColumn, Text: "customer number", Catalog: "c2"})
 	mem := retrieve.NewMemoryStore()
-	pg := pgvectorStore(t, 64)
+	pg := pgvectorStore(t, dsn, 64)
 	for _, s := range []retrieve.SchemaStore{mem, pg} {
 		if err := s.Upsert(ctx, docs); err != nil {
 			t.Fatal(err)
@@ -103,9 +113,13 @@ func TestStoresAgree(t *testing.T) {
 }
 
 func TestPGVectorStoreDimensionAndNamespaces(t *testing.T) {
+	onPGVector(t, testPGVectorStoreDimensionAndNamespaces)
+}
+
+func testPGVectorStoreDimensionAndNamespaces(t *testing.T, dsn string) {
 	ctx := context.Background()
-	pool := pgtest.Pool(t, pgtest.PGVector(t))
-	s1 := pgvectorStore(t, 8)
+	pool := pgtest.Pool(t, dsn)
+	s1 := pgvectorStore(t, dsn, 8)
 	if _, err := retrieve.NewPGVectorStore(ctx, pool, 16, retrieve.PGSchema("nl2sql_"+t.Name())); !errors.Is(err, retrieve.ErrDimension) {
 		t.Errorf("reopen with another dimension: %v", err)
 	}
@@ -127,10 +141,12 @@ func TestPGVectorStoreDimensionAndNamespaces(t *testing.T) {
 
 // TestRetrieverOnPGVector indexes the shop schema into pgvector and checks it
 // ranks like the memory store.
-func TestRetrieverOnPGVector(t *testing.T) {
+func TestRetrieverOnPGVector(t *testing.T) { onPGVector(t, testRetrieverOnPGVector) }
+
+func testRetrieverOnPGVector(t *testing.T, dsn string) {
 	ctx := context.Background()
 	cat := shopCatalog(t)
-	pg := pgvectorStore(t, 384)
+	pg := pgvectorStore(t, dsn, 384)
 	a, err := retrieve.New(ctx, cat, retrieve.WithStore(pg))
 	if err != nil {
 		t.Fatal(err)

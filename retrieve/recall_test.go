@@ -102,15 +102,19 @@ func TestRecallERPExam(t *testing.T) {
 		scope     string
 		opts      []retrieve.Option
 		floorFull float64
+		pgvector  bool // the index in a PGVectorStore on the test cluster
 	}{
 		// Floors: the measured rates (80/82 and 81/82), so one more miss fails.
-		{"single, FK-community modules", erptest.Single, "", nil, 0.975},
-		{"single, configured modules", erptest.Single, "", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
+		{"single, FK-community modules", erptest.Single, "", nil, 0.975, false},
+		{"single, configured modules", erptest.Single, "", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985, false},
 		// The value index reads pg_stats when ANALYZE has run (autovacuum
 		// timing) and samples otherwise, so its values, and this rate
 		// (measured 81/82 to 82/82), may move by a question.
-		{"single, configured modules, value examples", erptest.Single, "values", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.975},
-		{"3 divisions, scope div_02", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985},
+		{"single, configured modules, value examples", erptest.Single, "values", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.975, false},
+		{"3 divisions, scope div_02", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985, false},
+		// The same on a regular PostgreSQL with pgvector: HNSW and ts_rank
+		// instead of exact cosine and BM25 (measured 81/82).
+		{"3 divisions, scope div_02, pgvector", func(t testing.TB) string { return erptest.Divisions(t, 3) }, "div_02", []retrieve.Option{retrieve.WithModules(erp.Modules())}, 0.985, true},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			dsn := mode.dsn(t)
@@ -123,6 +127,17 @@ func TestRecallERPExam(t *testing.T) {
 				}
 				opts = append(opts, retrieve.WithExamples(vi.Examples(10)))
 				mode.scope = ""
+			}
+			if mode.pgvector {
+				pdsn, ok := pgtest.ClusterPGVector(t)
+				if !ok {
+					t.Skip("pgvector is not installed on the test cluster")
+				}
+				store, err := retrieve.NewPGVectorStore(ctx, pgtest.Pool(t, pdsn), retrieve.NewHashEmbedder(0).Dimension())
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts = append(opts, retrieve.WithStore(store))
 			}
 			r, err := retrieve.New(ctx, cat, opts...)
 			if err != nil {

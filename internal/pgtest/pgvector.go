@@ -1,11 +1,13 @@
 package pgtest
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // EnvPGVectorDSN names the environment variable holding the DSN of a server
@@ -53,4 +55,57 @@ func stopPGVector() {
 		_ = exec.Command(filepath.Join(filepath.Dir(script), "pglite", "pglite"), "stop", pgvDir).Run()
 	}
 	_ = os.RemoveAll(pgvDir)
+}
+
+// EnvRequirePGVector, when set to 1, makes PGVectorServers fail instead of
+// leaving the main cluster out when pgvector is not installed there (CI sets
+// it after scripts/pg install-pgvector).
+const EnvRequirePGVector = "NL2SQL_REQUIRE_PGVECTOR"
+
+// PGVectorServer is a server where CREATE EXTENSION vector works.
+type PGVectorServer struct {
+	Name string // "pglite" (or "env" for NL2SQL_PGVECTOR_DSN), "postgres"
+	DSN  string
+}
+
+// PGVectorServers returns every server the pgvector tests run against:
+// PGlite (or the server of NL2SQL_PGVECTOR_DSN), and a fresh database on the
+// main test cluster when pgvector is installed there (scripts/pg
+// install-pgvector), so the same store is tested on WASM PostgreSQL and on a
+// regular server.
+func PGVectorServers(t testing.TB) []PGVectorServer {
+	t.Helper()
+	name := "pglite"
+	if os.Getenv(EnvPGVectorDSN) != "" {
+		name = "env"
+	}
+	out := []PGVectorServer{{Name: name, DSN: PGVector(t)}}
+	if dsn, ok := ClusterPGVector(t); ok {
+		out = append(out, PGVectorServer{Name: "postgres", DSN: dsn})
+	} else {
+		t.Logf("pgtest: pgvector not installed on the test cluster; testing on %s only (scripts/pg install-pgvector adds it)", name)
+	}
+	return out
+}
+
+// ClusterPGVector returns a fresh database on the main test cluster, where
+// pgvector is installed, or false when it is not (a test failure instead
+// when NL2SQL_REQUIRE_PGVECTOR=1).
+func ClusterPGVector(t testing.TB) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn := admin(ctx, t)
+	defer conn.Close(ctx)
+	var available bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT FROM pg_available_extensions WHERE name = 'vector')").Scan(&available); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	if !available {
+		if os.Getenv(EnvRequirePGVector) == "1" {
+			t.Fatalf("pgtest: pgvector is not installed on the test cluster and %s=1: run scripts/pg install-pgvector", EnvRequirePGVector)
+		}
+		return "", false
+	}
+	return NewDatabase(t), true
 }
