@@ -187,11 +187,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		return nil, &Error{Class: ClassConfig, Message: "indexing the catalog failed", Err: err}
 	}
 	for _, t := range cat.Tables {
-		cols := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			cols[i] = c.Name
-		}
-		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: cols})
+		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
 	}
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))

@@ -81,6 +81,15 @@ func (t *Table) QualifiedName() string { return t.Schema + "." + t.Name }
 // QuoteQualified returns the table name quoted for SQL where needed.
 func (t *Table) QuoteQualified() string { return QuoteIdent(t.Schema) + "." + QuoteIdent(t.Name) }
 
+// ColumnNames returns the names of the columns, in table order.
+func (t *Table) ColumnNames() []string {
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
 // Column returns the column named name, or nil.
 func (t *Table) Column(name string) *Column {
 	for i := range t.Columns {

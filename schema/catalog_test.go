@@ -54,6 +54,10 @@ func TestCatalogLookups(t *testing.T) {
 	c := &schema.Table{Schema: "public", Name: "countries", ForeignKeys: nil}
 	a.ForeignKeys = []schema.ForeignKey{{Name: "fk", Columns: []string{"c"}, RefSchema: "public", RefTable: "countries", RefColumns: []string{"id"}}}
 	cat := schema.NewCatalog([]schema.Schema{{Name: "public"}, {Name: "div_01"}}, []*schema.Table{c, b, a}, nil)
+	a.Columns = append(a.Columns, schema.Column{Name: "c"})
+	if got := a.ColumnNames(); len(got) != 2 || got[0] != "id" || got[1] != "c" || len(b.ColumnNames()) != 0 {
+		t.Errorf("ColumnNames = %v, %v", got, b.ColumnNames())
+	}
 	if cat.Tables[0] != a || cat.Schemas[0].Name != "div_01" {
 		t.Errorf("not sorted: %v", cat.Tables[0].QualifiedName())
 	}

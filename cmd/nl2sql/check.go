@@ -50,11 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return &exitError{code: 2, err: err}
 		}
 		for _, t := range cat.Tables {
-			cols := make([]string, len(t.Columns))
-			for i, col := range t.Columns {
-				cols[i] = col.Name
-			}
-			tables = append(tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: cols})
+			tables = append(tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
 		}
 	}
 	validators := map[string]*validate.Validator{}
