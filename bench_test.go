@@ -2,8 +2,10 @@ package nl2sql_test
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,21 +84,67 @@ func BenchmarkAsk(b *testing.B) {
 
 // BenchmarkPrepareMemory prepares an Engine (catalog, value index off,
 // schema index, link and plan structures) on the schema-only demo ERP at
-// 10,387 tables and reports the live heap afterwards.
+// three sizes and reports the live heap afterwards (heap-MiB), the
+// process's resident set (rss-MiB, Linux) and the size of the saved index
+// (index-MiB: catalog and schema index, what SaveIndex writes).
 func BenchmarkPrepareMemory(b *testing.B) {
-	pool := pgtest.Pool(b, erptest.Load(b, erp.Options{Divisions: 125, NoData: true}))
-	for i := 0; i < b.N; i++ {
-		eng, err := nl2sql.New(pool, nl2sql.WithValueIndex(false), nl2sql.WithModules(erp.Modules()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := eng.Prepare(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
-		runtime.KeepAlive(eng)
+	for _, size := range []struct {
+		name string
+		opts erp.Options
+	}{
+		{"tables=91", erp.Options{NoData: true}},
+		{"tables=2502", erp.Options{Divisions: 30, NoData: true}},
+		{"tables=10387", erp.Options{Divisions: 125, NoData: true}},
+	} {
+		b.Run(size.name, func(b *testing.B) {
+			pool := pgtest.Pool(b, erptest.Load(b, size.opts))
+			b.ResetTimer() // ns/op: Prepare alone
+			for i := 0; i < b.N; i++ {
+				eng, err := nl2sql.New(pool, nl2sql.WithValueIndex(false), nl2sql.WithModules(erp.Modules()))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := eng.Prepare(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+				if rss, ok := residentMiB(); ok {
+					b.ReportMetric(rss, "rss-MiB")
+				}
+				var saved countingWriter
+				if err := eng.SaveIndex(context.Background(), &saved); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(saved)/(1<<20), "index-MiB")
+				runtime.KeepAlive(eng)
+				b.StartTimer()
+			}
+		})
 	}
+}
+
+type countingWriter int64
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
+}
+
+// residentMiB reads the process's resident set size from /proc.
+func residentMiB() (float64, bool) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" && f[2] == "kB" {
+			kb, err := strconv.ParseFloat(f[1], 64)
+			return kb / 1024, err == nil
+		}
+	}
+	return 0, false
 }
