@@ -283,6 +283,9 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 	sort.Strings(l.vocab)
 
 	l.values = mergeValues(cfg.values, enumCols)
+	if l.values != nil {
+		l.values.lookup() // built here, not by the first question
+	}
 	l.terms = map[string][]*glossTerm{}
 	for _, term := range sortedKeys(cfg.glossary) {
 		gt := &glossTerm{term: term, words: termStems(term)}
@@ -962,16 +965,29 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 	if vi == nil || len(vi.Columns) == 0 {
 		return nil
 	}
+	// Only the candidate tables' columns take part: at thousands of tables
+	// most stored values are elsewhere.
+	var cols []int32
+	var keep []bool
+	if st.inCand != nil {
+		names := make([]string, 0, len(st.cand))
+		for _, ti := range st.cand {
+			names = append(names, st.l.tables[ti].name)
+		}
+		cols = vi.columnsOf(names)
+		keep = make([]bool, len(vi.Columns))
+		for _, ci := range cols {
+			keep[ci] = true
+		}
+		if cols == nil {
+			cols = []int32{} // none, not all
+		}
+	}
 	hits := map[[3]string]ValueHint{}
 	add := func(ms []ValueMatch, phrase string, min float64) {
 		for _, m := range ms {
 			if m.Score < min {
 				continue
-			}
-			if st.inCand != nil {
-				if ti, ok := st.l.byName[m.Table]; !ok || !st.inCand[ti] {
-					continue
-				}
 			}
 			k := [3]string{m.Table, m.Column, m.Value}
 			if old, ok := hits[k]; !ok || m.Score > old.Score {
@@ -987,15 +1003,15 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 				continue
 			}
 			s := text(i, i+n)
-			add(vi.exact(s), s, 0)
+			add(vi.exact(s, keep), s, 0)
 		}
 	}
 	for _, kp := range a.phrases {
 		switch kp.Kind {
 		case PhraseQuoted, PhraseCapitalized:
-			add(vi.Match(kp.Text), kp.Text, 0.6)
+			add(vi.matchIn(kp.Text, cols), kp.Text, 0.6)
 		case PhraseNGram:
-			add(vi.Match(kp.Text), kp.Text, 0.8)
+			add(vi.matchIn(kp.Text, cols), kp.Text, 0.8)
 		}
 	}
 	out := make([]ValueHint, 0, len(hits))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,12 +101,17 @@ type valueLookup struct {
 	exact   map[string][]int32
 	words   map[string][]int32
 	grams   map[string][]int32
+	colLo   []int32            // column index -> its first entry; entries are in column order
+	byTable map[string][]int32 // qualified table -> its column indices
 }
 
 func (v *ValueIndex) lookup() *valueLookup {
 	v.once.Do(func() {
-		lk := &valueLookup{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{}}
+		lk := &valueLookup{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{},
+			colLo: make([]int32, len(v.Columns)+1), byTable: map[string][]int32{}}
 		for ci, c := range v.Columns {
+			lk.colLo[ci] = int32(len(lk.entries))
+			lk.byTable[c.Table] = append(lk.byTable[c.Table], int32(ci))
 			for _, val := range c.Values {
 				norm := normValue(val)
 				if norm == "" {
@@ -119,9 +125,21 @@ func (v *ValueIndex) lookup() *valueLookup {
 				addPostings(lk.grams, id, e.grams)
 			}
 		}
+		lk.colLo[len(v.Columns)] = int32(len(lk.entries))
 		v.lk = lk
 	})
 	return v.lk
+}
+
+// columnsOf returns the index's columns of the named tables, in index order.
+func (v *ValueIndex) columnsOf(tables []string) []int32 {
+	lk := v.lookup()
+	var out []int32
+	for _, t := range tables {
+		out = append(out, lk.byTable[t]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // valueWords are the stems of a value's words, with words containing an
@@ -164,13 +182,15 @@ func (v *ValueIndex) match(id int32, score float64) ValueMatch {
 	return ValueMatch{Table: c.Table, Column: c.Column, Value: e.value, Score: score}
 }
 
-// exact returns the values equal to s ignoring case and spacing.
-func (v *ValueIndex) exact(s string) []ValueMatch {
+// exact returns the values equal to s ignoring case and spacing, in the
+// columns marked in keep (all when keep is nil; indexed by column).
+func (v *ValueIndex) exact(s string, keep []bool) []ValueMatch {
 	lk := v.lookup()
-	ids := lk.exact[normValue(s)]
-	out := make([]ValueMatch, len(ids))
-	for i, id := range ids {
-		out[i] = v.match(id, 1)
+	var out []ValueMatch
+	for _, id := range lk.exact[normValue(s)] {
+		if keep == nil || keep[lk.entries[id].col] {
+			out = append(out, v.match(id, 1))
+		}
 	}
 	return out
 }
@@ -179,7 +199,14 @@ func (v *ValueIndex) exact(s string) []ValueMatch {
 // score >= 0.5): 1 for a case-insensitive exact match, 0.6-0.9 when the
 // phrase's words are among the value's words ("leave" for "On leave"), and
 // up to 0.9 for similar spellings (trigram or edit-distance similarity).
-func (v *ValueIndex) Match(phrase string) []ValueMatch {
+func (v *ValueIndex) Match(phrase string) []ValueMatch { return v.matchIn(phrase, nil) }
+
+// matchIn is Match over the given columns (all when cols is nil). With
+// columns it scores their entries directly instead of walking the postings
+// of the whole index, and it keeps the best 20 among those columns: a value
+// repeated in every tenant's copy of a table would otherwise crowd out the
+// tenant asked about.
+func (v *ValueIndex) matchIn(phrase string, cols []int32) []ValueMatch {
 	if v == nil {
 		return nil
 	}
@@ -188,36 +215,58 @@ func (v *ValueIndex) Match(phrase string) []ValueMatch {
 	if norm == "" {
 		return nil
 	}
-	scores := map[int32]float64{}
-	set := func(id int32, s float64) {
-		if s > scores[id] {
-			scores[id] = s
-		}
-	}
-	for _, id := range lk.exact[norm] {
-		set(id, 1)
-	}
-	if pw := compact(sortedCopy(contentStems(phrase))); len(pw) > 0 {
-		for _, id := range intersect(lk.words, pw) {
-			set(id, 0.6+0.3*float64(len(pw))/float64(max(len(lk.entries[id].words), len(pw))))
-		}
-	}
+	pw := compact(sortedCopy(contentStems(phrase)))
 	grams := trigrams(norm)
-	shared := map[int32]int{}
-	for _, g := range grams {
-		for _, id := range lk.grams[g] {
-			shared[id]++
+	scores := map[int32]float64{}
+	// score rates entry id given the number of trigrams it shares with the
+	// phrase (> 0) and whether it contains every word of the phrase.
+	score := func(id int32, sharedGrams int, hasWords bool) {
+		e := &lk.entries[id]
+		best := 0.0
+		if e.norm == norm {
+			best = 1
+		}
+		if hasWords {
+			best = max(best, 0.6+0.3*float64(len(pw))/float64(max(len(e.words), len(pw))))
+		}
+		if sharedGrams > 0 {
+			jac := float64(sharedGrams) / float64(len(grams)+len(e.grams)-sharedGrams)
+			sim := jac
+			if jac >= 0.3 && abs(runeLen(norm)-runeLen(e.norm)) <= 3 {
+				sim = max(sim, similarity(norm, e.norm))
+			}
+			if sim >= 0.6 {
+				best = max(best, 0.9*sim)
+			}
+		}
+		if best > scores[id] {
+			scores[id] = best
 		}
 	}
-	for id, n := range shared {
-		e := &lk.entries[id]
-		jac := float64(n) / float64(len(grams)+len(e.grams)-n)
-		sim := jac
-		if jac >= 0.3 && abs(runeLen(norm)-runeLen(e.norm)) <= 3 {
-			sim = max(sim, similarity(norm, e.norm))
+	if cols != nil {
+		for _, ci := range cols {
+			for id := lk.colLo[ci]; id < lk.colLo[ci+1]; id++ {
+				e := &lk.entries[id]
+				score(id, countCommon(grams, e.grams), len(pw) > 0 && containsAll(e.words, pw))
+			}
 		}
-		if sim >= 0.6 {
-			set(id, 0.9*sim)
+	} else {
+		for _, id := range lk.exact[norm] {
+			score(id, 0, false)
+		}
+		if len(pw) > 0 {
+			for _, id := range intersect(lk.words, pw) {
+				score(id, 0, true)
+			}
+		}
+		shared := map[int32]int{}
+		for _, g := range grams {
+			for _, id := range lk.grams[g] {
+				shared[id]++
+			}
+		}
+		for id, n := range shared {
+			score(id, n, false)
 		}
 	}
 	out := make([]ValueMatch, 0, len(scores))
@@ -227,6 +276,30 @@ func (v *ValueIndex) Match(phrase string) []ValueMatch {
 		}
 	}
 	return rankValues(out, func(m ValueMatch) ValueMatch { return m })
+}
+
+// countCommon counts the strings two sorted, duplicate-free lists share.
+func countCommon(a, b []string) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// containsAll reports whether the sorted list have holds every string of
+// the sorted list want.
+func containsAll(have, want []string) bool {
+	return countCommon(have, want) == len(want)
 }
 
 // rankValues sorts value matches (or hints) by decreasing score, then

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -286,5 +287,32 @@ func TestLinkUsesEnumLabelsWithoutIndex(t *testing.T) {
 	r := link.New(cat).Link(context.Background(), "Which employees are Terminated?", "", nil)
 	if len(r.Values) == 0 || r.Values[0].String() != "hr.employees.status = 'Terminated'" {
 		t.Errorf("values = %v", valuesOf(r))
+	}
+}
+
+// TestLinkValuesInCandidateTenant: the same value stored in 30 tenants'
+// copies of a table must still be linked to the tenant whose table is a
+// candidate, although the 29 others would fill Match's best 20.
+func TestLinkValuesInCandidateTenant(t *testing.T) {
+	var tables []*schema.Table
+	var schemas []schema.Schema
+	var cols []link.ValueColumn
+	for i := 1; i <= 30; i++ {
+		s := fmt.Sprintf("div_%02d", i)
+		schemas = append(schemas, schema.Schema{Name: s})
+		tables = append(tables, &schema.Table{Schema: s, Name: "tickets", Kind: schema.KindTable,
+			Columns: []schema.Column{{Name: "id", Type: "integer"}, {Name: "queue", Type: "text"}}})
+		cols = append(cols, link.ValueColumn{Table: s + ".tickets", Column: "queue", Values: []string{"Billing Escalations", "Hardware"}})
+	}
+	cat := schema.NewCatalog(schemas, tables, nil)
+	l := link.New(cat, link.WithValueIndex(link.NewValueIndex(cols)))
+	for _, q := range []string{
+		"How many tickets are in Billing Escalations?", // exact window
+		"How many tickets are in Biling Escalation?",   // fuzzy
+	} {
+		r := l.Link(context.Background(), q, "", []string{"div_27.tickets"})
+		if len(r.Values) == 0 || r.Values[0].Table != "div_27.tickets" || r.Values[0].Value != "Billing Escalations" {
+			t.Errorf("%q: values %v, want div_27.tickets.queue = 'Billing Escalations'", q, valuesOf(r))
+		}
 	}
 }
