@@ -151,7 +151,10 @@ type Graph struct {
 	degree     []int
 	hubPenalty float64
 	threshold  int
-	scratch    sync.Pool // *scratch, search memory
+	schemas    []string         // schema index -> name
+	schemaIdx  map[string]int32 // name -> schema index
+	schemaOf   []int32          // node id -> schema index
+	scratch    sync.Pool        // *scratch, search memory
 }
 
 // NewGraph builds the graph of cat's tables and foreign keys.
@@ -173,9 +176,18 @@ func NewGraph(cat *schema.Catalog, opts ...Option) *Graph {
 		hubPenalty: cfg.hubPenalty,
 	}
 	g.names = make([]string, n)
+	g.schemaOf = make([]int32, n)
+	g.schemaIdx = map[string]int32{}
 	for i, t := range cat.Tables {
 		g.names[i] = t.QualifiedName()
 		g.id[g.names[i]] = int32(i)
+		si, ok := g.schemaIdx[t.Schema]
+		if !ok {
+			si = int32(len(g.schemas))
+			g.schemas = append(g.schemas, t.Schema)
+			g.schemaIdx[t.Schema] = si
+		}
+		g.schemaOf[i] = si
 	}
 	fks := make([][]schema.ForeignKey, n) // declared plus inferred, per table
 	for i, t := range cat.Tables {

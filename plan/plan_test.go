@@ -447,3 +447,42 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestWithin: the cheapest path between two tables of one tenant runs
+// through another tenant's table; Within keeps every search inside the
+// tenant and the shared schema, and finds the dearer path there.
+func TestWithin(t *testing.T) {
+	cat := introspect(t, "plan/within", `
+CREATE SCHEMA div_01; CREATE SCHEMA div_02;
+CREATE TABLE public.regions (id int PRIMARY KEY);
+CREATE TABLE div_02.links (id int PRIMARY KEY);
+CREATE TABLE div_01.x (id int PRIMARY KEY, link_id int REFERENCES div_02.links, region_id int REFERENCES public.regions);
+CREATE TABLE div_01.y (id int PRIMARY KEY, link_id int REFERENCES div_02.links);
+CREATE TABLE div_01.w (id int PRIMARY KEY, region_id int REFERENCES public.regions, y_id int REFERENCES div_01.y);`)
+	g := plan.NewGraph(cat)
+	p, err := g.ShortestPath("div_01.x", "div_01.y")
+	if err != nil || !slices.Contains(p.Tables, "div_02.links") {
+		t.Fatalf("unrestricted: %v %v, want the path through div_02.links", p, err)
+	}
+	within := plan.Within("div_01", "public")
+	p, err = g.ShortestPath("div_01.x", "div_01.y", within)
+	if err != nil || !slices.Equal(p.Tables, []string{"div_01.x", "public.regions", "div_01.w", "div_01.y"}) {
+		t.Errorf("Within: %v %v", p, err)
+	}
+	tree, err := g.Connect([]string{"div_01.x", "div_01.y"}, within)
+	if err != nil || slices.Contains(tree.Tables(), "div_02.links") || !slices.Contains(tree.Tables(), "div_01.w") {
+		t.Errorf("Connect Within: %v %v", tree.Tables(), err)
+	}
+	for _, kp := range g.KShortestPaths("div_01.x", "div_01.y", 3, within) {
+		if slices.Contains(kp.Tables, "div_02.links") {
+			t.Errorf("KShortestPaths Within gave %v", kp.Tables)
+		}
+	}
+	// Requested tables are allowed even outside the schemas.
+	if _, err := g.ShortestPath("div_01.x", "div_02.links", within); err != nil {
+		t.Errorf("requested table outside Within: %v", err)
+	}
+	if _, err := g.Connect([]string{"div_01.x", "div_01.y"}, plan.Within("div_01")); !errors.Is(err, plan.ErrNoPath) {
+		t.Errorf("Within(div_01) alone: %v, want no path", err)
+	}
+}

@@ -48,6 +48,8 @@ type SearchOption interface{ applySearch(*searchConfig) }
 type searchConfig struct {
 	maxHops int
 	exclude []string
+	within  []string
+	allow   []bool // by schema index, from within; nil allows every schema
 }
 
 type searchOptionFunc func(*searchConfig)
@@ -62,6 +64,14 @@ func MaxHops(n int) SearchOption { return searchOptionFunc(func(c *searchConfig)
 // tables are never excluded). Unknown names are ignored.
 func Exclude(tables ...string) SearchOption {
 	return searchOptionFunc(func(c *searchConfig) { c.exclude = append(c.exclude, tables...) })
+}
+
+// Within keeps paths inside the tables of the named schemas: a tenant's
+// schema and the shared ones, say, so that a search never wanders into the
+// other tenants reachable through shared tables. Requested tables are
+// always allowed. Unknown schemas are ignored.
+func Within(schemas ...string) SearchOption {
+	return searchOptionFunc(func(c *searchConfig) { c.within = append(c.within, schemas...) })
 }
 
 // Path is a chain of joins from one table to another.
@@ -104,6 +114,7 @@ type query struct {
 	targets map[int32]bool
 	banNode map[int32]bool // never entered
 	banEdge map[int32]bool // never used (edge index)
+	allow   []bool         // schema index -> may be entered; nil: all
 	maxHops int            // 0: unlimited
 	// maxCost, when positive, ends the search once every state left costs
 	// more (run then sets exceeded): the caller has a cheaper answer.
@@ -277,7 +288,7 @@ func (g *Graph) run(q *query) (nodes []int32, edges []int32, cost float64, ok bo
 		}
 		from, base, hops := l.node, l.cost, l.hops+1
 		for _, a := range g.adj[from] {
-			if q.banEdge[a.edge] || (q.banNode[a.to] && !q.targets[a.to]) {
+			if q.banEdge[a.edge] || ((q.banNode[a.to] || (q.allow != nil && !q.allow[g.schemaOf[a.to]])) && !q.targets[a.to]) {
 				continue
 			}
 			c := base + a.weight + extra
@@ -327,6 +338,14 @@ func (g *Graph) searchConfig(opts []SearchOption) (searchConfig, map[int32]bool)
 			ban[id] = true
 		}
 	}
+	if len(cfg.within) > 0 {
+		cfg.allow = make([]bool, len(g.schemas))
+		for _, s := range cfg.within {
+			if i, ok := g.schemaIdx[s]; ok {
+				cfg.allow[i] = true
+			}
+		}
+	}
 	return cfg, ban
 }
 
@@ -340,7 +359,7 @@ func (g *Graph) ShortestPath(from, to string, opts ...SearchOption) (Path, error
 	}
 	cfg, ban := g.searchConfig(opts)
 	delete(ban, ids[0])
-	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.maxHops)
+	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.allow, cfg.maxHops)
 	if !ok {
 		return Path{}, &NoPathError{
 			Components:  [][]string{{g.name(ids[0])}, {g.name(ids[1])}},
@@ -350,10 +369,10 @@ func (g *Graph) ShortestPath(from, to string, opts ...SearchOption) (Path, error
 	return g.path(nodes, edges), nil
 }
 
-func (g *Graph) shortest(from, to int32, banNode, banEdge map[int32]bool, maxHops int) ([]int32, []int32, bool) {
+func (g *Graph) shortest(from, to int32, banNode, banEdge map[int32]bool, allow []bool, maxHops int) ([]int32, []int32, bool) {
 	nodes, edges, _, ok := g.run(&query{
 		sources: []int32{from}, targets: map[int32]bool{to: true},
-		banNode: banNode, banEdge: banEdge, maxHops: maxHops,
+		banNode: banNode, banEdge: banEdge, allow: allow, maxHops: maxHops,
 	})
 	return nodes, edges, ok
 }
@@ -393,7 +412,7 @@ func (g *Graph) KShortestPaths(from, to string, k int, opts ...SearchOption) []P
 		cost         float64
 	}
 	costOf := func(nodes, edges []int32) float64 { return g.path(nodes, edges).Cost }
-	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.maxHops)
+	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.allow, cfg.maxHops)
 	if !ok {
 		return nil
 	}
@@ -424,7 +443,7 @@ func (g *Graph) KShortestPaths(from, to string, k int, opts ...SearchOption) []P
 					continue
 				}
 			}
-			sn, se, ok := g.shortest(spur, ids[1], banNode, banEdge, hops)
+			sn, se, ok := g.shortest(spur, ids[1], banNode, banEdge, cfg.allow, hops)
 			if !ok {
 				continue
 			}

@@ -101,7 +101,7 @@ func (g *Graph) Connect(tables []string, opts ...SearchOption) (*Tree, error) {
 	}
 	var best *build
 	for s := 0; s < len(terms) && s < maxStarts; s++ {
-		b := g.grow(terms, s, ban, cfg.maxHops, best)
+		b := g.grow(terms, s, ban, cfg.allow, cfg.maxHops, best)
 		if b != nil && (best == nil || b.broken < best.broken || (b.broken == best.broken && b.cost < best.cost-1e-9)) {
 			best = b
 		}
@@ -127,7 +127,7 @@ func (g *Graph) Connect(tables []string, opts ...SearchOption) (*Tree, error) {
 // grow runs the shortest-path heuristic from terms[start]. It gives up,
 // returning nil, as soon as it cannot beat best: the cost of a path found
 // includes the hubs it passes, so the running sum is the tree's cost so far.
-func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, maxHops int, best *build) *build {
+func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, allow []bool, maxHops int, best *build) *build {
 	b := &build{in: map[int32]bool{}}
 	remaining := map[int32]bool{}
 	for _, id := range terms {
@@ -142,7 +142,7 @@ func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, maxHops int, 
 	seed(terms[start])
 	for len(remaining) > 0 {
 		cur := b.comps[len(b.comps)-1]
-		q := &query{sources: cur, targets: remaining, banNode: ban, maxHops: maxHops}
+		q := &query{sources: cur, targets: remaining, banNode: ban, allow: allow, maxHops: maxHops}
 		bounded := best != nil && b.broken >= best.broken
 		if bounded {
 			// A path dearer than this loses to best: stop searching there.
