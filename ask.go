@@ -150,7 +150,12 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 		}
 	}
 	if len(core) >= 2 {
-		if tree, err := st.graph.Connect(core, plan.MaxHops(3)); tree != nil {
+		popts := []plan.SearchOption{plan.MaxHops(3)}
+		if c.Scoped {
+			// The query may only read these schemas: do not join through others.
+			popts = append(popts, plan.Within(c.SearchPath...))
+		}
+		if tree, err := st.graph.Connect(core, popts...); tree != nil {
 			c.Joins = tree.Edges()
 			c.Skeleton = tree.Skeleton(plan.WithSearchPath(c.SearchPath...))
 		} else if err != nil {
@@ -163,13 +168,9 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if e.examples.Len() > 0 {
 		c.Examples, _ = e.examples.Similar(ctx, question, "", 3)
 	}
-	var examples map[string][]string
-	if st.values != nil {
-		examples = st.values.Examples(3)
-	}
 	data := generate.PromptData{
 		Question: question, Evidence: ac.evidence, Examples: c.Examples,
-		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(examples), schema.OmitSchemas(c.SearchPath...)),
+		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.OmitSchemas(c.SearchPath...)),
 	}
 	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {
 		data.SearchPath = c.SearchPath

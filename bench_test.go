@@ -40,6 +40,7 @@ func BenchmarkAsk(b *testing.B) {
 	}{
 		{"tables=91", erp.Options{}, ""},
 		{"tables=2502", erp.Options{Divisions: 30}, "div_07"},
+		{"tables=10387", erp.Options{Divisions: 125}, "div_077"},
 	} {
 		b.Run(size.name, func(b *testing.B) {
 			srv := llmfake.New(b, func(n int, r *llmfake.Request) llmfake.Reply {

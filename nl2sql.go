@@ -59,6 +59,7 @@ type state struct {
 	graph      *plan.Graph
 	linker     *link.Linker
 	values     *link.ValueIndex
+	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer
 	tables     []validate.Table
 	validators sync.Map // scope key -> *validate.Validator
@@ -179,6 +180,8 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 			}
 		}
 		st.values = vi
+		// Once here, not per question: it walks every column of the index.
+		st.examples = vi.Examples(3)
 		lopts = append(lopts, link.WithValueIndex(vi))
 		ropts = append(ropts, retrieve.WithExamples(vi.Examples(10)))
 	}

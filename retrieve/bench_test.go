@@ -87,7 +87,11 @@ func BenchmarkContext(b *testing.B) {
 				}
 				names := res.Names()
 				linker.Link(ctx, q.Question, q.Evidence, names)
-				if _, err := graph.Connect(names[:min(4, len(names))], plan.MaxHops(3)); err != nil && !isNoPath(err) {
+				popts := []plan.SearchOption{plan.MaxHops(3)}
+				if size.scope != "" { // as the Engine plans a scoped request
+					popts = append(popts, plan.Within(size.scope, "public"))
+				}
+				if _, err := graph.Connect(names[:min(4, len(names))], popts...); err != nil && !isNoPath(err) {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))

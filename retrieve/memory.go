@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -23,9 +24,16 @@ type MemoryStore struct {
 
 	// lexical index
 	postings map[string][]posting
+	df       map[string]int // live documents per term
 	docLen   []int
 	totalLen int
 	live     int
+
+	// byScope and byKind list the slots of each scope and kind (deleted
+	// slots included until compaction), so a search filtered to a tenant's
+	// schemas, or to the few module documents, reads those documents only.
+	byScope map[string][]int
+	byKind  map[Kind][]int
 }
 
 type posting struct {
@@ -44,8 +52,8 @@ func (s *MemoryStore) Upsert(ctx context.Context, docs []Document) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byID == nil {
-		s.byID = map[string]int{}
-		s.postings = map[string][]posting{}
+		s.byID, s.postings, s.df = map[string]int{}, map[string][]posting{}, map[string]int{}
+		s.byScope, s.byKind = map[string][]int{}, map[Kind][]int{}
 	}
 	for i := range docs {
 		if v := docs[i].Vector; len(v) > 0 {
@@ -65,13 +73,20 @@ func (s *MemoryStore) Upsert(ctx context.Context, docs []Document) error {
 		if slot, ok := s.byID[d.ID]; ok {
 			s.removeSlot(slot)
 		}
-		slot := len(s.docs)
-		s.docs = append(s.docs, &d)
-		s.byID[d.ID] = slot
-		s.addPostings(slot, d.Text)
+		s.add(&d)
 	}
 	s.maybeCompact()
 	return nil
+}
+
+// add stores d in a new slot and indexes it.
+func (s *MemoryStore) add(d *Document) {
+	slot := len(s.docs)
+	s.docs = append(s.docs, d)
+	s.byID[d.ID] = slot
+	s.byScope[d.Scope] = append(s.byScope[d.Scope], slot)
+	s.byKind[d.Kind] = append(s.byKind[d.Kind], slot)
+	s.addPostings(slot, d.Text)
 }
 
 func (s *MemoryStore) addPostings(slot int, text string) {
@@ -82,6 +97,7 @@ func (s *MemoryStore) addPostings(slot int, text string) {
 	}
 	for t, n := range tf {
 		s.postings[t] = append(s.postings[t], posting{slot, n})
+		s.df[t]++
 	}
 	for len(s.docLen) <= slot {
 		s.docLen = append(s.docLen, 0)
@@ -101,6 +117,15 @@ func (s *MemoryStore) removeSlot(slot int) {
 	s.docs[slot] = nil
 	s.totalLen -= s.docLen[slot]
 	s.live--
+	seen := map[string]bool{}
+	for _, t := range Terms(d.Text) {
+		if !seen[t] {
+			seen[t] = true
+			if s.df[t]--; s.df[t] <= 0 {
+				delete(s.df, t)
+			}
+		}
+	}
 }
 
 // maybeCompact rebuilds the slots when more than a third are deleted, so
@@ -110,13 +135,12 @@ func (s *MemoryStore) maybeCompact() {
 		return
 	}
 	docs := s.docs
-	s.docs, s.byID, s.postings, s.docLen, s.totalLen, s.live = nil, map[string]int{}, map[string][]posting{}, nil, 0, 0
+	s.docs, s.docLen, s.totalLen, s.live = nil, nil, 0, 0
+	s.byID, s.postings, s.df = map[string]int{}, map[string][]posting{}, map[string]int{}
+	s.byScope, s.byKind = map[string][]int{}, map[Kind][]int{}
 	for _, d := range docs {
 		if d != nil {
-			slot := len(s.docs)
-			s.docs = append(s.docs, d)
-			s.byID[d.ID] = slot
-			s.addPostings(slot, d.Text)
+			s.add(d)
 		}
 	}
 }
@@ -134,13 +158,39 @@ func (s *MemoryStore) SearchVector(ctx context.Context, v []float32, k int, f Fi
 	q := append([]float32(nil), v...)
 	normalize(q)
 	top := s.newTopK(k)
-	for slot, d := range s.docs {
-		if d == nil || len(d.Vector) == 0 || !f.match(d) {
+	s.eachSlot(f, func(slot int) {
+		if d := s.docs[slot]; d != nil && len(d.Vector) > 0 && f.match(d) {
+			top.push(slot, float64(dot(q, d.Vector)))
+		}
+	})
+	return s.hits(top), nil
+}
+
+// eachSlot calls fn with every slot that may match f: those of f's scopes,
+// else of its kinds, else all.
+func (s *MemoryStore) eachSlot(f Filter, fn func(slot int)) {
+	switch {
+	case len(f.Scopes) > 0:
+		eachListed(s.byScope, f.Scopes, fn)
+	case len(f.Kinds) > 0:
+		eachListed(s.byKind, f.Kinds, fn)
+	default:
+		for slot := range s.docs {
+			fn(slot)
+		}
+	}
+}
+
+// eachListed calls fn with the slots listed under each distinct key.
+func eachListed[K comparable](lists map[K][]int, keys []K, fn func(slot int)) {
+	for i, k := range keys {
+		if slices.Contains(keys[:i], k) {
 			continue
 		}
-		top.push(slot, float64(dot(q, d.Vector)))
+		for _, slot := range lists[k] {
+			fn(slot)
+		}
 	}
-	return s.hits(top), nil
 }
 
 // BM25 parameters (Robertson/Sparck Jones defaults).
@@ -168,12 +218,7 @@ func (s *MemoryStore) SearchText(ctx context.Context, query string, k int, f Fil
 		}
 		seen[t] = true
 		ps := s.postings[t]
-		df := 0
-		for _, p := range ps {
-			if s.docs[p.doc] != nil {
-				df++
-			}
-		}
+		df := s.df[t]
 		if df == 0 {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -195,6 +197,77 @@ func TestMemoryStoreCompactsUnderChurn(t *testing.T) {
 	hits, _ = s.SearchText(ctx, "worda", 1000, retrieve.Filter{})
 	if len(hits) != 0 {
 		t.Errorf("stale texts still searchable: %d hits", len(hits))
+	}
+}
+
+// TestMemoryStoreChurnMatchesFresh replaces and deletes documents across
+// scopes, then requires every search (text scores included: document
+// frequencies and lengths are kept incrementally) to equal that of a store
+// built fresh from the surviving documents, with and without scope filters.
+func TestMemoryStoreChurnMatchesFresh(t *testing.T) {
+	ctx := context.Background()
+	e := retrieve.NewHashEmbedder(32)
+	words := []string{"order", "customer", "invoice", "supplier", "stock", "payroll", "ledger", "ticket"}
+	doc := func(i, round int) retrieve.Document {
+		text := words[i%len(words)] + " " + words[(i+round)%len(words)] + " " + words[(i*3+round)%len(words)]
+		v, _ := e.Embed(ctx, []string{text})
+		kind := []retrieve.Kind{retrieve.KindTable, retrieve.KindColumn, retrieve.KindModule}[i%3]
+		return retrieve.Document{ID: fmt.Sprintf("d%03d", i), Kind: kind, Scope: fmt.Sprintf("s%d", i%4), Text: text, Vector: v[0]}
+	}
+	churned := retrieve.NewMemoryStore()
+	final := map[string]retrieve.Document{}
+	for round := 0; round < 12; round++ {
+		var docs []retrieve.Document
+		for i := round * 7 % 40; i < 120; i += 1 + round%3 {
+			d := doc(i, round)
+			docs = append(docs, d)
+			final[d.ID] = d
+		}
+		if err := churned.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+		var gone []string
+		for i := round; i < 120; i += 11 {
+			id := fmt.Sprintf("d%03d", i)
+			gone = append(gone, id)
+			delete(final, id)
+		}
+		if err := churned.Delete(ctx, gone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh := retrieve.NewMemoryStore()
+	for _, id := range slices.Sorted(maps.Keys(final)) {
+		if err := fresh.Upsert(ctx, []retrieve.Document{final[id]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if churned.Len() != fresh.Len() || fresh.Len() < 50 {
+		t.Fatalf("len %d vs %d", churned.Len(), fresh.Len())
+	}
+	for _, q := range []string{"order customer", "payroll ledger ticket", "stock"} {
+		qv, _ := e.Embed(ctx, []string{q})
+		for _, f := range []retrieve.Filter{{}, {Scopes: []string{"s1"}}, {Scopes: []string{"s2", "s3", "s2"}},
+			{Kinds: []retrieve.Kind{retrieve.KindModule}}, {Kinds: []retrieve.Kind{retrieve.KindTable, retrieve.KindColumn}, Scopes: []string{"s0"}}} {
+			a, _ := churned.SearchText(ctx, q, 15, f)
+			b, _ := fresh.SearchText(ctx, q, 15, f)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("text %q %v: churned %v, fresh %v", q, f, ids(a), ids(b))
+			}
+			a, _ = churned.SearchVector(ctx, qv[0], 15, f)
+			b, _ = fresh.SearchVector(ctx, qv[0], 15, f)
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("vector %q %v: churned %v, fresh %v", q, f, ids(a), ids(b))
+			}
+			if len(a) == 0 {
+				t.Errorf("vector %q %v: no hits", q, f)
+			}
+			for _, h := range a {
+				if (len(f.Scopes) > 0 && !slices.Contains(f.Scopes, h.Scope)) || (len(f.Kinds) > 0 && !slices.Contains(f.Kinds, h.Kind)) {
+					t.Errorf("vector %q %v: hit %s in scope %s, kind %s", q, f, h.ID, h.Scope, h.Kind)
+				}
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -121,6 +122,7 @@ type Retriever struct {
 	glossaryFor map[string][]string // table or column -> glossary terms
 	graph       *plan.Graph
 	valueTables map[string]int // lower-cased stored value -> tables holding it
+	perSchema   map[string]int // schema -> tables
 }
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -181,6 +183,10 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	start := time.Now()
 	fp := cat.Fingerprint()
 	ix.cat, ix.fingerprint = cat, fp
+	ix.perSchema = map[string]int{}
+	for _, t := range cat.Tables {
+		ix.perSchema[t.Schema]++
+	}
 	ix.graph = ix.cfg.graph
 	if ix.graph == nil || ix.graph.Catalog() != cat {
 		ix.graph = plan.NewGraph(cat, plan.WithInferredEdges(true))
@@ -656,9 +662,9 @@ func (ix *Retriever) tablesInScope(scopes []string) int {
 		return len(ix.cat.Tables)
 	}
 	n := 0
-	for _, t := range ix.cat.Tables {
-		if in(scopes, t.Schema) {
-			n++
+	for i, s := range scopes {
+		if !slices.Contains(scopes[:i], s) {
+			n += ix.perSchema[s]
 		}
 	}
 	return n
