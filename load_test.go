@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,21 +34,10 @@ import (
 // class), every successful one the gold answer's rows, and the engine must
 // answer correctly afterwards; no goroutine may leak.
 func TestLoadWithFaults(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreTopFunction("github.com/jackc/pgx/v5/pgxpool.(*Pool).backgroundHealthCheck"),
-		goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"), goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
-		goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"))
-	exam, err := erp.Exam()
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer goleak.VerifyNone(t, loadLeakOptions...)
 	// Easy questions only: each is asked once (K=1) and its gold SQL is
 	// the model's answer, so a success can be checked against the gold rows.
-	var qs []erp.Question
-	for _, q := range exam {
-		if q.Difficulty == "easy" {
-			qs = append(qs, q)
-		}
-	}
+	qs := examQuestions(t, "easy")
 	gold := map[string]string{}
 	for _, q := range qs {
 		gold[q.Question] = q.GoldSQL
@@ -81,34 +70,14 @@ func TestLoadWithFaults(t *testing.T) {
 		return llmfake.Reply{Content: "no idea"}
 	})
 	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
-	dsn := erptest.Single(t)
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.MaxConns = 16
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := loadPool(t)
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0),
 		nl2sql.WithGenerateBudget(2*time.Second), nl2sql.WithModules(erp.Modules()), nl2sql.WithStatementTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := eng.Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{} // question -> gold row count
-	for _, q := range qs {
-		r, err := eng.Run(ctx, q.GoldSQL)
-		if err != nil {
-			t.Fatalf("%s gold: %v", q.QID, err)
-		}
-		want[q.Question] = len(r.Rows)
-	}
+	want := goldRowCounts(t, eng, qs)
 
 	// While the load runs, terminate every backend running the marked
 	// query (not its EXPLAIN), and three times every active backend but
@@ -219,10 +188,9 @@ func TestLoadWithFaults(t *testing.T) {
 			t.Errorf("%q: %d rows, gold has %d", o.q, len(o.res.Rows), want[o.q])
 		}
 	}
-	sort.Slice(overheads, func(i, j int) bool { return overheads[i] < overheads[j] })
 	if len(overheads) > 0 {
 		t.Logf("%d ok, failures %v, %d statement timeouts, %d terminated mid-query (%d backends killed); overhead (everything but the model) p50 %v, p99 %v",
-			ok, failed, timeouts, kills, killed.Load(), overheads[len(overheads)/2], overheads[len(overheads)*99/100])
+			ok, failed, timeouts, kills, killed.Load(), percentile(overheads, 50), percentile(overheads, 99))
 	}
 	if timeouts == 0 || kills == 0 || killed.Load() == 0 {
 		t.Errorf("faults not exercised: %d timeouts, %d terminated Asks, %d backends killed", timeouts, kills, killed.Load())
@@ -255,4 +223,153 @@ func TestLoadWithFaults(t *testing.T) {
 			t.Errorf("after load %s: %v", q.QID, err)
 		}
 	}
+}
+
+// TestLoad runs 200 concurrent Ask calls over the demo ERP (easy and medium
+// exam questions, the Engine's default K per difficulty) against a loopback
+// model that answers each sample with the gold SQL after a random delay of
+// 20-200 ms. With no fault injected, every Ask must succeed with the gold
+// rows, and no goroutine may leak. It reports the overhead besides the
+// model (p50, p99), the wall time and the pool's acquire waits.
+func TestLoad(t *testing.T) {
+	defer goleak.VerifyNone(t, loadLeakOptions...)
+	qs := append(examQuestions(t, "easy"), examQuestions(t, "medium")...)
+	srv := llmfake.New(t, func(n int, r *llmfake.Request) llmfake.Reply {
+		delay := time.Duration(20+rand.IntN(180)) * time.Millisecond
+		for _, q := range qs {
+			if strings.Contains(r.Last(), "【Question】\n"+q.Question+"\n") {
+				return llmfake.Reply{Content: "```sql\n" + q.GoldSQL + "\n```", Delay: delay}
+			}
+		}
+		return llmfake.Reply{Content: "no idea", Delay: delay}
+	})
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	pool := loadPool(t)
+	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want := goldRowCounts(t, eng, qs)
+	before := pool.Stat()
+
+	const n = 200
+	type outcome struct {
+		q        erp.Question
+		res      *nl2sql.Result
+		err      error
+		overhead time.Duration
+	}
+	outs := make([]outcome, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			q := qs[i%len(qs)]
+			t0 := time.Now()
+			res, err := eng.Ask(ctx, q.Question, nl2sql.Evidence(q.Evidence))
+			o := outcome{q: q, res: res, err: err}
+			if res != nil {
+				o.overhead = time.Since(t0) - res.Timings["generate"]
+			}
+			outs[i] = o
+		}(i)
+	}
+	wg.Wait()
+	wall := time.Since(start)
+
+	var overheads []time.Duration
+	for _, o := range outs {
+		if o.err != nil {
+			t.Errorf("%s: %v", o.q.QID, o.err)
+			continue
+		}
+		if len(o.res.Rows) != want[o.q.Question] {
+			t.Errorf("%s: %d rows, gold has %d", o.q.QID, len(o.res.Rows), want[o.q.Question])
+		}
+		overheads = append(overheads, o.overhead)
+	}
+	if len(overheads) == 0 {
+		t.Fatal("no Ask succeeded")
+	}
+	after := pool.Stat()
+	acquires := after.AcquireCount() - before.AcquireCount()
+	waited := after.EmptyAcquireCount() - before.EmptyAcquireCount()
+	var meanWait time.Duration
+	if acquires > 0 {
+		meanWait = (after.AcquireDuration() - before.AcquireDuration()) / time.Duration(acquires)
+	}
+	t.Logf("%d/%d answered in %v (%.0f Ask/s); overhead (everything but the model) p50 %v, p95 %v, p99 %v; "+
+		"pool of %d: %d acquires, %d waited, mean wait %v",
+		len(overheads), n, wall.Round(time.Millisecond), float64(n)/wall.Seconds(),
+		percentile(overheads, 50), percentile(overheads, 95), percentile(overheads, 99),
+		after.MaxConns(), acquires, waited, meanWait)
+}
+
+// loadLeakOptions ignore the goroutines that outlive a test by design: the
+// pool's health check and idle keep-alive connections of the HTTP client.
+var loadLeakOptions = []goleak.Option{
+	goleak.IgnoreTopFunction("github.com/jackc/pgx/v5/pgxpool.(*Pool).backgroundHealthCheck"),
+	goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"), goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
+	goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
+}
+
+// examQuestions returns the demo ERP exam questions of one difficulty.
+func examQuestions(t *testing.T, difficulty string) []erp.Question {
+	t.Helper()
+	exam, err := erp.Exam()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qs []erp.Question
+	for _, q := range exam {
+		if q.Difficulty == difficulty {
+			qs = append(qs, q)
+		}
+	}
+	return qs
+}
+
+// loadPool opens a pool of 16 connections on a copy of the demo ERP: on 2
+// cores, more connections only queue inside the server.
+func loadPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(erptest.Single(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 16
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// goldRowCounts prepares eng and runs each question's gold SQL through it,
+// returning the row count per question.
+func goldRowCounts(t *testing.T, eng *nl2sql.Engine, qs []erp.Question) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	if err := eng.Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{}
+	for _, q := range qs {
+		r, err := eng.Run(ctx, q.GoldSQL)
+		if err != nil {
+			t.Fatalf("%s gold: %v", q.QID, err)
+		}
+		want[q.Question] = len(r.Rows)
+	}
+	return want
+}
+
+// percentile returns the p-th percentile of ds (sorted in place).
+func percentile(ds []time.Duration, p int) time.Duration {
+	slices.Sort(ds)
+	return ds[(len(ds)-1)*p/100]
 }

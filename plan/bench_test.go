@@ -77,7 +77,7 @@ func benchConnect(b *testing.B, k int, opts ...plan.SearchOption) {
 		}
 		sets = append(sets, set)
 	}
-	runConnect(b, g, sets)
+	runConnect(b, g, sets, opts...)
 }
 
 func runConnect(b *testing.B, g *plan.Graph, sets [][]string, opts ...plan.SearchOption) {
