@@ -26,7 +26,7 @@ func defogDB(t *testing.T, db string) (*pgxpool.Pool, []validate.Table) {
 
 // catalogTables reads the relations (tables and views) outside the system
 // schemas with their columns.
-func catalogTables(t *testing.T, pool *pgxpool.Pool) []validate.Table {
+func catalogTables(t testing.TB, pool *pgxpool.Pool) []validate.Table {
 	t.Helper()
 	rows, err := pool.Query(context.Background(), `
 		SELECT c.table_schema, c.table_name, array_agg(c.column_name::text ORDER BY c.ordinal_position)
