@@ -76,7 +76,10 @@
 // The walk over the tree is typed: nodes_gen.go, generated from the
 // pg_query_go types (go generate ./validate; a test fails when it is
 // stale), lists the children of every node type, so no protobuf reflection
-// runs per query. A node type it does not know is rejected.
+// runs per query. A node type it does not know is rejected. The tree comes
+// from libpg_query's JSON output through a strict generated decoder
+// (internal/pgtree): the same tree pg_query_go's Parse returns, checked
+// equal over every corpus and under fuzzing, at under half the cost.
 //
 // # Codes
 //

@@ -12,6 +12,8 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"github.com/pganalyze/pg_query_go/v6/parser"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
 )
 
 // Validator checks SQL queries. It is safe for concurrent use.
@@ -225,7 +227,7 @@ func (c *checker) parse(sql string) *pg.ParseResult {
 		c.add(CodeSyntax, SeverityError, -1, "the query text must be valid UTF-8 without NUL bytes")
 		return nil
 	}
-	tree, err := pg.Parse(sql)
+	tree, err := pgtree.Parse(sql)
 	if err != nil {
 		loc := -1
 		var pe *parser.Error

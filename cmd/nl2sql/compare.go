@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
 )
 
 // Result comparison for the exam: values are reduced to canonical keys so
@@ -262,7 +262,7 @@ func normTime(t time.Time) string {
 // ordersRows reports whether sql (one statement) sorts its result at the top
 // level: an ORDER BY on the outermost SELECT (or set operation).
 func ordersRows(sql string) (bool, error) {
-	tree, err := pg_query.Parse(sql)
+	tree, err := pgtree.Parse(sql)
 	if err != nil {
 		return false, err
 	}

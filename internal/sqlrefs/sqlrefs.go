@@ -12,6 +12,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
 )
 
 // Edge is an equality between columns of two different tables
@@ -58,7 +60,7 @@ type walker struct {
 // Extract parses sql (one or more statements) and resolves its references
 // against cat, looking up unqualified tables along searchPath.
 func Extract(sql string, cat *schema.Catalog, searchPath []string) (*Refs, error) {
-	tree, err := pg_query.Parse(sql)
+	tree, err := pgtree.Parse(sql)
 	if err != nil {
 		return nil, err
 	}
