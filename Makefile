@@ -4,6 +4,9 @@
 SHELL := /bin/bash
 GO    ?= go
 PGDIR ?= /tmp/nl2sql-pg-$(shell id -u)
+# The packages with concurrent code (the Engine, stores, executor, model
+# clients, parallel EXPLAIN and generation): run again under the race detector.
+RACE_PKGS ?= . ./retrieve ./execute ./link ./plan ./generate ./validate ./llm/...
 
 .PHONY: demo test bench pg-start pg-stop vet
 
@@ -31,6 +34,7 @@ test:
 	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
 	$(GO) vet ./...; \
 	$(GO) test -count=1 -timeout 30m ./...; \
+	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS); \
 	(cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...)
 
 bench:
