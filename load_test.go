@@ -309,8 +309,10 @@ func TestLoad(t *testing.T) {
 }
 
 // loadLeakOptions ignore the goroutines that outlive a test by design: the
-// pool's health check and idle keep-alive connections of the HTTP client.
+// pool's health check, idle keep-alive connections of the HTTP client, and
+// the CPU profiler's reader (go test -cpuprofile).
 var loadLeakOptions = []goleak.Option{
+	goleak.IgnoreTopFunction("runtime/pprof.readProfile"),
 	goleak.IgnoreTopFunction("github.com/jackc/pgx/v5/pgxpool.(*Pool).backgroundHealthCheck"),
 	goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"), goleak.IgnoreTopFunction("net/http.(*persistConn).writeLoop"),
 	goleak.IgnoreTopFunction("net/http.(*persistConn).readLoop"),
