@@ -410,7 +410,7 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 // policy forbids (as opposed to a syntax slip or a table outside the scope).
 var unsafeCodes = map[string]bool{
 	"V003": true, "V004": true, "V005": true, "V006": true, "V007": true, "V008": true, "V009": true,
-	"V010": true, "V011": true, "V013": true, "V020": true, "V021": true, "V022": true, "V023": true,
+	"V010": true, "V011": true, "V013": true, "V020": true, "V021": true, "V022": true, "V023": true, "V024": true,
 }
 
 // classify turns the failures of every candidate into the Ask error: the

@@ -8,7 +8,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // ErrNoSQL is returned when a reply holds no SELECT statement.
@@ -130,7 +130,7 @@ func parseQuery(text string) (string, bool) {
 		if s == "" {
 			continue
 		}
-		tree, err := pgtree.Parse(s)
+		tree, err := pgparse.Parse(s)
 		if err != nil || len(tree.Stmts) != 1 || tree.Stmts[0].Stmt.GetSelectStmt() == nil {
 			return "", false
 		}
@@ -144,7 +144,7 @@ func parseQuery(text string) (string, bool) {
 // pg_query's fingerprint it keeps literal values, so `status = 'Open'` and
 // `status = 'Closed'` stay different candidates.
 func Canonical(sql string) (string, error) {
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		return "", err
 	}

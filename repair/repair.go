@@ -10,7 +10,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/schema"
 
-	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // Failure is what the server said about a failed statement.
@@ -201,7 +201,7 @@ func (r *Repairer) Normalize(sql string) (string, []Change, error) {
 
 // parse parses sql, applying the token rewrites when it does not parse.
 func (r *Repairer) parse(sql string) (*pg_query.ParseResult, string, []Change, error) {
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
 	if err == nil {
 		return tree, sql, nil, nil
 	}
@@ -209,7 +209,7 @@ func (r *Repairer) parse(sql string) (*pg_query.ParseResult, string, []Change, e
 	if len(changes) == 0 && text == sql {
 		return nil, sql, nil, &ParseError{SQL: sql, Err: err}
 	}
-	tree, err2 := pgtree.Parse(text)
+	tree, err2 := pgparse.Parse(text)
 	if err2 != nil {
 		return nil, text, changes, &ParseError{SQL: text, Err: err2}
 	}
@@ -231,7 +231,7 @@ func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 			return nil, err
 		}
 	}
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		if len(fixes) > 0 {
 			return fixes, nil

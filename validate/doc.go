@@ -78,7 +78,7 @@
 // stale), lists the children of every node type, so no protobuf reflection
 // runs per query. A node type it does not know is rejected. The tree comes
 // from libpg_query's JSON output through a strict generated decoder
-// (internal/pgtree): the same tree pg_query_go's Parse returns, checked
+// (internal/pgparse): the same tree pg_query_go's Parse returns, checked
 // equal over every corpus and under fuzzing, at under half the cost.
 //
 // # Codes
@@ -89,7 +89,8 @@
 // construct, V009 $n parameter, V010 always-denied function, V011 function
 // not allowed, V012 relation not allowed, V013 system catalog, V020
 // unbounded recursive CTE, V021 generate_series bounds, V022 repeat/lpad/rpad
-// length, V023 cross join of too many relations, V030 rewrite did not
+// length, V023 cross join of too many relations, V024 text over 64 KiB
+// or a tree nested deeper than the parser allows, V030 rewrite did not
 // re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001

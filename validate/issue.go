@@ -126,6 +126,7 @@ const (
 	CodeSeries          = "V021" // generate_series with non-constant or too large bounds
 	CodeStringBomb      = "V022" // repeat/lpad/rpad with non-constant or too large length
 	CodeCrossJoin       = "V023" // cartesian product of too many relations
+	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
 )
 

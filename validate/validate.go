@@ -13,7 +13,7 @@ import (
 	"github.com/pganalyze/pg_query_go/v6/parser"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // Validator checks SQL queries. It is safe for concurrent use.
@@ -227,7 +227,13 @@ func (c *checker) parse(sql string) *pg.ParseResult {
 		c.add(CodeSyntax, SeverityError, -1, "the query text must be valid UTF-8 without NUL bytes")
 		return nil
 	}
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
+	if errors.Is(err, pgparse.ErrTooLong) || pgparse.IsTooDeep(err) {
+		// Beyond what libpg_query can handle safely: refused before or
+		// instead of a parse that could overflow its C stack.
+		c.add(CodeTooLarge, SeverityError, -1, "the query is too large (%d bytes, at most %d) or too deeply nested; write a shorter, flatter query", len(sql), pgparse.MaxLen)
+		return nil
+	}
 	if err != nil {
 		loc := -1
 		var pe *parser.Error

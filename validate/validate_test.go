@@ -278,3 +278,18 @@ func TestErrorShape(t *testing.T) {
 	mustReject(t, validate.New(), "SELECT 1\x00; DROP TABLE t", validate.CodeSyntax)
 	mustReject(t, validate.New(), "SELECT '\xff'", validate.CodeSyntax)
 }
+
+// TestTooLarge: a text over 64 KiB, and a chain of operators deep enough
+// to crash pg_query_go's own Parse (30,000 additions in 60 KB), are
+// rejected with V024 without the process dying; a long but flat query
+// under the limit passes.
+func TestTooLarge(t *testing.T) {
+	v := validate.New()
+	mustReject(t, v, "SELECT 1 AS x"+strings.Repeat(" ", 70000), validate.CodeTooLarge)
+	mustReject(t, v, "SELECT "+strings.Repeat("1+", 30000)+"1", validate.CodeTooLarge)
+	mustReject(t, v, "SELECT "+strings.Repeat("1+", 6000)+"1", validate.CodeTooLarge)
+	flat := "SELECT 1 WHERE 1 IN (" + strings.Repeat("1,", 20000) + "1)"
+	if _, err := v.Validate(flat); err != nil {
+		t.Errorf("%d-byte IN list: %v", len(flat), err)
+	}
+}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // Result comparison for the exam: values are reduced to canonical keys so
@@ -262,7 +262,7 @@ func normTime(t time.Time) string {
 // ordersRows reports whether sql (one statement) sorts its result at the top
 // level: an ORDER BY on the outermost SELECT (or set operation).
 func ordersRows(sql string) (bool, error) {
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		return false, err
 	}

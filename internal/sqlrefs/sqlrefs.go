@@ -13,7 +13,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/schema"
 
-	"github.com/nl2sqlgo/nl2sql/internal/pgtree"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // Edge is an equality between columns of two different tables
@@ -60,7 +60,7 @@ type walker struct {
 // Extract parses sql (one or more statements) and resolves its references
 // against cat, looking up unqualified tables along searchPath.
 func Extract(sql string, cat *schema.Catalog, searchPath []string) (*Refs, error) {
-	tree, err := pgtree.Parse(sql)
+	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		return nil, err
 	}
