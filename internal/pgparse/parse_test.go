@@ -304,34 +304,26 @@ func TestParseDepthLimit(t *testing.T) {
 
 // TestParseTooDeepWithoutPGParse: beyond proto.Unmarshal's limit Parse
 // returns its error itself, for trees so deep that pg.Parse would crash
-// in protobuf-c (from some 30000 additions on; not called here).
+// in protobuf-c (from some 30000 additions on; not called here), also when
+// the decoder stops at something else first (invalid UTF-8 in a string).
 func TestParseTooDeepWithoutPGParse(t *testing.T) {
-	before := Fallbacks()
 	_, wantErr := pg.Parse("SELECT " + strings.Repeat("1+", 6000) + "1")
-	tree, err := Parse("SELECT " + strings.Repeat("1+", 32000) + "1")
-	if tree != nil || err == nil || !sameError(err, wantErr) {
-		t.Errorf("Parse returns (%v, %v), want pg.Parse's error %v", tree, err, wantErr)
+	chain := strings.Repeat("1+", 32000) + "1"
+	for _, sql := range []string{"SELECT " + chain, "SELECT '\xff', " + chain} {
+		before := Fallbacks()
+		tree, err := Parse(sql)
+		if tree != nil || err == nil || !sameError(err, wantErr) {
+			t.Errorf("%.20q: Parse returns (%v, %v), want pg.Parse's error %v", sql, tree, err, wantErr)
+		}
+		if Fallbacks() != before {
+			t.Errorf("%.20q: Parse fell back to pg.Parse", sql)
+		}
+		if !IsTooDeep(err) {
+			t.Errorf("%.20q: IsTooDeep(%v) is false", sql, err)
+		}
 	}
-	if Fallbacks() != before {
-		t.Error("Parse fell back to pg.Parse")
-	}
-}
-
-// TestParseTooDeepAfterAnotherProblem: when the decoder stops at something
-// else (invalid UTF-8 in a string here) before the depth, Parse still
-// does not hand pg.Parse a tree deep enough to crash it (this one would).
-func TestParseTooDeepAfterAnotherProblem(t *testing.T) {
-	before := Fallbacks()
-	_, wantErr := pg.Parse("SELECT " + strings.Repeat("1+", 6000) + "1")
-	tree, err := Parse("SELECT '\xff', " + strings.Repeat("1+", 32000) + "1")
-	if tree != nil || err == nil || !sameError(err, wantErr) {
-		t.Errorf("Parse returns (%v, %v), want pg.Parse's error %v", tree, err, wantErr)
-	}
-	if Fallbacks() != before {
-		t.Error("Parse fell back to pg.Parse")
-	}
-	if !IsTooDeep(err) || !IsTooDeep(wantErr) || IsTooDeep(errors.New("x")) {
-		t.Errorf("IsTooDeep(%v) = %v, IsTooDeep(%v) = %v", err, IsTooDeep(err), wantErr, IsTooDeep(wantErr))
+	if !IsTooDeep(wantErr) || IsTooDeep(errors.New("x")) || IsTooDeep(nil) {
+		t.Error("IsTooDeep does not tell pg.Parse's depth error from others")
 	}
 }
 
