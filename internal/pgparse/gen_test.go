@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/nl2sqlgo/nl2sql/internal/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite decode_gen.go from the pg_query_go types")
@@ -28,43 +29,7 @@ func TestDecoderGenUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile("decode_gen.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile("decode_gen.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
-		t.Fatal("decode_gen.go is stale: run go generate ./internal/pgparse")
-	}
-}
-
-// reachableMessages returns the message types a parse tree can hold:
-// those reachable from ParseResult, by name.
-func reachableMessages() []protoreflect.MessageDescriptor {
-	reach := map[string]protoreflect.MessageDescriptor{}
-	var mark func(md protoreflect.MessageDescriptor)
-	mark = func(md protoreflect.MessageDescriptor) {
-		if reach[string(md.Name())] != nil {
-			return
-		}
-		reach[string(md.Name())] = md
-		for i := 0; i < md.Fields().Len(); i++ {
-			if f := md.Fields().Get(i).Message(); f != nil {
-				mark(f)
-			}
-		}
-	}
-	mark((&pg.ParseResult{}).ProtoReflect().Descriptor())
-	var out []protoreflect.MessageDescriptor
-	for _, name := range slices.Sorted(maps.Keys(reach)) {
-		out = append(out, reach[name])
-	}
-	return out
+	gentest.UpToDate(t, "decode_gen.go", src, *update, "go generate ./internal/pgparse")
 }
 
 func goType(md protoreflect.MessageDescriptor) (reflect.Type, protoreflect.MessageType, error) {
@@ -144,7 +109,7 @@ import pg "github.com/pganalyze/pg_query_go/v6"
 	lists := map[string]string{}                      // message name -> Go type name
 	var oneofTypes bytes.Buffer
 
-	msgs := reachableMessages()
+	msgs := gentest.TreeMessages()
 	for _, md := range msgs {
 		if md.Name() == "Node" {
 			continue

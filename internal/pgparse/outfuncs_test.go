@@ -12,6 +12,8 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/nl2sqlgo/nl2sql/internal/gentest"
 )
 
 // libpgQuerySource returns a file of the C sources vendored in the linked
@@ -160,7 +162,7 @@ func TestJSONShapeMatchesLibpgQuery(t *testing.T) {
 	// tricky queries cover their every shape.
 	handWritten := map[string]bool{"ParseResult": true, "Node": true, "Integer": true, "Float": true, "Boolean": true,
 		"String": true, "BitString": true, "A_Const": true, "List": true, "IntList": true, "OidList": true}
-	for _, md := range reachableMessages() {
+	for _, md := range gentest.TreeMessages() {
 		name := string(md.Name())
 		if !written[name] && !handWritten[name] {
 			t.Errorf("%s: no _out function and not known to be written by hand", name)
