@@ -150,14 +150,17 @@ func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Dur
 			}
 		}
 	}
-	// The client-side deadline is a backstop for the server-side timeout.
-	cctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
-	defer cancel()
-	tx, err := db.BeginTx(cctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	// BeginTx waits for a pooled connection as long as the caller lets it:
+	// under load requests queue there, and the queue is not the plan's
+	// fault. From then on a client-side deadline backs up the server-side
+	// statement timeout.
+	tx, err := db.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		fail(fmt.Errorf("validate: explain: begin: %w", err))
 		return
 	}
+	cctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
+	defer cancel()
 	defer func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer rcancel()
