@@ -8,9 +8,8 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/nl2sqlgo/nl2sql/schema"
-
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
 // Failure is what the server said about a failed statement.

@@ -34,17 +34,13 @@ func Parse(sql string) (*pg.ParseResult, error) {
 	if err == nil {
 		return tree, nil
 	}
+	// Too deep, whether the decoder met the depth or stopped at something
+	// else first: pg.Parse fails on such a tree with proto.Unmarshal's
+	// recursion error, unless protobuf-c has overflowed the C stack first
+	// while writing it (it does from some 30000 nested nodes on, and kills
+	// the process). Return that error without taking the risk.
 	var de *decodeError
-	if errors.As(err, &de) && de.tooDeep {
-		// pg.Parse fails on such a tree with proto.Unmarshal's recursion
-		// error, unless protobuf-c has overflowed the C stack first while
-		// writing it (it does from some 30000 nested nodes on, and kills
-		// the process): return that error without taking the risk.
-		return nil, recursionError()
-	}
-	if jsonDepth(js) > maxDepth {
-		// The decoder stopped early, before it met the depth: pg.Parse
-		// could crash on this tree, and can only fail on it.
+	if errors.As(err, &de) && de.tooDeep || jsonDepth(js) > maxDepth {
 		return nil, recursionError()
 	}
 	fallbacks.Add(1)

@@ -11,9 +11,8 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/nl2sqlgo/nl2sql/schema"
-
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
 // Edge is an equality between columns of two different tables
