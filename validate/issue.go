@@ -120,12 +120,15 @@ const (
 	CodeParam           = "V009" // a $n parameter placeholder
 	CodeFuncDenied      = "V010" // function with side effects or that runs SQL from a string (never allowed)
 	CodeFuncNotAllowed  = "V011" // function not in the allow-list
-	CodeTableNotAllowed = "V012" // relation not in the allowed set
-	CodeSystemCatalog   = "V013" // system catalog, statistics view or reg* cast
+	CodeTableNotAllowed = "V012" // relation (or a relation's row type) not in the allowed set
+	CodeSystemCatalog   = "V013" // system catalog, its row type, statistics view, or a catalog-lookup type (reg*, aclitem)
+	CodeFuncNotation    = "V014" // a field selection that names no column: PostgreSQL would call a function (functional notation)
+	CodePlan            = "V015" // the server's plan (EXPLAIN VERBOSE) names a function, operator or type the policy refuses, or could not be checked
+	CodeType            = "V016" // a type name the validator does not know (not built in, not a configured type, not an allowed relation's row type)
 	CodeRecursion       = "V020" // recursive CTE without a detectable termination guard
 	CodeSeries          = "V021" // generate_series with non-constant or too large bounds
-	CodeStringBomb      = "V022" // repeat/lpad/rpad with non-constant or too large length
-	CodeCrossJoin       = "V023" // cartesian product of too many relations
+	CodeStringBomb      = "V022" // string-building call (repeat, lpad, rpad, format widths, nested) whose result size is not bounded by constants within the limit
+	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one
 	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
 )

@@ -50,6 +50,10 @@ type checker struct {
 	tables map[string]bool
 	funcs  map[string]bool
 	top    *pg.SelectStmt
+	// plan is set while checking an expression the server printed in an
+	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
+	// so column resolution is skipped and $n are the plan's parameters.
+	plan bool
 }
 
 func (c *checker) add(code string, sev Severity, loc int, format string, args ...any) {
@@ -164,10 +168,24 @@ func (c *checker) walk(m proto.Message) {
 	case *pg.TypeName:
 		c.typeName(x)
 	case *pg.ParamRef:
+		if c.plan {
+			return // the plan's own parameters (initplan outputs, ...)
+		}
 		c.violation(CodeParam, "parameter placeholder $%d is not allowed; write the value as a literal", x.Number)
 		return
 	}
 	c.children(m, "")
+}
+
+// planExpr checks one expression the server printed in an EXPLAIN VERBOSE
+// plan (parsed from its text): functions, operators and types against the
+// same policy as a query, with no column resolution, since the server has
+// resolved every name already. Violations go to c.issues like any other.
+func (c *checker) planExpr(n *pg.Node) {
+	prev := c.plan
+	c.plan = true
+	defer func() { c.plan = prev }()
+	c.walk(n)
 }
 
 // children walks every message-valued field of m except skip. A type the
