@@ -54,3 +54,31 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		c.checkLength(f, name)
 	}
 }
+
+// operator checks an operator name (A_Expr, ANY/ALL sublinks, ORDER BY
+// USING): a symbol PostgreSQL or a common extension defines, unqualified or
+// qualified with pg_catalog.
+func (c *checker) operator(names []*pg.Node) {
+	if len(names) == 0 {
+		return
+	}
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	op := parts[len(parts)-1]
+	switch {
+	case len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog"):
+		c.violation(CodeFuncNotAllowed, "operator %s is a user-defined operator and is not allowed; use a built-in operator", strings.Join(parts, "."))
+	case !operators[op]:
+		c.violation(CodeFuncNotAllowed, "operator %s is not a built-in operator and is not allowed; use a built-in operator", op)
+	}
+}
+
+// valueFunction checks an SQL value function (CURRENT_DATE, CURRENT_USER, ...).
+func (c *checker) valueFunction(f *pg.SQLValueFunction) {
+	name, revealing := revealingValueFunctions[f.Op]
+	if revealing && !c.cfg.allowFuncs[strings.ToLower(name)] {
+		c.violation(CodeFuncNotAllowed, "%s reveals the database or the role running the query and is not allowed; remove it", name)
+	}
+}

@@ -1,6 +1,10 @@
 package validate
 
-import "strings"
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
 
 // defaultFunctions is the allow-list of functions a query may call without
 // configuration: pure computations over their arguments (aggregates, window
@@ -62,7 +66,7 @@ var defaultFunctions = setOf(
 	"lower_inc", "upper_inc", "lower_inf", "upper_inf", "isempty", "range_merge", "int4range", "int8range",
 	"numrange", "daterange", "tsrange", "tstzrange", "multirange",
 	// misc pure functions
-	"coalesce", "nullif", "greatest", "least", "pg_typeof", "pg_collation_for", "system_user", "gen_random_uuid", "uuidv4", "uuidv7",
+	"coalesce", "nullif", "greatest", "least", "pg_typeof", "pg_collation_for", "gen_random_uuid", "uuidv4", "uuidv7",
 	"host", "family", "masklen", "network", "broadcast", "netmask",
 	// text search (pure forms; ts_stat and ts_rewrite run SQL and are denied)
 	"to_tsvector", "to_tsquery", "plainto_tsquery", "phraseto_tsquery", "websearch_to_tsquery", "ts_rank",
@@ -106,6 +110,36 @@ var alwaysDenied = setOf(
 	"pg_tablespace_size", "pg_indexes_size", "pg_table_size",
 	"make_aclitem", "aclexplode", "pg_event_trigger_ddl_commands",
 )
+
+// operators are the operator symbols a query may use: those pg_catalog
+// defines (PostgreSQL 15; TestOperatorsOnServer compares) and those of
+// pg_trgm, pgvector, earthdistance and hstore. An operator runs a function
+// like any call; one outside this set, or qualified with a schema other than
+// pg_catalog (OPERATOR(public.===)), is a user-defined operator and refused.
+var operators = setOf(
+	"!!", "!~", "!~*", "!~~", "!~~*", "#", "##", "#-", "#>", "#>>", "%", "&", "&&", "&<", "&<|", "&>", "*", "*<",
+	"*<=", "*<>", "*=", "*>", "*>=", "+", "-", "->", "->>", "-|-", "/", "<", "<->", "<<", "<<=", "<<|", "<=", "<>",
+	"<@", "<^", "=", ">", ">=", ">>", ">>=", ">^", "?", "?#", "?&", "?-", "?-|", "?|", "?||", "@", "@-@", "@>", "@?",
+	"@@", "@@@", "^", "^@", "|", "|&>", "|/", "|>>", "||", "||/", "~", "~*", "~<=~", "~<~", "~=", "~>=~", "~>~",
+	"~~", "~~*", "!=",
+	// pg_trgm, pgvector, earthdistance, hstore
+	"<%", "%>", "<<%", "%>>", "<<->", "<->>", "<<<->", "<->>>", "<#>", "<=>", "<+>", "<~>", "<%>", "<@>", "#=",
+)
+
+// revealingValueFunctions are the SQL value functions that reveal who runs
+// the query and where (CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE,
+// CURRENT_CATALOG, CURRENT_SCHEMA): what current_database() and
+// current_user(), not on the allow-list, would tell. Like those they are
+// refused unless WithFunctions names them (lower case). The date and time
+// ones are always fine.
+var revealingValueFunctions = map[pg.SQLValueFunctionOp]string{
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:    "CURRENT_ROLE",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:    "CURRENT_USER",
+	pg.SQLValueFunctionOp_SVFOP_USER:            "USER",
+	pg.SQLValueFunctionOp_SVFOP_SESSION_USER:    "SESSION_USER",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG: "CURRENT_CATALOG",
+	pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:  "CURRENT_SCHEMA",
+}
 
 // deniedPrefixes extends alwaysDenied to families of functions.
 var deniedPrefixes = []string{

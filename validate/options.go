@@ -31,6 +31,8 @@ const (
 
 type config struct {
 	tables        map[string]map[string]*Table // schema -> name -> table; nil: any user table
+	schemas       map[string]bool              // relations and types only in these schemas; nil: any
+	types         map[string]map[string]bool   // schema ("" for any) -> configured type names
 	searchPath    []string
 	allowFuncs    map[string]bool
 	denyFuncs     map[string]bool
@@ -73,6 +75,44 @@ func WithTables(tables ...Table) Option {
 				c.tables[t.Schema] = map[string]*Table{}
 			}
 			c.tables[t.Schema][t.Name] = &t
+		}
+	})
+}
+
+// WithSchemas restricts the relations (and the types) a query may name to
+// those of schemas, whether or not WithTables lists the tables: a scoped
+// request cannot reach another tenant's schema by qualifying a name
+// (repeatable: the sets add up). System schemas follow WithSystemCatalogs.
+func WithSchemas(schemas ...string) Option {
+	return optionFunc(func(c *config) {
+		if c.schemas == nil {
+			c.schemas = map[string]bool{}
+		}
+		for _, s := range schemas {
+			c.schemas[s] = true
+		}
+	})
+}
+
+// WithTypes allows user-defined types (enums, domains, composite types) in
+// casts and typed literals: "schema.name", or a bare name for that name in
+// any schema (repeatable). Built-in types, common extension types and the
+// row types of allowed relations need no configuration; with WithTables, a
+// type that is none of these is rejected (V016).
+func WithTypes(names ...string) Option {
+	return optionFunc(func(c *config) {
+		if c.types == nil {
+			c.types = map[string]map[string]bool{}
+		}
+		for _, n := range names {
+			schema, name, ok := strings.Cut(n, ".")
+			if !ok {
+				schema, name = "", n
+			}
+			if c.types[schema] == nil {
+				c.types[schema] = map[string]bool{}
+			}
+			c.types[schema][name] = true
 		}
 	})
 }

@@ -17,11 +17,6 @@ var secretRelations = setOf(
 	"pg_settings", "pg_stat_activity", "pg_replication_origin_status",
 )
 
-// regTypes are the object identifier types whose input functions look names
-// up in the system catalogs ('pg_authid'::regclass).
-var regTypes = setOf("regclass", "regproc", "regprocedure", "regoper", "regoperator", "regtype", "regrole",
-	"regnamespace", "regconfig", "regdictionary", "regcollation")
-
 func systemSchema(s string) bool {
 	return s == "pg_catalog" || s == "information_schema" || strings.HasPrefix(s, "pg_")
 }
@@ -39,7 +34,7 @@ func (c *checker) rangeVar(r *pg.RangeVar) {
 	if schema == "" {
 		return // violation reported
 	}
-	if !ok {
+	if !ok || !c.schemaAllowed(schema) {
 		c.violation(CodeTableNotAllowed, "relation %s is not in the allowed tables%s; use only the tables of the schema you were given",
 			qualified(r.Schemaname, r.Relname), c.allowedHint())
 		return
@@ -94,6 +89,12 @@ func (c *checker) resolve(schema, name string) (string, bool) {
 	return c.cfg.searchPath[0], false
 }
 
+// schemaAllowed reports whether WithSchemas (if given) allows schema.
+// System schemas are decided by the catalog rules instead.
+func (c *checker) schemaAllowed(schema string) bool {
+	return c.cfg.schemas == nil || c.cfg.schemas[schema] || systemSchema(schema)
+}
+
 func (c *checker) allowedHint() string {
 	if c.cfg.tables == nil {
 		return ""
@@ -117,14 +118,4 @@ func qualified(schema, name string) string {
 		return name
 	}
 	return schema + "." + name
-}
-
-func (c *checker) typeName(t *pg.TypeName) {
-	if len(t.Names) == 0 {
-		return
-	}
-	last := t.Names[len(t.Names)-1].GetString_().GetSval()
-	if regTypes[last] && !c.cfg.allowCatalogs {
-		c.violation(CodeSystemCatalog, "type %s looks up system catalogs and is not allowed; remove the cast", last)
-	}
 }

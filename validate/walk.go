@@ -39,6 +39,15 @@ var statementNames = map[string]string{
 	"AlterTableStmt": "ALTER TABLE", "ReindexStmt": "REINDEX", "ClusterStmt": "CLUSTER",
 }
 
+// operatorKinds are the A_Expr kinds whose Name is an operator (BETWEEN's
+// is its keyword; it expands to < and > on built-in types).
+var operatorKinds = map[pg.A_Expr_Kind]bool{
+	pg.A_Expr_Kind_AEXPR_OP: true, pg.A_Expr_Kind_AEXPR_OP_ANY: true, pg.A_Expr_Kind_AEXPR_OP_ALL: true,
+	pg.A_Expr_Kind_AEXPR_DISTINCT: true, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT: true, pg.A_Expr_Kind_AEXPR_NULLIF: true,
+	pg.A_Expr_Kind_AEXPR_IN: true, pg.A_Expr_Kind_AEXPR_LIKE: true, pg.A_Expr_Kind_AEXPR_ILIKE: true,
+	pg.A_Expr_Kind_AEXPR_SIMILAR: true,
+}
+
 var dataModifying = setOf("InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt")
 
 // checker walks one parse tree and collects violations.
@@ -94,6 +103,7 @@ func (c *checker) check(tree *pg.ParseResult) *pg.SelectStmt {
 	}
 	c.top = sel
 	c.walk(sel)
+	c.resolveNames(sel)
 	return sel
 }
 
@@ -167,6 +177,16 @@ func (c *checker) walk(m proto.Message) {
 		c.funcCall(x)
 	case *pg.TypeName:
 		c.typeName(x)
+	case *pg.A_Expr:
+		if operatorKinds[x.Kind] {
+			c.operator(x.Name)
+		}
+	case *pg.SubLink:
+		c.operator(x.OperName)
+	case *pg.SortBy:
+		c.operator(x.UseOp)
+	case *pg.SQLValueFunction:
+		c.valueFunction(x)
 	case *pg.ParamRef:
 		if c.plan {
 			return // the plan's own parameters (initplan outputs, ...)

@@ -140,9 +140,6 @@ SELECT name FROM users WHERE name LIKE 'bob'
 SELECT count(*) FROM orders HAVING count(*) > 1
 
 -- expect: L009
-SELECT u.nmae FROM users u
-
--- expect: L009
 SELECT nmae FROM users
 
 -- expect: ok
