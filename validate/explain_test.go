@@ -46,7 +46,7 @@ var explainCandidates = []string{
 	"SELECT u.name, sum(o.amount) FROM users u JOIN orders o ON o.user_id = u.id GROUP BY 1 ORDER BY 2 DESC LIMIT 5",
 	"SELECT name FROM users WHERE id IN (SELECT user_id FROM orders GROUP BY user_id ORDER BY sum(amount) DESC LIMIT 5)",
 	"SELECT u.id, nmae FROM users u", // undefined column (unqualified: a qualified one is V014)
-	"SELECT pg_sleep(10)",        // rejected, never sent
+	"SELECT pg_sleep(10)",            // rejected, never sent
 	"SELECT count(*) FROM orders WHERE amount > 10",
 }
 
