@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,8 +24,8 @@ type relation struct {
 	name      string   // what to call it in messages
 	weight    int      // unconnected groups it stands for (a subquery may be a product itself)
 	cols      []string // known column names; nil when unknown
-	singleRow bool     // yields at most one row (aggregate subquery)
-	lateral   bool
+	singleRow bool        // yields at most one row (aggregate subquery)
+	joins     []*relation // earlier items a LATERAL item is joined to by its own conditions or arguments
 }
 
 func (r *relation) has(col string) bool {
@@ -111,6 +112,9 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 		a.connect(conj, lv, uf)
 	}
 	weight := a.crossJoin(s, lv, uf)
+	if weight > 1 {
+		a.accumulatingOverProduct(s)
+	}
 
 	for _, t := range s.TargetList {
 		a.expr(t, lv)
@@ -171,7 +175,10 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 			scope = lv
 		}
 		w := a.selectStmt(sub, scope, lv.ctes, false)
-		r := &relation{alias: "subquery", name: "subquery", lateral: rs.Lateral, singleRow: singleRow(sub), weight: w}
+		r := &relation{alias: "subquery", name: "subquery", singleRow: singleRow(sub), weight: w}
+		if rs.Lateral {
+			r.joins = lateralJoins(rs.Subquery, lv)
+		}
 		if rs.Alias != nil {
 			r.alias, r.name = rs.Alias.Aliasname, rs.Alias.Aliasname
 		}
@@ -182,7 +189,10 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 		for _, f := range rf.Functions {
 			a.expr(f, lv)
 		}
-		r := &relation{alias: "function", name: "function", lateral: true, weight: 1}
+		// A function in FROM may read the items before it: it is joined to
+		// those its arguments read (unnest(u.tags)), and otherwise a
+		// product of its own (generate_series(1, 1000)).
+		r := &relation{alias: "function", name: "function", weight: 1, joins: referencedRels(rf.Functions, lv)}
 		if rf.Alias != nil {
 			r.alias, r.name = rf.Alias.Aliasname, rf.Alias.Aliasname
 		} else if len(rf.Functions) == 1 {
@@ -234,11 +244,8 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 
 func (a *analyzer) addRel(r *relation, lv *level, uf *unionFind) []*relation {
 	uf.add(r)
-	if r.lateral {
-		// A LATERAL item is usually correlated with the items before it.
-		for _, p := range lv.rels {
-			uf.union(p, r)
-		}
+	for _, p := range r.joins {
+		uf.union(p, r)
 	}
 	lv.rels = append(lv.rels, r)
 	return []*relation{r}
@@ -340,8 +347,42 @@ func (a *analyzer) crossJoin(s *pg.SelectStmt, lv *level, uf *unionFind) int {
 	return max(n, 1)
 }
 
-// connect unions the relations one WHERE conjunct refers to.
+// accumulatingOverProduct refuses aggregates that keep every input value
+// (array_agg, string_agg, json_agg, ...) over a cartesian product: their
+// state is not bounded by work_mem and grows with the product.
+func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
+	nodes := append(append([]*pg.Node(nil), s.TargetList...), s.HavingClause)
+	nodes = append(nodes, s.SortClause...)
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		visit(n, func(m proto.Message) bool {
+			switch x := m.(type) {
+			case *pg.SelectStmt:
+				return false
+			case *pg.FuncCall:
+				if x.Over == nil && accumulating[funcName(x)] {
+					a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over a cartesian product collects every combination of rows in memory; join the relations with ON conditions", funcName(x))
+					return false
+				}
+			case *pg.JsonArrayAgg, *pg.JsonObjectAgg:
+				a.c.add(CodeCrossJoin, SeverityError, nodeLocation(n), "JSON aggregation over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+				return false
+			}
+			return true
+		})
+	}
+}
+
+// connect unions the relations one WHERE or ON conjunct joins. Only a
+// join condition joins: a comparison other than <>, a LIKE, an IN, or an
+// OR whose every arm is one. ON true, a.id <> b.id, ... OR true and
+// EXISTS (...) leave a product.
 func (a *analyzer) connect(conj *pg.Node, lv *level, uf *unionFind) {
+	if !joinCondition(conj) {
+		return
+	}
 	var refs []*relation
 	unknown := 0
 	eachColumnRef(conj, func(cr *pg.ColumnRef) {
@@ -370,6 +411,81 @@ func (a *analyzer) connect(conj *pg.Node, lv *level, uf *unionFind) {
 	for _, r := range refs[1:] {
 		uf.union(refs[0], r)
 	}
+}
+
+// joinCondition reports whether a condition can join the relations it
+// reads (see connect).
+func joinCondition(n *pg.Node) bool {
+	switch {
+	case n == nil:
+		return false
+	case n.GetAExpr() != nil:
+		e := n.GetAExpr()
+		switch e.Kind {
+		case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NULLIF:
+			return false
+		case pg.A_Expr_Kind_AEXPR_OP, pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
+			if len(e.Name) > 0 {
+				switch e.Name[len(e.Name)-1].GetString_().GetSval() {
+				case "<>", "!=":
+					return false
+				}
+			}
+		}
+		return true
+	case n.GetBoolExpr() != nil:
+		b := n.GetBoolExpr()
+		switch b.Boolop {
+		case pg.BoolExprType_OR_EXPR:
+			for _, arm := range b.Args {
+				if !slices.ContainsFunc(conjuncts(arm), joinCondition) {
+					return false
+				}
+			}
+			return len(b.Args) > 0
+		case pg.BoolExprType_AND_EXPR:
+			return slices.ContainsFunc(b.Args, joinCondition)
+		}
+		return false
+	case n.GetFuncCall() != nil, n.GetTypeCast() != nil:
+		return true // a boolean function of both sides (similarity(a.x, b.y) > ...)
+	}
+	return false
+}
+
+// lateralJoins returns the items of lv a LATERAL subquery is joined to: those
+// its own join conditions compare with its rows.
+func lateralJoins(sub *pg.Node, lv *level) []*relation {
+	var out []*relation
+	visit(sub, func(m proto.Message) bool {
+		n, ok := m.(*pg.Node)
+		if !ok || n.GetAExpr() == nil || !joinCondition(n) {
+			return true
+		}
+		eachColumnRef(n, func(cr *pg.ColumnRef) {
+			if len(cr.Fields) < 2 {
+				return
+			}
+			if r, _ := lv.resolve(cr); r != nil && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		})
+		return true
+	})
+	return out
+}
+
+// referencedRels returns the items of lv the expressions read.
+func referencedRels(ns []*pg.Node, lv *level) []*relation {
+	var out []*relation
+	for _, n := range ns {
+		eachColumnRef(n, func(cr *pg.ColumnRef) {
+			if r, _ := lv.resolve(cr); r != nil && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		})
+	}
+	return out
 }
 
 // resolve maps a column reference to a relation of this level. ok is false
@@ -483,6 +599,11 @@ func (a *analyzer) columnRef(cr *pg.ColumnRef, lv *level) {
 			}
 			if len(in) == 1 || !known || l.aliases[col] {
 				return
+			}
+			for _, r := range l.rels {
+				if r.alias == col {
+					return // a whole-row reference
+				}
 			}
 		}
 		if lv.parent == nil && len(lv.rels) > 0 {

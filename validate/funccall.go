@@ -50,8 +50,8 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 	switch name {
 	case "generate_series":
 		c.checkSeries(f)
-	case "repeat", "lpad", "rpad":
-		c.checkLength(f, name)
+	default:
+		c.checkStringSize(f, name)
 	}
 }
 

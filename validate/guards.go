@@ -2,6 +2,7 @@ package validate
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,8 +21,11 @@ import (
 //     maxGenerated. One exception: a date series whose bounds come from the
 //     data (generate_series(min(d), max(d), '1 month')) is allowed when its
 //     step is an interval literal of at least one day.
-//   - repeat(s, n), lpad(s, n[, f]) and rpad(s, n[, f]) need a literal n of at
-//     most maxGenerated.
+//   - String-building calls (repeat, lpad, rpad, format with widths,
+//     replace, regexp_replace) must yield at most maxGenerated characters,
+//     computed through nested calls (see strings.go); accumulating
+//     aggregates (string_agg, array_agg, json_agg, ...) may collect values
+//     of at most maxGenerated/100 built characters each.
 //   - A recursive CTE needs a WHERE clause, a join condition or a LIMIT in its
 //     recursive term.
 
@@ -104,20 +108,6 @@ func mentionsInfinity(ns ...*pg.Node) bool {
 		})
 	}
 	return found
-}
-
-func (c *checker) checkLength(f *pg.FuncCall, name string) {
-	if len(f.Args) < 2 {
-		return // PostgreSQL rejects the call itself
-	}
-	n, ok := numConst(f.Args[1])
-	if !ok || !finite(n) {
-		c.violation(CodeStringBomb, "%s needs a constant length; write the count as a number literal", name)
-		return
-	}
-	if n > float64(c.cfg.maxGenerated) {
-		c.violation(CodeStringBomb, "%s length %.0f is larger than the limit of %d; use a smaller length", name, n, c.cfg.maxGenerated)
-	}
 }
 
 // numConst evaluates a numeric literal, possibly negated or cast.
@@ -317,22 +307,223 @@ func parseInterval(s string) (time.Duration, bool) {
 	return total, true
 }
 
-// recursionGuard flags a recursive CTE whose recursive term has no WHERE, no
-// join condition and no LIMIT: nothing in it can stop the recursion.
+// recursionGuard flags a recursive CTE whose recursive term has no real
+// bound. A bound is a condition (WHERE or JOIN ON, a conjunct, not under OR
+// or NOT) that either compares a column of the CTE with a value that does
+// not depend on the recursion (n < 10, d <= '2024-12-31', depth < t.max),
+// in the direction its step moves (n + 1 needs < or <=), or equates a
+// column of the CTE with a column of a real relation, so that the data
+// ends the walk. WHERE true, ON true, random() >= 0, n = n or ... OR true
+// bound nothing.
 func (c *checker) recursionGuard(cte *pg.CommonTableExpr) {
 	body := cte.Ctequery.GetSelectStmt()
 	if body.Op == pg.SetOperation_SETOP_NONE {
 		return // not self-referencing in a valid way; PostgreSQL decides
 	}
+	cols, _ := outputNames(body.Larg)
+	cols = renameCols(cols, cte.Aliascolnames)
 	for _, arm := range []*pg.SelectStmt{body.Larg, body.Rarg} {
 		if arm == nil || !refersTo(arm, cte.Ctename) {
 			continue
 		}
-		if arm.WhereClause != nil || arm.LimitCount != nil || hasJoinCondition(arm.FromClause) {
+		if recursionBounded(arm, cte.Ctename, cols) {
 			continue
 		}
-		c.violation(CodeRecursion, "recursive CTE %s has no WHERE condition, join condition or LIMIT in its recursive part, so it may never stop; add a condition that ends the recursion", cte.Ctename)
+		c.violation(CodeRecursion, "recursive CTE %s has no condition that ends the recursion (compare a column of %s with a constant, e.g. WHERE n < 10, or join it to a table on a key); WHERE true, ON true or random() do not", cte.Ctename, cte.Ctename)
 	}
+}
+
+// recursionBounded reports whether the recursive arm has a real bound.
+func recursionBounded(arm *pg.SelectStmt, name string, cols []string) bool {
+	self, others := map[string]bool{}, map[string]bool{}
+	var quals []*pg.Node
+	var collect func(n *pg.Node)
+	collect = func(n *pg.Node) {
+		switch {
+		case n == nil:
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			ref := rv.Relname
+			if rv.Alias != nil {
+				ref = rv.Alias.Aliasname
+			}
+			if rv.Schemaname == "" && rv.Relname == name {
+				self[ref] = true
+			} else {
+				others[ref] = true
+			}
+		case n.GetJoinExpr() != nil:
+			j := n.GetJoinExpr()
+			collect(j.Larg)
+			collect(j.Rarg)
+			quals = append(quals, j.Quals)
+		case n.GetRangeSubselect() != nil:
+			if a := n.GetRangeSubselect().Alias; a != nil {
+				others[a.Aliasname] = true
+			}
+		case n.GetRangeFunction() != nil:
+			if a := n.GetRangeFunction().Alias; a != nil {
+				others[a.Aliasname] = true
+			}
+		}
+	}
+	for _, f := range arm.FromClause {
+		collect(f)
+	}
+	quals = append(quals, arm.WhereClause)
+	onlySelf := len(others) == 0
+	// which tells whether a column reference is the CTE's own (1), a real
+	// relation's (2), or unknown (0).
+	which := func(cr *pg.ColumnRef) int {
+		f := fieldNames(cr)
+		switch {
+		case len(f) == 2 && self[f[0]]:
+			return 1
+		case len(f) == 2 && others[f[0]]:
+			return 2
+		case len(f) == 1 && (onlySelf || slices.Contains(cols, f[0])):
+			return 1
+		case len(f) == 1:
+			return 2
+		}
+		return 0
+	}
+	steps := recursionSteps(arm, cols, which)
+	for _, q := range quals {
+		for _, conj := range conjuncts(q) {
+			if boundPredicate(conj, which, steps) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refKinds tells which kinds of column a subtree reads (1: the CTE's, 2: a
+// real relation's) and whether it calls a volatile function.
+func refKinds(n *pg.Node, which func(*pg.ColumnRef) int) (self, other, volatile bool) {
+	visit(n, func(m proto.Message) bool {
+		switch x := m.(type) {
+		case *pg.ColumnRef:
+			switch which(x) {
+			case 1:
+				self = true
+			case 2:
+				other = true
+			}
+		case *pg.FuncCall:
+			if volatileFunctions[funcName(x)] {
+				volatile = true
+			}
+		}
+		return true
+	})
+	return
+}
+
+var volatileFunctions = setOf("random", "random_normal", "clock_timestamp", "timeofday", "gen_random_uuid",
+	"uuidv4", "uuidv7", "array_shuffle", "array_sample")
+
+// recursionSteps maps a CTE column to +1 or -1 when the recursive arm
+// computes it as the column plus or minus a positive constant.
+func recursionSteps(arm *pg.SelectStmt, cols []string, which func(*pg.ColumnRef) int) map[string]int {
+	steps := map[string]int{}
+	for i, t := range arm.TargetList {
+		rt := t.GetResTarget()
+		if rt == nil || i >= len(cols) {
+			continue
+		}
+		e := rt.Val.GetAExpr()
+		if e == nil || e.Kind != pg.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 {
+			continue
+		}
+		cr := e.Lexpr.GetColumnRef()
+		if cr == nil || which(cr) != 1 || lastField(cr) != cols[i] {
+			continue
+		}
+		sign := 1
+		switch e.Name[0].GetString_().GetSval() {
+		case "+":
+		case "-":
+			sign = -1
+		default:
+			continue
+		}
+		if k, ok := numConst(e.Rexpr); ok && k > 0 {
+			steps[cols[i]] = sign
+		} else if _, ok := intervalConst(e.Rexpr); ok {
+			steps[cols[i]] = sign
+		}
+	}
+	return steps
+}
+
+// boundPredicate reports whether one conjunct bounds the recursion.
+func boundPredicate(conj *pg.Node, which func(*pg.ColumnRef) int, steps map[string]int) bool {
+	e := conj.GetAExpr()
+	if e == nil {
+		return false
+	}
+	switch e.Kind {
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_BETWEEN_SYM:
+		ls, lo, lv := refKinds(e.Lexpr, which)
+		rs, _, rv := refKinds(e.Rexpr, which)
+		return ls && !lo && !lv && !rs && !rv
+	case pg.A_Expr_Kind_AEXPR_OP:
+	default:
+		return false
+	}
+	if len(e.Name) != 1 {
+		return false
+	}
+	op := e.Name[0].GetString_().GetSval()
+	ls, lo, lv := refKinds(e.Lexpr, which)
+	rs, ro, rv := refKinds(e.Rexpr, which)
+	if lv || rv {
+		return false
+	}
+	// A data walk: a column of the CTE equals a column of a real relation.
+	if op == "=" && ((ls && !lo && ro && !rs) || (rs && !ro && lo && !ls)) {
+		return true
+	}
+	// A counter: the CTE's column on one side only, the other side fixed.
+	side := e.Lexpr
+	switch {
+	case ls && !rs:
+	case rs && !ls:
+		side, op = e.Rexpr, flipComparison(op)
+	default:
+		return false
+	}
+	dir := 0
+	if cr := side.GetColumnRef(); cr != nil {
+		dir = steps[lastField(cr)]
+	} else if a := side.GetAExpr(); a != nil && a.Lexpr.GetColumnRef() != nil {
+		dir = steps[lastField(a.Lexpr.GetColumnRef())]
+	}
+	switch op {
+	case "=":
+		return true
+	case "<", "<=":
+		return dir >= 0
+	case ">", ">=":
+		return dir <= 0
+	}
+	return false
+}
+
+func flipComparison(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op
 }
 
 // refersTo reports whether a FROM item of s (at any depth of joins) is the
@@ -358,18 +549,4 @@ func refersTo(s *pg.SelectStmt, name string) bool {
 		visit(n)
 	}
 	return found
-}
-
-func hasJoinCondition(from []*pg.Node) bool {
-	for _, n := range from {
-		if j := n.GetJoinExpr(); j != nil {
-			if j.Quals != nil || len(j.UsingClause) > 0 || j.IsNatural {
-				return true
-			}
-			if hasJoinCondition([]*pg.Node{j.Larg, j.Rarg}) {
-				return true
-			}
-		}
-	}
-	return false
 }

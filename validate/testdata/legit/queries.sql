@@ -147,3 +147,108 @@ SELECT count(*) FROM users a JOIN orders b ON b.user_id = a.id JOIN products c O
 
 -- expect: ok
 WITH p AS (SELECT u.id FROM users u JOIN orders o ON o.user_id = u.id) SELECT count(*) FROM p JOIN p AS q ON q.id = p.id
+
+-- Name resolution (issue 12): every qualified reference below is a real
+-- column, so none may be taken for functional notation.
+
+-- expect: ok
+WITH t AS (SELECT id AS uid, name FROM users) SELECT t.uid, t.name FROM t ORDER BY t.uid
+
+-- expect: ok
+WITH t (a, b) AS (SELECT id, name FROM users) SELECT t.a, t.b FROM t ORDER BY t.a
+
+-- expect: ok
+SELECT s.n, s.total FROM (SELECT user_id AS n, sum(amount) AS total FROM orders GROUP BY user_id) s ORDER BY s.total DESC
+
+-- expect: ok
+SELECT s.x, s.y FROM (SELECT id, name FROM users) AS s (x, y) ORDER BY s.x
+
+-- expect: ok
+SELECT v.column1, v.column2 FROM (VALUES (1, 'a'), (2, 'b')) v ORDER BY v.column1
+
+-- expect: ok
+SELECT v.k, v.label FROM (VALUES (1, 'a')) AS v (k, label) ORDER BY v.k
+
+-- expect: ok
+SELECT g.g FROM generate_series(1, 10) AS g ORDER BY g.g
+
+-- expect: ok
+SELECT g.n, g.ordinality FROM generate_series(1, 3) WITH ORDINALITY AS g (n) ORDER BY g.n
+
+-- expect: ok
+SELECT generate_series.generate_series FROM generate_series(1, 3) ORDER BY 1
+
+-- expect: ok
+SELECT e.key, e.value FROM json_each('{"a": 1}') e ORDER BY e.key
+
+-- expect: ok
+SELECT x.value FROM jsonb_array_elements('[1, 2]') x ORDER BY 1
+
+-- expect: ok
+SELECT r.a, r.b FROM json_to_record('{"a": 1, "b": "x"}') AS r (a int, b text)
+
+-- expect: ok
+SELECT u.name, t.tag FROM users u, unnest(ARRAY['x', u.name]) AS t (tag) ORDER BY u.name
+
+-- expect: ok
+SELECT r.r FROM ROWS FROM (unnest(ARRAY[1, 2])) r ORDER BY 1
+
+-- expect: ok
+SELECT j.id, j.name, j.amount FROM (users u JOIN orders o ON o.user_id = u.id) AS j (id, name) ORDER BY j.id
+
+-- expect: ok
+SELECT o.id, x.user_id FROM orders o JOIN users u ON u.id = o.user_id JOIN orders p USING (user_id) AS x ORDER BY o.id
+
+-- expect: ok
+SELECT public.users.name FROM users ORDER BY 1
+
+-- expect: ok
+SELECT users.name FROM public.users ORDER BY 1
+
+-- expect: ok
+SELECT (u).name, (u.*).email FROM users u ORDER BY 1
+
+-- expect: ok
+SELECT u.name FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id AND o.amount > 10)
+
+-- expect: ok
+SELECT u.name, (SELECT max(o.amount) FROM orders o WHERE o.user_id = u.id) AS top FROM users u ORDER BY top DESC
+
+-- expect: ok
+SELECT u.name, l.total FROM users u CROSS JOIN LATERAL (SELECT sum(o.amount) AS total FROM orders o WHERE o.user_id = u.id) l ORDER BY l.total DESC
+
+-- expect: ok
+SELECT (json_each('{"a": 1}')).key
+
+-- expect: ok
+SELECT (ROW(1, 'x')).f2
+
+-- expect: ok
+SELECT (NULL::users).name
+
+-- expect: ok
+WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT t.n + 1 FROM t WHERE t.n < 10) SELECT t.n FROM t
+
+-- expect: ok
+WITH RECURSIVE t (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 5) SEARCH DEPTH FIRST BY n SET ord SELECT t.n, t.ord FROM t ORDER BY t.ord
+
+-- expect: ok
+WITH RECURSIVE chain AS (SELECT id, user_id FROM orders WHERE id = 1 UNION SELECT o.id, o.user_id FROM orders o JOIN chain c ON o.user_id = c.id) SELECT chain.id FROM chain ORDER BY 1
+
+-- expect: ok
+SELECT jt.a FROM JSON_TABLE('[{"a": 1}]'::jsonb, '$[*]' COLUMNS (a int PATH '$.a')) AS jt ORDER BY 1
+
+-- expect: ok
+SELECT u.name, o.amount FROM users u JOIN orders o ON o.created_at BETWEEN u.created_at AND u.created_at + interval '30 days' ORDER BY 1
+
+-- expect: ok
+SELECT lpad(p.name, 20, '.'), repeat('*', 50), format('%-10s|%5s', p.name, p.price) FROM products p ORDER BY 1
+
+-- expect: ok
+SELECT string_agg(lpad(u.name, 12), ', ' ORDER BY u.name) FROM users u
+
+-- expect: ok
+SELECT to_tsvector('english', u.name) @@ plainto_tsquery('english', 'bob') FROM users u ORDER BY 1
+
+-- expect: ok
+SELECT 'open'::text, 1::int, 2.5::numeric(10, 2), '2024-01-01'::date, interval '1 day', '{1,2}'::int[], now()::timestamptz, 'x'::varchar(3), '{}'::jsonb

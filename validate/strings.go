@@ -1,0 +1,262 @@
+package validate
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
+
+// String sizes. A query can build a huge value in one row from a short
+// text: repeat(repeat('x', 10000), 100000), lpad('x', 900000000),
+// format('%900000000s', 'x'). Each string-building call's result is bounded
+// by computing its size through the expression: literals count their
+// characters, a value read from the data counts 1 (one row's value is the
+// data's size, not the query's doing), repeat multiplies, lpad/rpad and
+// format widths set a length, concatenations add up. A call whose size
+// cannot be bounded by constants (a non-constant count, width or format
+// string), or exceeds maxGenerated, is refused (V022).
+
+// builders are the functions whose result can be much longer than their
+// arguments.
+var builders = setOf("repeat", "lpad", "rpad", "format", "replace", "regexp_replace", "overlay")
+
+// accumulating are the aggregates whose state holds every input value; a
+// product of relations or long built values under them can fill memory that
+// work_mem does not bound.
+var accumulating = setOf("array_agg", "string_agg", "json_agg", "jsonb_agg", "json_agg_strict", "jsonb_agg_strict",
+	"json_object_agg", "jsonb_object_agg", "json_object_agg_strict", "jsonb_object_agg_strict",
+	"json_object_agg_unique", "jsonb_object_agg_unique", "json_object_agg_unique_strict",
+	"jsonb_object_agg_unique_strict", "xmlagg", "range_agg", "range_intersect_agg")
+
+// checkStringSize applies the string guard to one call.
+func (c *checker) checkStringSize(f *pg.FuncCall, name string) {
+	limit := float64(c.cfg.maxGenerated)
+	switch {
+	case builders[name]:
+		n, ok := strSize(f)
+		switch {
+		case !ok:
+			c.violation(CodeStringBomb, "%s needs constant lengths, counts and format widths (number literals); compute them from literals", name)
+		case n > limit:
+			c.violation(CodeStringBomb, "%s would build a text of up to %.0f characters, more than the limit of %d; use smaller lengths", name, n, c.cfg.maxGenerated)
+		}
+	case accumulating[name] && !isWindow(f):
+		for _, a := range f.Args {
+			if n, ok := nodeSize(a); ok && n > limit/100 {
+				c.violation(CodeStringBomb, "%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, n, c.cfg.maxGenerated/100)
+				return
+			}
+		}
+	}
+}
+
+func isWindow(f *pg.FuncCall) bool { return f.Over != nil }
+
+// strSize bounds the characters a string-building call yields; ok is false
+// when a count, length, width or format string is not a constant.
+func strSize(f *pg.FuncCall) (float64, bool) {
+	name := funcName(f)
+	arg := func(i int) (float64, bool) {
+		if i >= len(f.Args) {
+			return 0, true
+		}
+		return nodeSize(f.Args[i])
+	}
+	switch name {
+	case "repeat":
+		if len(f.Args) != 2 {
+			return 0, true // PostgreSQL rejects the call itself
+		}
+		k, ok := numConst(f.Args[1])
+		if !ok || !finite(k) {
+			return 0, false
+		}
+		s, ok := arg(0)
+		return s * math.Max(k, 0), ok
+	case "lpad", "rpad":
+		if len(f.Args) < 2 {
+			return 0, true
+		}
+		k, ok := numConst(f.Args[1])
+		if !ok || !finite(k) {
+			return 0, false
+		}
+		return math.Max(k, 0), true
+	case "format":
+		return formatSize(f.Args)
+	case "replace", "regexp_replace", "overlay":
+		// Every character may be replaced by the replacement text.
+		s, ok1 := arg(0)
+		rep, ok2 := arg(2)
+		if name == "overlay" {
+			rep, ok2 = arg(1)
+		}
+		return s * math.Max(rep, 1), ok1 && ok2
+	}
+	return sumSize(f.Args)
+}
+
+// nodeSize bounds the characters an expression yields (data values count 1).
+func nodeSize(n *pg.Node) (float64, bool) {
+	switch {
+	case n == nil:
+		return 0, true
+	case n.GetAConst() != nil:
+		k := n.GetAConst()
+		switch {
+		case k.GetSval() != nil:
+			return float64(utf8.RuneCountInString(k.GetSval().Sval)), true
+		case k.GetFval() != nil:
+			return float64(len(k.GetFval().Fval)), true
+		case k.GetBsval() != nil:
+			return float64(len(k.GetBsval().Bsval)), true
+		}
+		return 8, true
+	case n.GetTypeCast() != nil:
+		return nodeSize(n.GetTypeCast().Arg)
+	case n.GetCollateClause() != nil:
+		return nodeSize(n.GetCollateClause().Arg)
+	case n.GetFuncCall() != nil:
+		f := n.GetFuncCall()
+		if builders[funcName(f)] {
+			return strSize(f)
+		}
+		if isAggregate(f) || f.Over != nil {
+			return 1, true // one row's value of data
+		}
+		return sumSize(f.Args)
+	case n.GetAExpr() != nil:
+		e := n.GetAExpr()
+		return sumSize([]*pg.Node{e.Lexpr, e.Rexpr})
+	case n.GetCaseExpr() != nil:
+		ce := n.GetCaseExpr()
+		nodes := []*pg.Node{ce.Defresult}
+		for _, w := range ce.Args {
+			if cw := w.GetCaseWhen(); cw != nil {
+				nodes = append(nodes, cw.Result)
+			}
+		}
+		return maxSize(nodes)
+	case n.GetCoalesceExpr() != nil:
+		return maxSize(n.GetCoalesceExpr().Args)
+	case n.GetMinMaxExpr() != nil:
+		return maxSize(n.GetMinMaxExpr().Args)
+	case n.GetAArrayExpr() != nil:
+		return sumSize(n.GetAArrayExpr().Elements)
+	case n.GetRowExpr() != nil:
+		return sumSize(n.GetRowExpr().Args)
+	}
+	return 1, true // a value read from the data, or computed from one
+}
+
+func sumSize(ns []*pg.Node) (float64, bool) {
+	total, ok := 0.0, true
+	for _, a := range ns {
+		s, k := nodeSize(a)
+		total += s
+		ok = ok && k
+	}
+	return total, ok
+}
+
+func maxSize(ns []*pg.Node) (float64, bool) {
+	m, ok := 0.0, true
+	for _, a := range ns {
+		s, k := nodeSize(a)
+		m = math.Max(m, s)
+		ok = ok && k
+	}
+	return m, ok
+}
+
+// formatSize bounds format(fmt, args...): the format string must be a
+// literal; each %s/%I/%L adds its argument's size or its width, whichever
+// is larger (widths from * take a constant argument).
+func formatSize(args []*pg.Node) (float64, bool) {
+	if len(args) == 0 {
+		return 0, true
+	}
+	fs := args[0].GetAConst().GetSval()
+	if tc := args[0].GetTypeCast(); fs == nil && tc != nil {
+		fs = tc.Arg.GetAConst().GetSval()
+	}
+	if fs == nil {
+		return 0, false
+	}
+	rest := args[1:]
+	total := float64(utf8.RuneCountInString(fs.Sval))
+	next := 0 // next argument for a specifier without a position
+	argAt := func(i int) *pg.Node {
+		if i < 0 || i >= len(rest) {
+			return nil
+		}
+		return rest[i]
+	}
+	s := fs.Sval
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		i++
+		if i < len(s) && s[i] == '%' {
+			continue
+		}
+		// %[position$][flags][width]type; width is digits, * or *position$.
+		pos, j := digits(s, i)
+		if j < len(s) && s[j] == '$' && j > i {
+			next = pos - 1
+			i = j + 1
+		}
+		for i < len(s) && s[i] == '-' {
+			i++
+		}
+		width := 0.0
+		switch {
+		case i < len(s) && s[i] == '*':
+			i++
+			wi := next
+			if p, j := digits(s, i); j > i && j < len(s) && s[j] == '$' {
+				wi, i = p-1, j+1
+			} else {
+				next++
+			}
+			w, ok := numConst(argAt(wi))
+			if !ok || !finite(w) {
+				return 0, false
+			}
+			width = math.Abs(w)
+		default:
+			w, j := digits(s, i)
+			width, i = float64(w), j
+		}
+		if i >= len(s) {
+			break // PostgreSQL rejects an unterminated specifier
+		}
+		size, ok := nodeSize(argAt(next))
+		if !ok {
+			return 0, false
+		}
+		next++
+		total += math.Max(width, size)
+	}
+	return total, true
+}
+
+// digits reads a decimal number at s[i:], returning it (saturated) and the
+// index after it.
+func digits(s string, i int) (int, int) {
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return 0, j
+	}
+	n, err := strconv.Atoi(s[i:j])
+	if err != nil {
+		n = math.MaxInt32
+	}
+	return n, j
+}
