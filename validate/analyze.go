@@ -20,10 +20,10 @@ var aggregates = setOf("count", "sum", "avg", "min", "max", "array_agg", "string
 
 // relation is one FROM item as seen by lint.
 type relation struct {
-	alias     string   // the name columns are qualified with
-	name      string   // what to call it in messages
-	weight    int      // unconnected groups it stands for (a subquery may be a product itself)
-	cols      []string // known column names; nil when unknown
+	alias     string      // the name columns are qualified with
+	name      string      // what to call it in messages
+	weight    int         // unconnected groups it stands for (a subquery may be a product itself)
+	cols      []string    // known column names; nil when unknown
 	singleRow bool        // yields at most one row (aggregate subquery)
 	joins     []*relation // earlier items a LATERAL item is joined to by its own conditions or arguments
 }
