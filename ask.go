@@ -380,9 +380,17 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 				} else {
 					c.Error = r.Err.Error()
 				}
-				continue
+				if state, is, ok := missingColumn(ve); ok {
+					// A misspelt qualified column: refused before the server
+					// saw it (it could be a function call), and repaired like
+					// the server's own 42703/42P01.
+					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
+				} else {
+					continue
+				}
+			} else {
+				c.validated = r.Validation
 			}
-			c.validated = r.Validation
 			if r.Err == nil {
 				c.Status, c.cost, c.rows, c.Code, c.Error = "ok", r.TotalCost, r.PlanRows, "", ""
 				continue
@@ -406,11 +414,44 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 	}
 }
 
+// missingColumn reports whether every violation of a rejection is a
+// qualified reference to a column that does not exist (V014 with the
+// server's wording), and returns the SQLSTATE the server would have given
+// the first one.
+func missingColumn(ve *validate.Error) (string, validate.Issue, bool) {
+	if ve == nil {
+		return "", validate.Issue{}, false
+	}
+	vs := ve.Violations()
+	state := ""
+	for i, is := range vs {
+		s := ""
+		switch {
+		case is.Code != validate.CodeFuncNotation || is.Location < 0:
+		case strings.HasPrefix(is.Message, "column "):
+			s = "42703"
+		case strings.HasPrefix(is.Message, "missing FROM-clause entry"):
+			s = "42P01"
+		}
+		if s == "" {
+			return "", validate.Issue{}, false
+		}
+		if i == 0 {
+			state = s
+		}
+	}
+	if len(vs) == 0 {
+		return "", validate.Issue{}, false
+	}
+	return state, vs[0], true
+}
+
 // unsafeCodes are validator codes that mean the model tried something the
 // policy forbids (as opposed to a syntax slip or a table outside the scope).
 var unsafeCodes = map[string]bool{
 	"V003": true, "V004": true, "V005": true, "V006": true, "V007": true, "V008": true, "V009": true,
-	"V010": true, "V011": true, "V013": true, "V020": true, "V021": true, "V022": true, "V023": true, "V024": true,
+	"V010": true, "V011": true, "V013": true, "V014": true, "V015": true, "V020": true, "V021": true, "V022": true,
+	"V023": true, "V024": true,
 }
 
 // classify turns the failures of every candidate into the Ask error: the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,6 +63,7 @@ type state struct {
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer
 	tables     []validate.Table
+	types      []string // enums and column types, for validate.WithTypes
 	validators sync.Map // scope key -> *validate.Validator
 	executors  sync.Map // scope key -> *execute.Executor
 }
@@ -192,6 +194,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	for _, t := range cat.Tables {
 		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
 	}
+	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
@@ -214,33 +217,85 @@ func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
 	return out
 }
 
-// validator returns the candidate validator for a search path (cached). Its
-// LIMIT is the row cap + 1, like the executor's, so a cut result is reported
-// as truncated instead of silently ending at the cap.
+// policy is the one validator configuration of every entry point (Ask,
+// Run, Check, Repair, Pick, Learn and the executor's own check): the tables
+// a request may read, its search path, the catalog's types and, when
+// scoped, only the search path's schemas, whatever the query qualifies.
+func (st *state) policy(path []string, scoped bool) []validate.Option {
+	opts := []validate.Option{validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...),
+		validate.WithTypes(st.types...)}
+	if scoped {
+		opts = append(opts, validate.WithSchemas(path...))
+	}
+	return opts
+}
+
+// validator returns the validator for a search path (cached). With a row
+// cap its LIMIT is the cap + 1, like the executor's, so that a cut result is
+// reported as truncated instead of silently ending at the cap; maxRows 0
+// leaves LIMIT alone (Check).
 func (st *state) validator(path []string, scoped bool, maxRows int) *validate.Validator {
 	key := fmt.Sprint(path, scoped, maxRows)
 	if v, ok := st.validators.Load(key); ok {
 		return v.(*validate.Validator)
 	}
-	v := validate.New(validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...), validate.WithMaxLimit(int64(maxRows)+1))
-	actual, _ := st.validators.LoadOrStore(key, v)
+	opts := st.policy(path, scoped)
+	if maxRows > 0 {
+		opts = append(opts, validate.WithMaxLimit(int64(maxRows)+1))
+	}
+	actual, _ := st.validators.LoadOrStore(key, validate.New(opts...))
 	return actual.(*validate.Validator)
 }
 
 // executor returns the executor for a search path (cached): its own
-// validator allows the same scoped tables, as a second line of defence.
+// validator has the same policy, as a second line of defence.
 func (e *Engine) executor(st *state, path []string, scoped bool) *execute.Executor {
 	key := fmt.Sprint(path, scoped)
 	if x, ok := st.executors.Load(key); ok {
 		return x.(*execute.Executor)
 	}
 	x := execute.New(e.db,
-		execute.WithValidateOptions(validate.WithTables(st.scopeTables(path, scoped)...)),
+		execute.WithValidateOptions(st.policy(path, scoped)...),
 		execute.WithStatementTimeout(e.cfg.statementTimeout),
 		execute.MaxRows(e.cfg.maxRows),
 		execute.WithLogger(e.cfg.logger))
 	actual, _ := st.executors.LoadOrStore(key, x)
 	return actual.(*execute.Executor)
+}
+
+// catalogTypes lists the user types a query may cast to: the catalog's
+// enums (qualified and bare) and the base names of its column types
+// (domains, extension types).
+func catalogTypes(cat *schema.Catalog) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for name := range cat.Enums {
+		add(name)
+		if _, bare, ok := strings.Cut(name, "."); ok {
+			add(bare)
+		}
+	}
+	for _, t := range cat.Tables {
+		for _, c := range t.Columns {
+			typ := strings.TrimSuffix(c.Type, "[]")
+			if i := strings.IndexByte(typ, '('); i >= 0 {
+				typ = typ[:i]
+			}
+			typ = strings.Trim(typ, `"`)
+			add(typ)
+			if i := strings.LastIndexByte(typ, '.'); i >= 0 {
+				add(strings.Trim(typ[i+1:], `"`))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Learn stores a verified question -> SQL pair as a few-shot example: the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -38,33 +38,33 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var pool *pgxpool.Pool
-	var tables []validate.Table
+	// With a database, the Engine's own policy decides (the one Run, Ask
+	// and the MCP server apply); without one, the scope's schemas and the
+	// built-in rules.
+	var eng *nl2sql.Engine
 	if _, derr := c.resolveDSN(); derr == nil {
-		if pool, err = c.connect(ctx); err != nil {
+		var pool *pgxpool.Pool
+		if eng, pool, err = openEngine(ctx, &c, nil, stderr, nl2sql.WithValueIndex(false)); err != nil {
 			return err
 		}
 		defer pool.Close()
-		cat, err := schema.Introspect(ctx, pool)
-		if err != nil {
-			return &exitError{code: 2, err: err}
-		}
-		for _, t := range cat.Tables {
-			tables = append(tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
-		}
 	}
 	validators := map[string]*validate.Validator{}
 	one := func(ctx context.Context, sql, scope string) map[string]any {
+		if eng != nil {
+			return checkWithEngine(ctx, eng, sql, scope)
+		}
 		v := validators[scope]
 		if v == nil {
-			opts := []validate.Option{validate.WithSearchPath(searchPath(scope)...)}
-			if tables != nil {
-				opts = append(opts, validate.WithTables(tables...))
+			path := searchPath(scope)
+			opts := []validate.Option{validate.WithSearchPath(path...)}
+			if scope != "" {
+				opts = append(opts, validate.WithSchemas(path...))
 			}
 			v = validate.New(opts...)
 			validators[scope] = v
 		}
-		return checkOne(ctx, v, pool, sql)
+		return checkOffline(v, sql)
 	}
 	if *jsonl != "" {
 		return runBatch(ctx, *jsonl, os.Stdin, stdout, func(ctx context.Context, in batchInput) (map[string]any, error) {
@@ -89,17 +89,19 @@ func searchPath(scope string) []string {
 	return []string{scope, "public"}
 }
 
-func checkOne(ctx context.Context, v *validate.Validator, pool *pgxpool.Pool, sql string) map[string]any {
+func issueJSON(is validate.Issue) checkIssue {
+	return checkIssue{Code: is.Code, Severity: is.Severity.String(), Message: is.Message, Position: is.Location}
+}
+
+// checkOffline validates without a database.
+func checkOffline(v *validate.Validator, sql string) map[string]any {
 	issues := []checkIssue{}
-	add := func(is validate.Issue) {
-		issues = append(issues, checkIssue{Code: is.Code, Severity: is.Severity.String(), Message: is.Message, Position: is.Location})
-	}
 	res, err := v.Validate(sql)
 	if err != nil {
 		var ve *validate.Error
 		if errors.As(err, &ve) {
 			for _, is := range ve.Issues {
-				add(is)
+				issues = append(issues, issueJSON(is))
 			}
 		} else {
 			issues = append(issues, checkIssue{Code: "V001", Severity: "error", Message: err.Error(), Position: -1})
@@ -107,19 +109,26 @@ func checkOne(ctx context.Context, v *validate.Validator, pool *pgxpool.Pool, sq
 		return map[string]any{"ok": false, "sql": "", "issues": issues}
 	}
 	for _, is := range res.Issues {
-		add(is)
+		issues = append(issues, issueJSON(is))
 	}
-	ok := true
-	if pool != nil {
-		ex := v.Explain(ctx, pool, []string{sql})[0]
-		if ex.Err != nil {
-			ok = false
-			code := ex.SQLState
-			if code == "" {
-				code = "EXPLAIN"
-			}
-			issues = append(issues, checkIssue{Code: code, Severity: "error", Message: ex.Message, Position: ex.Location})
-		}
+	return map[string]any{"ok": true, "sql": res.SQL, "issues": issues}
+}
+
+// checkWithEngine validates and EXPLAINs with the Engine's policy.
+func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql, scope string) map[string]any {
+	issues := []checkIssue{}
+	r, err := eng.Check(ctx, sql, askOpts("", scope)...)
+	if r == nil {
+		return map[string]any{"ok": false, "sql": "", "issues": []checkIssue{{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1}}}
 	}
-	return map[string]any{"ok": ok, "sql": res.SQL, "issues": issues}
+	for _, is := range r.Issues {
+		issues = append(issues, issueJSON(is))
+	}
+	switch {
+	case r.SQLState != "":
+		issues = append(issues, checkIssue{Code: r.SQLState, Severity: "error", Message: r.Message, Position: r.Position})
+	case err != nil:
+		issues = append(issues, checkIssue{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1})
+	}
+	return map[string]any{"ok": r.OK && err == nil, "sql": r.SQL, "issues": issues}
 }
