@@ -31,21 +31,71 @@
 // Functions with side effects or that run SQL from a string (pg_sleep,
 // set_config, advisory locks, large objects, dblink, file access, signals,
 // sequences, query_to_xml, ts_stat, ...) are denied whatever the options say,
-// qualified or not, quoted or not.
+// qualified or not, quoted or not. Operators must be built-in (or from
+// pg_trgm, pgvector, earthdistance, hstore), never qualified with another
+// schema than pg_catalog. CURRENT_USER, SESSION_USER, USER, CURRENT_ROLE,
+// CURRENT_CATALOG and CURRENT_SCHEMA reveal the executing role and database
+// and are refused unless WithFunctions names them.
+//
+// # Names are resolved, not matched
+//
+// PostgreSQL reads a field selection that names no column as a call of a
+// one-argument function: t.f means f(t) and (x).f means f(x), so
+// ('25 seconds'::interval).pg_sleep_for sleeps although the tree holds no
+// function call. Every qualified column reference (t.c, s.t.c) and every
+// field selection ((x).f) is therefore resolved against what it can name:
+// the columns of the FROM items in scope (tables given WithTables with
+// their Columns, CTEs with their column lists and SEARCH/CYCLE columns,
+// subqueries, VALUES lists, joins with their aliases and USING columns, and
+// functions in FROM, named as PostgreSQL names them: the alias, the
+// function, OUT parameters or the column definition list), and the fields
+// of rows whose fields are known (a whole-row reference, ROW(...),
+// json_each(...), a cast to an allowed relation's row type). A name that is
+// no column is refused: V010 when it names an always-denied function that
+// takes one argument, V014 otherwise (its message reads like the server's
+// 42703, so a misspelt column is repaired like one). A field selection on
+// any other value is a function call and refused (V014). Where the columns
+// are not known (a table given without Columns, or no WithTables at all),
+// only the denied names are refused here, and the server's resolution
+// decides (see CheckPlan): pass the columns for the static layer to decide.
+//
+// Every type name is checked too, in casts, typed literals, column
+// definition lists and RETURNING clauses, scalar or array (T[] and _T),
+// quoted, qualified or not: the types whose input looks names up in the
+// catalogs (regclass, regproc, regprocedure, regoper, regoperator, regtype,
+// regrole, regnamespace, regcollation) and aclitem are refused (V013;
+// regconfig and regdictionary stay allowed for text search), so are the
+// row types of system catalogs (V013) and of relations outside the allowed
+// set or schemas (V012); with WithTables, a type that is neither built in,
+// configured (WithTypes), a common extension type, nor an allowed relation's
+// row type is refused (V016).
 //
 // Relations must be in the allowed set, with unqualified names resolved
 // along the search path and CTE names shadowing tables in their scope only.
-// System catalogs, information_schema, statistics views and reg* casts are
-// denied unless WithSystemCatalogs(true); relations holding secrets
-// (pg_authid, pg_shadow, pg_user_mappings, pg_statistic, ...) always are.
+// WithSchemas keeps a request inside its schemas even without a table list.
+// System catalogs, information_schema and statistics views are denied unless
+// WithSystemCatalogs(true); relations holding secrets (pg_authid,
+// pg_shadow, pg_user_mappings, pg_statistic, ...) always are.
 //
 // Resource guards: generate_series needs bounds the validator can evaluate
 // and may yield at most WithMaxGenerated rows (a date series over the data's
-// range with a step of at least a day is allowed); repeat/lpad/rpad need a
-// literal length within the same bound; a recursive CTE needs a WHERE, join
-// condition or LIMIT in its recursive term; more than WithMaxCrossJoin
-// unconnected FROM groups are rejected. These rules are conservative
-// heuristics, not proofs: run the result with a statement_timeout.
+// range with a step of at least a day is allowed). String-building calls
+// (repeat, lpad, rpad, format with widths, replace, regexp_replace) may
+// build at most WithMaxGenerated characters, computed through nested calls
+// with constant counts, lengths and widths (a value from the data counts
+// one); accumulating aggregates (string_agg, array_agg, json_agg, ...) may
+// collect built values of at most a hundredth of that (V022). A recursive
+// CTE needs a real bound in its recursive term: a column of the CTE compared
+// with a value that does not depend on the recursion, in the direction its
+// step moves, or equated with a column of a real relation (WHERE true, ON
+// true, random() >= 0, n = n or ... OR true bound nothing: V020). More than
+// WithMaxCrossJoin unconnected FROM groups are rejected, where only a join
+// condition connects (not <>, not ON true, not ... OR true) and a LATERAL
+// item is connected only to what its own conditions or arguments compare
+// it with; accumulating aggregates over any product are rejected (V023).
+// These rules are conservative heuristics, not proofs: run the result with
+// a statement_timeout (the executor does, and bounds memory and temporary
+// files too).
 //
 // # Result SQL
 //
@@ -86,12 +136,16 @@
 // Violations (SeverityError): V001 syntax, V002 empty, V003 several
 // statements, V004 not a SELECT, V005 data-modifying statement inside, V006
 // SELECT INTO / CREATE TABLE AS, V007 locking clause, V008 unsupported
-// construct, V009 $n parameter, V010 always-denied function, V011 function
-// not allowed, V012 relation not allowed, V013 system catalog, V020
-// unbounded recursive CTE, V021 generate_series bounds, V022 repeat/lpad/rpad
-// length, V023 cross join of too many relations, V024 text over 64 KiB
-// or a tree nested deeper than the parser allows, V030 rewrite did not
-// re-validate.
+// construct, V009 $n parameter, V010 always-denied function (also in
+// functional notation), V011 function, operator or value function not
+// allowed, V012 relation (or its row type) not allowed, V013 system
+// catalog, its row type or a catalog-lookup type (reg*, aclitem), V014 a
+// field that names no column (functional notation), V015 the server's plan
+// calls something the policy refuses (CheckPlan), V016 unknown type, V020
+// recursive CTE without a real bound, V021 generate_series bounds, V022
+// string-building beyond the limit, V023 cross join of too many relations
+// or an accumulating aggregate over one, V024 text over 64 KiB or a tree
+// nested deeper than the parser allows, V030 rewrite did not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003
