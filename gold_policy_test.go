@@ -44,8 +44,16 @@ func goldThroughEntryPoints(t *testing.T, eng *nl2sql.Engine, label string, sqls
 			bad++
 			t.Errorf("%s Run refused a gold query: %v\nSQL: %s", label, err, sql)
 		}
+		if r, err := eng.Repair(ctx, sql); err != nil || !r.Executes {
+			bad++
+			t.Errorf("%s Repair: %+v %v\nSQL: %s", label, r, err, sql)
+		}
+		if p, err := eng.Pick(ctx, "gold", []string{sql}); err != nil || p.Chosen != 0 {
+			bad++
+			t.Errorf("%s Pick: %+v %v\nSQL: %s", label, p, err, sql)
+		}
 	}
-	t.Logf("%s: %d gold queries through Check and Run, %d refused", label, len(sqls), bad)
+	t.Logf("%s: %d gold queries through Check, Run, Repair and Pick, %d refused", label, len(sqls), bad)
 }
 
 // TestGoldQueriesPassEveryEntryPoint: the demo ERP exam's gold queries in

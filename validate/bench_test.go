@@ -2,6 +2,7 @@ package validate_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -36,9 +37,10 @@ func BenchmarkValidateSimple(b *testing.B) { benchValidate(b, shopValidator(), b
 
 func BenchmarkValidate10Joins(b *testing.B) {
 	var tables []validate.Table
-	for _, n := range []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"} {
-		tables = append(tables, validate.Table{Schema: "public", Name: n,
-			Columns: []string{"id", "name", "amount", "status", "flag", "created_at", n + "_ref"}})
+	for i := 1; i <= 11; i++ {
+		// t<i> references t<i-1> by t<i-1>_id.
+		tables = append(tables, validate.Table{Schema: "public", Name: fmt.Sprintf("t%d", i),
+			Columns: []string{"id", "name", "amount", "status", "flag", "created_at", fmt.Sprintf("t%d_id", i-1)}})
 	}
 	benchValidate(b, validate.New(validate.WithTables(tables...)), bench10Joins)
 }
