@@ -124,7 +124,7 @@ func (p *privilegeReport) findings() []string {
 	}
 	var out []string
 	if p.createRole {
-		out = append(out, "CREATEROLE (can grant itself other roles)")
+		out = append(out, "CREATEROLE (can grant itself other roles, pg_execute_server_program included)")
 	}
 	if p.replication {
 		out = append(out, "REPLICATION (can stream every database's changes)")
