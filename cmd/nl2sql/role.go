@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -75,6 +77,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(r.Schemas) == 0 {
 		r.Schemas = []string{"public"}
 	}
+	r.Schemas = uniq(r.Schemas)
 
 	var stmts []string
 	if *apply {
@@ -89,7 +92,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 		}
 		if stmts, err = r.Apply(ctx, pool); err != nil {
-			return &exitError{code: 1, err: err}
+			return &exitError{code: 1, err: errors.New(strings.TrimPrefix(err.Error(), "nl2sql: "))}
 		}
 	} else {
 		if r.Database == "" {
@@ -127,14 +130,14 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		b.WriteString("-- The password is not printable ASCII: it is sent as a literal for the server to hash (with SASLprep), so the server's statement log may show it.\n")
 	}
-	if r.TempFileLimit != "-" {
+	if r.TempFileLimit != "-" && !*apply {
 		b.WriteString("-- temp_file_limit can only be set by a superuser: apply this as one, or leave it out with --temp-file-limit -.\n")
 	}
-	b.WriteString("-- The role's settings are session defaults it could change itself; nl2sql's executor sets its own limits per query anyway.\n")
+	b.WriteString("-- The role may change its session settings for itself, all but temp_file_limit; nl2sql's executor sets its own (read-only transaction, timeouts) per query anyway.\n")
 	if *apply {
 		b.WriteString("-- Applied (one transaction):\n")
 	} else {
-		b.WriteString("BEGIN;\n")
+		b.WriteString("-- It fails if the role exists: --apply alters an existing role instead.\nBEGIN;\n")
 	}
 	for _, s := range stmts {
 		b.WriteString(s + ";\n")
@@ -151,6 +154,17 @@ func splitNames(s string) []string {
 	var out []string
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// uniq keeps the first occurrence of each name, in order.
+func uniq(s []string) []string {
+	var out []string
+	for _, v := range s {
+		if !slices.Contains(out, v) {
 			out = append(out, v)
 		}
 	}
