@@ -300,8 +300,12 @@ type Beginner interface {
 //
 // Before committing it checks what the role can do, and rolls back with an
 // error when it can do more than the reader needs: an existing role that
-// kept other grants, memberships, writes or CREATE (revoke them, or drop
-// the role first), or CREATE that PUBLIC holds on a schema.
+// kept grants outside the schemas, writes, CREATE or membership in a
+// predefined role that reaches server files, programs, other sessions or
+// every table (revoke them, or drop the role first), or CREATE that PUBLIC
+// holds on a schema (PostgreSQL 14 and older, on public). Memberships in
+// other roles, granted for AsRole / WithRole, are kept: NOINHERIT makes
+// their privileges apply only after SET ROLE.
 //
 // It returns the statements run, with a password sent as plain text
 // redacted.
@@ -343,7 +347,10 @@ func (r ReaderRole) Apply(ctx context.Context, db Beginner) ([]string, error) {
 			return nil, fmt.Errorf("nl2sql: role: %s: %w", shown[i], err)
 		}
 	}
-	p, err := readPrivileges(ctx, tx, r.Name, nil, nil, r.Schemas)
+	// Memberships in roles other than the risky ones stay: a NOINHERIT
+	// role uses their privileges only after SET ROLE, which the validator
+	// refuses and only the executor's AsRole does.
+	p, err := readPrivileges(ctx, tx, r.Name, nil, riskyRoles, r.Schemas)
 	if err != nil {
 		return nil, fmt.Errorf("nl2sql: role: checking the result: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -197,6 +198,7 @@ func TestReaderRoleSQL(t *testing.T) {
 func TestReaderRoleApply(t *testing.T) {
 	ctx := context.Background()
 	name := roleName(t)
+	user := roleName(t) // a per-user role for AsRole
 	dsn := fixtureDB(t)
 	admin := connectAs(t, dsn, "", "")
 	const password = `pa ss'w"\rd` // quotes, space, backslash
@@ -278,6 +280,14 @@ func TestReaderRoleApply(t *testing.T) {
 		{"SELECT pg_terminate_backend(" + strconv.Itoa(pid) + ")", false, "42501"},
 		{"SELECT pg_cancel_backend(" + strconv.Itoa(pid) + ")", false, "42501"},
 		{"SET ROLE postgres", false, "42501"},
+		// The settings are defaults the role may change for itself (in a
+		// read-write transaction even persistently), except
+		// temp_file_limit, which needs a superuser.
+		{"SET temp_file_limit = -1", false, "42501"},
+		{"SET statement_timeout = 0", false, ""},
+		{"ALTER ROLE CURRENT_USER SET statement_timeout = 0", false, "25006"},
+		{"ALTER ROLE CURRENT_USER SET statement_timeout = 0", true, ""},
+		{"ALTER ROLE CURRENT_USER SET temp_file_limit = -1", true, "42501"},
 		{"SHOW data_directory", false, "42501"},
 		// No privilege governs creating large objects, and PostgreSQL lets
 		// a read-only transaction create them: the role cannot stop it.
@@ -376,6 +386,20 @@ func TestReaderRoleApply(t *testing.T) {
 	r.ConnectionLimit = 0
 	if _, err := r.Apply(ctx, admin); err != nil {
 		t.Errorf("after revoking: %v", err)
+	}
+	// Membership in a per-user role (for AsRole) is kept: NOINHERIT, its
+	// privileges apply only after SET ROLE.
+	for _, q := range []string{"CREATE ROLE %[2]s NOLOGIN", "GRANT USAGE ON SCHEMA div_01 TO %[2]s",
+		"GRANT SELECT, INSERT ON div_01.invoices TO %[2]s", "GRANT %[2]s TO %[1]s"} {
+		if _, err := admin.Exec(ctx, fmt.Sprintf(q, pgx.Identifier{name}.Sanitize(), pgx.Identifier{user}.Sanitize())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Apply(ctx, admin); err != nil {
+		t.Errorf("with a per-user role granted: %v", err)
+	}
+	if err := admin.QueryRow(ctx, "SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = $1", name).Scan(new(int)); err != nil {
+		t.Errorf("membership after apply: %v", err)
 	}
 
 	// Another database than the connected one is refused.
