@@ -38,7 +38,8 @@ const (
 // connect to one database, use the chosen schemas and SELECT from their
 // tables, views and materialized views (not their sequences), and nothing
 // else: no superuser, CREATEDB, CREATEROLE, REPLICATION or BYPASSRLS, no
-// role memberships, no writes, no CREATE. Its session defaults make every
+// role memberships (NOINHERIT, should per-user roles be granted to it for
+// AsRole), no writes, no CREATE. Its session defaults make every
 // transaction read-only and bound its time, memory and temporary files.
 //
 // SQL returns the statements; Apply runs them. Both quote every identifier
@@ -53,8 +54,11 @@ const (
 // superuser to set, binds it. Like every role it also has what PUBLIC has:
 // CONNECT and TEMPORARY on databases (TEMPORARY needs a read-write
 // transaction, which default_transaction_read_only refuses unless the
-// session turns it off) and EXECUTE on functions; on PostgreSQL 14 and older
-// also CREATE on schema public unless revoked.
+// session turns it off), EXECUTE on functions, reading the system catalogs;
+// on PostgreSQL 14 and older also CREATE on schema public unless revoked.
+// And no privilege governs creating large objects, which PostgreSQL allows
+// even in a read-only transaction: lo_creat and lo_from_bytea work for any
+// role (nl2sql's validator denies them, its executor rolls back).
 type ReaderRole struct {
 	// Name of the role (default DefaultReaderName).
 	Name string
