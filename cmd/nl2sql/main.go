@@ -8,6 +8,7 @@
 //	nl2sql pick --jsonl FILE
 //	nl2sql index --out FILE
 //	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
+//	nl2sql role [--name NAME] [--schema S]... [--apply --dsn ADMIN_DSN]
 //
 // Common flags: --dsn (or $NL2SQL_DSN / $DATABASE_URL), --scope SCHEMA,
 // --index FILE, --json. See README for the JSON shapes.
@@ -53,6 +54,7 @@ var commands = map[string]command{
 	"exam":     {"run an exam (CSV of questions with gold SQL) and score it", runExam},
 	"repair":   {"deterministic repair of SQL (no model)", runRepair},
 	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
+	"role":     {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
 }
 
 func main() {
