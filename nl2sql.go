@@ -130,6 +130,8 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 		return nil, err
 	}
 	e.st = st
+	// Once per Engine: warn when the role can do more than read.
+	e.checkPrivileges(ctx, st.cat)
 	return st, nil
 }
 

@@ -261,3 +261,29 @@ func TestCheckPrivileges(t *testing.T) {
 		t.Errorf("failed check: warnings %q, debug %q", warn, debug)
 	}
 }
+
+// TestPrepareWarnsOnce: Prepare checks the role's privileges once per
+// Engine; Refresh and later calls do not check again.
+func TestPrepareWarnsOnce(t *testing.T) {
+	ctx := context.Background()
+	dsn := privFixture(t)
+	rec := &recorder{}
+	e, err := New(poolFor(t, dsn, ""), WithLogger(slog.New(rec)), WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := e.Prepare(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	if warn := rec.at(slog.LevelWarn); len(warn) != 1 || !strings.Contains(warn[0], "superuser") {
+		t.Errorf("warnings %q", warn)
+	}
+}
