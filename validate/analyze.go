@@ -362,7 +362,11 @@ func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
 			case *pg.SelectStmt:
 				return false
 			case *pg.FuncCall:
-				if x.Over == nil && accumulating[funcName(x)] {
+				// Also as a window: every row of the product carries the
+				// whole aggregate. (DISTINCT and ordered aggregates only
+				// sort, spilling to temporary files that temp_file_limit
+				// bounds.)
+				if accumulating[funcName(x)] {
 					a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over a cartesian product collects every combination of rows in memory; join the relations with ON conditions", funcName(x))
 					return false
 				}

@@ -20,6 +20,11 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 	name := parts[len(parts)-1]
 	lower := strings.ToLower(name)
 	display := strings.Join(parts, ".")
+	if catalogLookupTypes[strings.TrimPrefix(name, "_")] && !c.cfg.allowCatalogs {
+		// regclass('pg_authid') is a cast written as a call.
+		c.violation(CodeSystemCatalog, "%s looks up the system catalogs and is not allowed; remove it", display)
+		return
+	}
 	if funcDenied(lower) {
 		c.violation(CodeFuncDenied, "function %s is not allowed (side effects, system access or SQL from a string); remove it", display)
 		return

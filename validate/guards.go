@@ -424,13 +424,21 @@ func refKinds(n *pg.Node, which func(*pg.ColumnRef) int) (self, other, volatile 
 var volatileFunctions = setOf("random", "random_normal", "clock_timestamp", "timeofday", "gen_random_uuid",
 	"uuidv4", "uuidv7", "array_shuffle", "array_sample")
 
+// stepNone marks a CTE column the recursive arm passes on unchanged.
+const stepNone = 2
+
 // recursionSteps maps a CTE column to +1 or -1 when the recursive arm
-// computes it as the column plus or minus a positive constant.
+// computes it as the column plus or minus a positive constant, and to
+// stepNone when it passes it on unchanged.
 func recursionSteps(arm *pg.SelectStmt, cols []string, which func(*pg.ColumnRef) int) map[string]int {
 	steps := map[string]int{}
 	for i, t := range arm.TargetList {
 		rt := t.GetResTarget()
 		if rt == nil || i >= len(cols) {
+			continue
+		}
+		if cr := rt.Val.GetColumnRef(); cr != nil && which(cr) == 1 && lastField(cr) == cols[i] {
+			steps[cols[i]] = stepNone // carried over unchanged: no bound on it ends anything
 			continue
 		}
 		e := rt.Val.GetAExpr()
@@ -501,9 +509,13 @@ func boundPredicate(conj *pg.Node, which func(*pg.ColumnRef) int, steps map[stri
 	} else if a := side.GetAExpr(); a != nil && a.Lexpr.GetColumnRef() != nil {
 		dir = steps[lastField(a.Lexpr.GetColumnRef())]
 	}
-	switch op {
-	case "=":
+	switch {
+	case dir == stepNone:
+		return false
+	case op == "=":
 		return true
+	}
+	switch op {
 	case "<", "<=":
 		return dir >= 0
 	case ">", ">=":

@@ -604,6 +604,8 @@ func (r *resolver) field(it *nsItem, qual []string, col string, loc int) {
 	q := strings.Join(qual, ".")
 	switch {
 	case it != nil && it.known && it.has(col):
+	case catalogLookupTypes[strings.TrimPrefix(col, "_")] && !r.c.cfg.allowCatalogs:
+		r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s would cast %s to %s, which looks up the system catalogs and is not allowed", q, col, q, col)
 	case notationDenied[strings.ToLower(col)]:
 		r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s would call function %s(%s), which is not allowed; remove it", q, col, col, q)
 	case it == nil:
@@ -627,6 +629,8 @@ func (r *resolver) indirection(ind *pg.A_Indirection, sc *nsScope) {
 		loc := nodeLocation(ind.Arg)
 		q := "(" + exprLabel(ind.Arg) + ")"
 		switch {
+		case !row && catalogLookupTypes[strings.TrimPrefix(s.Sval, "_")] && !r.c.cfg.allowCatalogs:
+			r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s is a cast to %s, which looks up the system catalogs and is not allowed", q, s.Sval, s.Sval)
 		case !row && notationDenied[strings.ToLower(s.Sval)]:
 			r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s is not a field: PostgreSQL would call function %s, which is not allowed; remove it", q, s.Sval, s.Sval)
 		case !row:

@@ -20,7 +20,8 @@ import (
 
 // builders are the functions whose result can be much longer than their
 // arguments.
-var builders = setOf("repeat", "lpad", "rpad", "format", "replace", "regexp_replace", "overlay")
+var builders = setOf("repeat", "lpad", "rpad", "format", "replace", "regexp_replace", "overlay",
+	"array_to_string", "concat_ws")
 
 // accumulating are the aggregates whose state holds every input value; a
 // product of relations or long built values under them can fill memory that
@@ -86,6 +87,24 @@ func strSize(f *pg.FuncCall) (float64, bool) {
 		return math.Max(k, 0), true
 	case "format":
 		return formatSize(f.Args)
+	case "array_to_string", "concat_ws":
+		// The delimiter goes between elements whose number is the data's
+		// (array_agg over a table, VARIADIC ARRAY(...)): a built delimiter
+		// counts as if the elements were a hundred times more.
+		di := 1
+		if name == "concat_ws" {
+			di = 0
+		}
+		d, ok := arg(di)
+		if !ok {
+			return 0, false
+		}
+		rest := append(append([]*pg.Node(nil), f.Args[:di]...), f.Args[min(di+1, len(f.Args)):]...)
+		n, ok := sumSize(rest)
+		if d > 1 && d > sizeOf(f.Args[di]) {
+			d *= 100
+		}
+		return n * (1 + d), ok
 	case "replace", "regexp_replace", "overlay":
 		// Every character may be replaced by the replacement text.
 		s, ok1 := arg(0)
@@ -259,4 +278,13 @@ func digits(s string, i int) (int, int) {
 		n = math.MaxInt32
 	}
 	return n, j
+}
+
+// sizeOf is the size of a plain literal (0 for anything computed): what a
+// delimiter written out in full costs.
+func sizeOf(n *pg.Node) float64 {
+	if k := n.GetAConst(); k != nil && k.GetSval() != nil {
+		return float64(utf8.RuneCountInString(k.GetSval().Sval))
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -121,8 +122,8 @@ func (c *checker) userType(schema, name, elem, display string) {
 		}
 		return
 	}
-	if schema != "" {
-		c.violation(CodeTableNotAllowed, "type %s is not an allowed type or the row type of an allowed relation; use the tables of the schema you were given", display)
+	if schema != "" && !c.schemaInScope(schema) {
+		c.violation(CodeTableNotAllowed, "type %s belongs to schema %s, outside the schemas of the allowed tables; use the tables of the schema you were given", display, schema)
 		return
 	}
 	c.violation(CodeType, "type %s is not a known type (built-in, configured with WithTypes, or the row type of an allowed relation); cast to a built-in type", display)
@@ -149,4 +150,13 @@ func (c *checker) typeKnown(schema, name string) bool {
 		}
 	}
 	return false
+}
+
+// schemaInScope reports whether a schema is one the request may use: on
+// the search path, or holding an allowed table, and allowed by WithSchemas.
+func (c *checker) schemaInScope(schema string) bool {
+	if !c.schemaAllowed(schema) {
+		return false
+	}
+	return slices.Contains(c.cfg.searchPath, schema) || len(c.cfg.tables[schema]) > 0
 }

@@ -116,15 +116,15 @@ SELECT (NULL::other_schema.t).*
 -- server: plan
 SELECT json_populate_record(NULL::other_schema.t, '{}')
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT NULL::secrets
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT NULL::public.secrets
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT NULL::_secrets
 
@@ -132,15 +132,15 @@ SELECT NULL::_secrets
 -- server: plan
 SELECT '{}'::other_schema._t
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT secrets '(1,x)'
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT ROW(1, 'x')::secrets
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT (NULL::secrets).value
 
@@ -152,7 +152,7 @@ SELECT * FROM jsonb_to_record('{}') AS t(s other_schema.t)
 -- server: plan
 SELECT row_to_json(NULL::div_02.bank_accounts)
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT CAST(NULL AS "secrets")
 
@@ -160,11 +160,11 @@ SELECT CAST(NULL AS "secrets")
 -- server: plan
 SELECT * FROM jsonb_populate_recordset(NULL::other_schema.t, '[]')
 
--- expect: V012
+-- expect: V016
 -- server: plan
 WITH x AS (SELECT NULL::secrets AS s) SELECT (s).* FROM x
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT ARRAY[]::secrets[]
 
@@ -176,17 +176,17 @@ SELECT NULL::OTHER_SCHEMA.T
 -- server: plan
 SELECT NULL::"other_schema"."t"
 
--- expect: V012
+-- expect: V016
 -- server: plan
 -- a CTE does not shadow the row type of the table of the same name
 WITH secrets AS (SELECT 1) SELECT NULL::secrets
 
--- expect: V012
+-- expect: V016
 -- server: plan
 -- nor does a FROM alias
 SELECT NULL::secrets FROM users AS secrets
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT id FROM users u WHERE EXISTS (SELECT (json_populate_record(NULL::secrets, '{}')).value)
 
@@ -203,7 +203,7 @@ SELECT NULL::mood
 -- server: plan
 SELECT 'happy'::public.mood
 
--- expect: V016
+-- expect: V012
 -- server: plan
 SELECT NULL::other_schema.pair
 
@@ -228,7 +228,7 @@ SELECT * FROM json_to_record('{"m":"sad"}') AS t(m mood)
 -- server: error 42704
 SELECT NULL::no_such_type
 
--- expect: V012
+-- expect: V016
 -- server: plan
 SELECT * FROM ROWS FROM (json_to_record('{}') AS (s secrets))
 
