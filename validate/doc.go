@@ -139,7 +139,10 @@
 // left operand of an IN/ANY/ALL sublink planned as a SubPlan; there the
 // static checks are the only guard. The deparser qualifies a function only
 // when the search path would not find it, so a user function on the search
-// path is judged by its bare name, as in the static checks. The resource
+// path is judged by its bare name, as in the static checks. With
+// WithSystemCatalogs(true), the information_schema views and pg_views
+// compute functions the policy denies (pg_has_role, has_table_privilege,
+// format_type, pg_get_viewdef, ...) and their plans are refused. The resource
 // guards (V020-V023) judge the query as written and are not applied to the
 // plan. EXPLAIN without ANALYZE runs no volatile function, but the planner
 // evaluates immutable ones on constants (the statement timeout bounds that).
