@@ -97,7 +97,8 @@ type planCheck struct {
 	items  []planItem
 	dedup  map[string]bool // kind + text of the items collected
 	issues []Issue
-	seen   map[string]bool // messages reported
+	seen   map[string]bool   // messages reported
+	parsed func(text string) // test hook: called with each text parsed
 }
 
 // planItem is one expression text of the plan.
@@ -386,12 +387,12 @@ func (p *planCheck) checkItems() {
 			p.one(i)
 			continue
 		}
-		if n := len(it.text) + 2; len(batch) > 0 && size+n > planBatchLen {
+		n := len(it.text) + 2
+		if len(batch) > 0 && size+n > planBatchLen {
 			p.batch(batch)
 			batch, size = batch[:0], 0
-		} else {
-			size += n
 		}
+		size += n
 		batch = append(batch, i)
 	}
 	if len(batch) > 0 {
@@ -435,7 +436,7 @@ func (p *planCheck) batch(idx []int) {
 	write(keySort, " ORDER BY ")
 	text, spans, err := normalizePlanText(b.String(), spans)
 	if err == nil && len(text) <= pgparse.MaxLen {
-		if sel := planSelect(text, keySort); sel != nil {
+		if sel := p.parse(text, keySort); sel != nil {
 			p.walkSelect(sel, order, spans)
 			return
 		}
@@ -465,7 +466,7 @@ func (p *planCheck) one(i int) {
 		p.unchecked(it, fmt.Sprintf("%d bytes, at most %d", len(text), pgparse.MaxLen))
 		return
 	}
-	sel := planSelect(text, it.kind)
+	sel := p.parse(text, it.kind)
 	if sel == nil {
 		p.unchecked(it, "not an expression")
 		return
@@ -476,6 +477,13 @@ func (p *planCheck) one(i int) {
 func (p *planCheck) unchecked(it planItem, why string) {
 	p.add(fmt.Sprintf("the server's plan could not be checked: %s %s could not be parsed (%s); the query is refused, simplify it",
 		clip(it.text), it.where(), why))
+}
+
+func (p *planCheck) parse(text string, kind planKey) *pg.SelectStmt {
+	if p.parsed != nil {
+		p.parsed(text)
+	}
+	return planSelect(text, kind)
 }
 
 // planSelect parses text and returns its SELECT if it has the shape the

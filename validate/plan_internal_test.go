@@ -3,8 +3,11 @@ package validate
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // TestNormalizePlanText: the plan-only notations become SQL, and the same
@@ -263,4 +266,29 @@ func FuzzCheckPlan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheckPlanBatches: a plan larger than one parse is checked in batches
+// that each fit the parser, with no expression parsed alone.
+func TestCheckPlanBatches(t *testing.T) {
+	v := New()
+	var outs []string
+	for i := 0; i < 6000; i++ {
+		outs = append(outs, fmt.Sprintf("(t.c%d + 1)", i))
+	}
+	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
+	if err := p.read(plan(outs, nil)); err != nil {
+		t.Fatal(err)
+	}
+	parses := 0
+	p.parsed = func(text string) {
+		parses++
+		if len(text) > pgparse.MaxLen {
+			t.Errorf("a parse of %d bytes", len(text))
+		}
+	}
+	p.checkItems()
+	if len(p.issues) > 0 || parses < 2 || parses > 3 {
+		t.Errorf("%d parses, issues %v", parses, p.issues)
+	}
 }
