@@ -3,6 +3,7 @@ package validate_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -97,3 +99,51 @@ func BenchmarkValidateERPExam(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Nanoseconds())/1e3, "p95-µs")
 }
+
+// BenchmarkCheckPlan checks verbose plans: a small one (shop schema), the
+// plan of the ERP exam's gold query with the most joins (single layout,
+// with data), and the exam's 82 gold plans in turn (ns/op: the mean).
+func BenchmarkCheckPlan(b *testing.B) {
+	exam, err := erp.Exam()
+	if err != nil {
+		b.Fatal(err)
+	}
+	erpPool := pgtest.Pool(b, erptest.Single(b))
+	v := validate.New(validate.WithTables(catalogTables(b, erpPool)...), validate.WithMaxLimit(1000))
+	sqls := make([]string, len(exam))
+	widest := 0
+	for i, q := range exam {
+		sqls[i] = q.GoldSQL
+		if joins(q.GoldSQL) > joins(sqls[widest]) {
+			widest = i
+		}
+	}
+	var plans [][]byte
+	for i, r := range v.Explain(context.Background(), erpPool, sqls) {
+		if r.Err != nil {
+			b.Fatalf("%s: %v", exam[i].QID, r.Err)
+		}
+		plans = append(plans, r.Plan)
+	}
+	small := shopValidator().Explain(context.Background(), shopPool(b), []string{"SELECT count(*) FROM orders WHERE amount > 10"})[0]
+	if small.Err != nil {
+		b.Fatal(small.Err)
+	}
+	run := func(name string, v *validate.Validator, plans ...[]byte) {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if err := v.CheckPlan(plans[i%len(plans)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	run("small", shopValidator(), small.Plan)
+	run(fmt.Sprintf("erp-%s-%djoins", exam[widest].QID, joins(sqls[widest])), v, plans[widest])
+	run("erp-exam", v, plans...)
+}
+
+func joins(sql string) int { return len(joinWord.FindAllString(sql, -1)) }
+
+var joinWord = regexp.MustCompile(`(?i)\bjoin\b`)

@@ -73,7 +73,7 @@ func goldByDB(t *testing.T) map[string][]string {
 // TestDefogGoldNoFalseRejections: every expanded gold query of the defog
 // dataset is a legitimate read-only query, so it must validate with its
 // database's tables as the allowed set, and PostgreSQL must plan the
-// validated SQL through Explain.
+// validated SQL through Explain, with a verbose plan CheckPlan accepts.
 func TestDefogGoldNoFalseRejections(t *testing.T) {
 	gold := goldByDB(t)
 	dbs := make([]string, 0, len(gold))
@@ -82,6 +82,7 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 	}
 	sort.Strings(dbs)
 	total, rejected, warnings := 0, 0, map[string]int{}
+	plans, planRefused := 0, 0
 	for _, db := range dbs {
 		t.Run(db, func(t *testing.T) {
 			pool, tables := defogDB(t, db)
@@ -104,16 +105,22 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 			for i, r := range v.Explain(context.Background(), pool, gold[db]) {
 				if r.Err != nil {
 					var ve *validate.Error
-					if !errors.As(r.Err, &ve) { // rejections are reported above
+					switch {
+					case errors.As(r.Err, &ve) && ve.Has(validate.CodePlan):
+						planRefused++
+						t.Errorf("plan refused: %v\nSQL: %s\nplan: %s", r.Err, gold[db][i], r.Plan)
+					case !errors.As(r.Err, &ve): // rejections are reported above
 						t.Errorf("EXPLAIN failed: %s %s (at %d)\nSQL: %s", r.SQLState, r.Message, r.Location, gold[db][i])
 					}
 					continue
 				}
+				plans++
 				if r.TotalCost <= 0 || len(r.Plan) == 0 {
 					t.Errorf("no planner estimate for %s: %+v", gold[db][i], r)
 				}
 			}
 		})
 	}
-	t.Logf("defog gold: %d expanded queries, %d rejected; lint findings by code: %v", total, rejected, warnings)
+	t.Logf("defog gold: %d expanded queries, %d rejected; %d verbose plans passed CheckPlan, %d refused; lint findings by code: %v",
+		total, rejected, plans, planRefused, warnings)
 }

@@ -163,5 +163,41 @@
 // concurrently, each in its own READ ONLY transaction with SET LOCAL
 // statement_timeout, always rolled back; it reports the SQLSTATE, message and
 // position of planner errors and the estimated cost and rows otherwise. Only
-// validated SQL ever reaches the server.
+// validated SQL ever reaches the server. The plan is EXPLAIN (VERBOSE,
+// FORMAT JSON), checked with CheckPlan: a plan it refuses fails the
+// candidate with its *Error (code V015) and no Validation.
+//
+// # The server's resolution
+//
+// PostgreSQL resolves some spellings to function calls the parse tree does
+// not show as calls: functional notation (('1'::float8).pg_sleep and
+// t.pg_sleep over a FROM item t are pg_sleep calls), views and inlined SQL
+// functions (an operator's included). CheckPlan is a second layer that reads
+// what the server resolved: every expression of the verbose plan (outputs,
+// filters, join, index and recheck conditions, sort, group and cache keys,
+// function scans, TABLESAMPLE arguments, window run conditions) is parsed
+// with libpg_query and walked through the same function, operator and type
+// policy as a query, without column resolution. So a function a view calls
+// must be allowed too. Relations scanned in system schemas (views are
+// expanded in plans) need WithSystemCatalogs(true), secret ones are always
+// refused, and TABLESAMPLE must be BERNOULLI or SYSTEM. The deparser's
+// plan-only notations (SubPlan references, OVER (?), PARTIAL) are rewritten
+// on libpg_query's token stream, so string literals are never touched. It
+// fails closed: malformed JSON, an expression that does not parse, a
+// comment, or text under a plan property it does not know (the list is
+// PostgreSQL 15's explain.c; a newer server's new properties refuse plans
+// until listed). A plan costs about one parse of all its expressions.
+//
+// The plan does not show everything: PostgreSQL 15 prints no LIMIT or
+// OFFSET expressions, no VALUES lists, no window frame offsets, and not the
+// left operand of an IN/ANY/ALL sublink planned as a SubPlan; there the
+// static checks are the only guard. The deparser qualifies a function only
+// when the search path would not find it, so a user function on the search
+// path is judged by its bare name, as in the static checks. With
+// WithSystemCatalogs(true), the information_schema views and pg_views
+// compute functions the policy denies (pg_has_role, has_table_privilege,
+// format_type, pg_get_viewdef, ...) and their plans are refused. The resource
+// guards (V020-V023) judge the query as written and are not applied to the
+// plan. EXPLAIN without ANALYZE runs no volatile function, but the planner
+// evaluates immutable ones on constants (the statement timeout bounds that).
 package validate

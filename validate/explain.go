@@ -25,9 +25,10 @@ type ExplainResult struct {
 	// SQL is the validated query that was explained; empty when Validate
 	// rejected the candidate.
 	SQL string
-	// Err is nil when the plan was produced. Otherwise it is the *Error of a
-	// rejected candidate, a *pgconn.PgError from PostgreSQL (wrapped), or a
-	// context/connection error.
+	// Err is nil when the plan was produced and passed CheckPlan. Otherwise
+	// it is the *Error of a rejected candidate (by Validate, or by CheckPlan:
+	// code CodePlan, with Plan set), a *pgconn.PgError from PostgreSQL
+	// (wrapped), or a context/connection error.
 	Err error
 	// SQLState, Message and Location describe a PostgreSQL error: the
 	// SQLSTATE code, the primary message and the byte offset in SQL the
@@ -41,8 +42,8 @@ type ExplainResult struct {
 	PlanRows  float64
 	Plan      json.RawMessage
 	// Validation is the validator's result for the candidate (lint issues,
-	// tables, functions); nil when it was rejected. Callers need not
-	// validate again.
+	// tables, functions); nil when it was rejected, by Validate or by the
+	// check of its plan (CheckPlan). Callers need not validate again.
 	Validation *Result
 }
 
@@ -84,13 +85,17 @@ func ExplainTimeout(d time.Duration) ExplainOption {
 	})
 }
 
-const explainPrefix = "EXPLAIN (FORMAT JSON) "
+// explainPrefix asks for the expressions of the plan as the server
+// resolved them (VERBOSE), for CheckPlan.
+const explainPrefix = "EXPLAIN (VERBOSE, FORMAT JSON) "
 
 // Explain validates every candidate with v and asks PostgreSQL to plan the
 // ones that pass, concurrently. Each EXPLAIN runs in its own READ ONLY
 // transaction with SET LOCAL statement_timeout, rolled back afterwards.
-// Only validated SQL (Result.SQL) ever reaches the server. The results are
-// in the order of sqls.
+// Only validated SQL (Result.SQL) ever reaches the server. The verbose plan
+// is then checked with CheckPlan: a plan it refuses fails the candidate
+// with that *Error (SQLState empty, Validation nil). The results are in
+// the order of sqls.
 func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ...ExplainOption) []ExplainResult {
 	cfg := explainConfig{concurrency: DefaultExplainConcurrency, timeout: DefaultExplainTimeout}
 	for _, o := range opts {
@@ -120,7 +125,7 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 		wg.Add(1)
 		go func(r *ExplainResult) {
 			defer func() { <-sem; wg.Done() }()
-			explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath))
+			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath))
 		}(&out[i])
 	}
 	wg.Wait()
@@ -138,7 +143,7 @@ func searchPathSetting(path []string) string {
 	return strings.Join(append(parts, "pg_temp"), ", ")
 }
 
-func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath string) {
+func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath string) {
 	fail := func(err error) {
 		r.Err = err
 		r.Message = err.Error()
@@ -192,6 +197,14 @@ func explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Dur
 		return
 	}
 	r.Plan = plan
+	if err := v.CheckPlan(plan); err != nil {
+		var ve *Error
+		if errors.As(err, &ve) {
+			ve.SQL = r.SQL
+		}
+		r.Err, r.Message, r.Validation = err, err.Error(), nil
+		return
+	}
 	r.TotalCost = parsed[0].Plan.TotalCost
 	r.PlanRows = parsed[0].Plan.PlanRows
 }
