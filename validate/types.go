@@ -92,6 +92,12 @@ func (c *checker) typeName(t *pg.TypeName) {
 		}
 		return
 	}
+	if c.plan {
+		// The server writes the casts it resolved itself ('Open'::deal_stage
+		// for a comparison with an enum column); the types the query names
+		// were judged on its own tree.
+		return
+	}
 	c.userType(schema, name, elem, display)
 }
 
