@@ -528,9 +528,10 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 		qe := newError(ctx, op, sql, err)
 		switch {
 		case backstopped.Load() && qe.Class != ClassCanceled:
-			qe.Class, qe.Retryable = ClassTimeout, false
-			qe.Message = fmt.Sprintf("the server did not stop the query at its statement timeout (%v); the connection was closed %v later",
-				e.cfg.statementTimeout, backstopSlack)
+			qe.Class, qe.Retryable, qe.SQLState = ClassTimeout, false, ""
+			qe.Err = fmt.Errorf("the server did not stop the query at its statement timeout (%v); the connection was closed %v later (%w)",
+				e.cfg.statementTimeout, backstopSlack, err)
+			qe.Message = qe.Err.Error()
 		case qe.Class == ClassUnknown && conn.IsClosed():
 			qe.Class, qe.Retryable = ClassConnection, true
 		}
