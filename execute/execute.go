@@ -424,8 +424,8 @@ const resetSQL = `CLOSE ALL; UNLISTEN *; SELECT pg_catalog.pg_advisory_unlock_al
 DISCARD PLANS; DISCARD TEMP; DISCARD SEQUENCES; RESET ALL;`
 
 // stopBackupSQL ends a backup the query started (pg_backup_start, session
-// state that survives everything else) and then fails, so that the
-// connection is destroyed. It runs only where the role may start backups,
+// state that survives everything else) and then fails, so that the rest of
+// the reset is skipped and the connection destroyed. It runs only where the role may start backups,
 // on PostgreSQL 15+, where pg_backup_stop fails with 55000 when this
 // session runs none.
 const stopBackupSQL = `
@@ -452,13 +452,15 @@ const backupLeftMessage = "nl2sql: the query left a backup running in the sessio
 func endSQL(s *session) string {
 	var b strings.Builder
 	b.WriteString(`ROLLBACK;
-SELECT EXISTS (SELECT FROM pg_catalog.pg_prepared_statements WHERE from_sql)
-	OR (SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statements) <> `)
+SELECT pg_catalog.count(*) FILTER (WHERE from_sql) <> 0 OR pg_catalog.count(*) <> `)
 	b.WriteString(strconv.FormatInt(s.prepared, 10))
-	b.WriteString(";\n" + resetSQL + "\nSELECT pg_catalog.setseed(" + randomSeed() + ");")
+	b.WriteString(" FROM pg_catalog.pg_prepared_statements;")
 	if s.mayBackup {
+		// Before the reset: after DISCARD PLANS and RESET ALL the DO
+		// block costs several times more.
 		b.WriteString(stopBackupSQL)
 	}
+	b.WriteString("\n" + resetSQL + "\nSELECT pg_catalog.setseed(" + randomSeed() + ");")
 	return b.String()
 }
 
