@@ -105,9 +105,11 @@ type Result struct {
 // Query validates sql and runs the validator's rewrite of it: one statement,
 // with the extended protocol, in a READ ONLY transaction that is always
 // rolled back, with statement_timeout, lock_timeout,
-// idle_in_transaction_session_timeout and search_path set for the
-// transaction only, optionally under another role. Reading stops at the row
-// or byte cap. Errors are *Error (see the sentinels).
+// idle_in_transaction_session_timeout, search_path, work_mem and
+// temp_file_limit set for the transaction only, optionally under another
+// role, once the validator has accepted the server's plan of it too.
+// Reading stops at the row or byte cap. The session is reset afterwards.
+// Errors are *Error (see the sentinels).
 func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (*Result, error) {
 	qc := queryConfig{scope: e.cfg.scope, caps: e.cfg.caps}
 	for _, o := range opts {

@@ -149,9 +149,9 @@ func WithScope(schemas ...string) Option {
 }
 
 // WithLogger sets the logger (silent by default). Queries are logged at debug
-// level, discarded connections at info level and connections found holding
-// session state after a query (which the validator should have prevented) at
-// warn level.
+// level; discarded connections, and once that the pool's role may not set
+// temp_file_limit, at info level; connections found holding session state
+// after a query (which the validator should have prevented) at warn level.
 func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(c *config) {
 		if l != nil {
