@@ -556,6 +556,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 		var big *pgproto3.ExceededMaxBodyLenErr
 		if op == "query" && errors.As(err, &big) && !backstopped.Load() && ctx.Err() == nil {
 			why = "plan too large"
+			kill() // pgx would drain the rest of it for up to 15 s
 			ve := &validate.Error{SQL: sql, Issues: []validate.Issue{{Code: validate.CodePlan, Severity: validate.SeverityError,
 				Location: -1, Message: fmt.Sprintf("the query's plan is larger than %d bytes (constants the server folded?) "+
 					"and could not be checked; write a smaller query", maxPlanBytes)}}}
