@@ -231,7 +231,7 @@ func searchPath(scope []string) string {
 // no quoting.
 const setupSQLFormat = `SELECT CASE WHEN %[1]s THEN pg_catalog.set_config('temp_file_limit', pg_catalog.textcat(LEAST(
 		NULLIF(pg_catalog.pg_size_bytes(pg_catalog.current_setting('temp_file_limit')), -1), $7::int8)::text, 'B'), true) END,
-	(SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statements),
+	(SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statement()),
 	%[2]s,
 	pg_catalog.set_config('statement_timeout', $1, true),
 	pg_catalog.set_config('lock_timeout', $2, true),
@@ -456,7 +456,7 @@ func endSQL(s *session) string {
 	b.WriteString(`ROLLBACK;
 SELECT pg_catalog.count(*) FILTER (WHERE from_sql) <> 0 OR pg_catalog.count(*) <> `)
 	b.WriteString(strconv.FormatInt(s.prepared, 10))
-	b.WriteString(" FROM pg_catalog.pg_prepared_statements;")
+	b.WriteString(" FROM pg_catalog.pg_prepared_statement();")
 	if s.mayBackup {
 		// Before the reset: after DISCARD PLANS and RESET ALL the DO
 		// block costs several times more.
