@@ -27,35 +27,67 @@
 // what the validator might miss, because a read-only transaction alone is not
 // a security boundary:
 //
-//   - The query is sent with the extended protocol only
-//     (QueryExecModeDescribeExec), which parses exactly one statement: a
-//     stacked "SELECT 1; COMMIT; CREATE TABLE ..." fails to parse instead of
-//     committing. The simple protocol is used only for the executor's own
-//     constant BEGIN and ROLLBACK text.
+//   - The query is sent with the extended protocol only, which parses
+//     exactly one statement: a stacked "SELECT 1; COMMIT; CREATE TABLE ..."
+//     fails to parse instead of committing. The simple protocol is used only
+//     for the executor's own constant text.
 //   - It runs inside BEGIN READ ONLY, with statement_timeout, lock_timeout,
 //     idle_in_transaction_session_timeout, search_path (the query's scope,
 //     quoted, pg_temp last), standard_conforming_strings = on (string
-//     literals read as the validator read them) and, on PostgreSQL 14+,
-//     client_connection_check_interval set with set_config(..., true), that
-//     is SET LOCAL, from parameters, never spliced text. AsRole adds SET
-//     LOCAL ROLE for per-user privileges.
-//   - The transaction is always rolled back. In the same round trip the
-//     executor releases advisory locks and checks for session state that
-//     survives a rollback (prepared statements, cursors, LISTEN).
+//     literals read as the validator read them), work_mem (WithWorkMem),
+//     temp_file_limit (WithTempFileLimit, where the pool's role may set
+//     it) and, on PostgreSQL 14+, client_connection_check_interval, set
+//     with set_config(..., true), that is SET LOCAL, from parameters, never
+//     spliced text. work_mem and temp_file_limit are only ever lowered. AsRole
+//     adds SET LOCAL ROLE for per-user privileges.
+//   - Before the query runs, in the same transaction and the same round trip
+//     as BEGIN, the server plans it: EXPLAIN (VERBOSE, FORMAT JSON) shows
+//     every function, operator and type the server resolved (functional
+//     notation, inlined SQL functions, implicit casts), and
+//     validate.Validator.CheckPlan refuses what the policy does not allow
+//     (ErrRejected, Op "plan", V015). A plan over 8 MiB (constants the
+//     planner folded) is refused unread, as one that cannot be checked.
+//   - The transaction is always rolled back, and in the same round trip the
+//     session is reset: everything DISCARD ALL clears (cursors, LISTEN,
+//     advisory locks, cached plans, temporary tables, sequence state,
+//     settings: RESET ALL, which keeps the startup packet's parameters,
+//     pgx's RuntimeParams, and ALTER ROLE/DATABASE ... SET) but prepared
+//     statements, and random() is reseeded from crypto/rand (setseed()
+//     state survives all of these). Where the pool's role may start a
+//     backup, a backup the query left running is stopped.
 //   - A connection is reused only after a clean run. After an error, a role
-//     change, a result cut mid-stream, a cancellation or leftover session
-//     state it is destroyed (hijacked from the pool and closed), not reset
-//     with DISCARD ALL, which would also desynchronise pgx's statement
-//     cache for the pool's other users.
+//     change, a result cut mid-stream, a cancellation, a prepared statement
+//     created or deallocated by the query (pgx's statement cache must match
+//     the server's) or a backup left running it is destroyed (hijacked from
+//     the pool and closed), not reset with DISCARD ALL, which would also
+//     desynchronise pgx's statement cache for the pool's other users.
 //   - Rows are counted and their size summed while reading; at a cap the
 //     reading stops, the server query is cancelled if it is still producing,
-//     and the result says Truncated with a reason.
+//     and the result says Truncated with a reason. The byte cap also limits
+//     the protocol reader itself (pgx buffers each message whole): a row
+//     larger than the cap (64 KiB at the least) is refused after its 5-byte
+//     header, never buffered, and the connection closed.
+//   - If the server misses the statement timeout (a call that does not
+//     check for interrupts, such as format() padding a huge width), the
+//     executor closes the connection 2 s after it (ErrTimeout): the caller
+//     never waits much longer than the timeout.
 //
 // What the executor cannot contain: with AsRole, a query that reaches the
 // server with set_config('role', ...) could switch back to the pool's login
 // role; only the validator stops that (it denies set_config), as in any
-// system using SET ROLE. Run the pool as a role with only the privileges
-// queries need.
+// system using SET ROLE. Likewise set_config could raise work_mem again
+// (temp_file_limit only for a superuser). Memory that one call or aggregate
+// builds up (repeat, format widths, array_agg, string_agg: not bounded by
+// work_mem) grows until the statement timeout interrupts it, up to
+// PostgreSQL's 1 GB per value and more while a large row is sent; a call
+// that ignores interrupts runs on in the server after the executor gave
+// up. The validator's guards refuse those queries (V021-V024).
+// temp_file_limit is per process: a parallel query may use it once per
+// worker. Run the pool as a role with only the privileges queries need, not
+// as a superuser (which also pays a backup check on every query, and can
+// reach session state such as LOAD that no reset undoes), and with a
+// pool of its own: the reset undoes SETs and temporary tables that other
+// users of the pool made.
 //
 // # Errors
 //

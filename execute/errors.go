@@ -23,8 +23,9 @@ var (
 	// ErrPermission: insufficient privilege (42501), or a write attempted
 	// in the read-only transaction (25006).
 	ErrPermission = errors.New("execute: permission denied")
-	// ErrTimeout: statement_timeout or lock_timeout ended the query
-	// (57014, 55P03).
+	// ErrTimeout: statement_timeout, lock_timeout or temp_file_limit ended
+	// the query (57014, 55P03, 53400), or the server missed the statement
+	// timeout and the executor closed the connection (no SQLSTATE).
 	ErrTimeout = errors.New("execute: query timed out")
 	// ErrConnection: the connection or the server failed (08xxx, 53xxx,
 	// 57P01-57P03, 58xxx, network errors). Error.Retryable tells whether
@@ -44,7 +45,7 @@ const (
 	ClassRejected                // ErrRejected: fix the SQL using the validator's issues
 	ClassRepairable              // ErrRepairable: fix the SQL using the server's message
 	ClassPermission              // ErrPermission: not allowed for this user; do not retry
-	ClassTimeout                 // ErrTimeout: too slow; simplify the query
+	ClassTimeout                 // ErrTimeout: too slow or too big; simplify the query
 	ClassConnection              // ErrConnection: fail fast; retry later if Retryable
 	ClassCanceled                // ErrCanceled: the caller gave up
 )
@@ -82,8 +83,9 @@ func (c Class) sentinel() error {
 // *validate.Error, a context error, a network error) is in the chain.
 type Error struct {
 	Class Class
-	// Op is the step that failed: "validate", "acquire", "begin",
-	// "query", "read", "rollback" or "options".
+	// Op is the step that failed: "validate", "plan" (the server's plan
+	// of the query was refused), "acquire", "begin", "query", "read",
+	// "rollback" or "options".
 	Op string
 	// SQLState, Message, Detail, Hint and Position come from the server's
 	// error report; Position is a 1-based character offset into SQL
@@ -195,7 +197,9 @@ func classify(code string) (Class, bool) {
 		return ClassConnection, true
 	case "40001", "40P01": // serialization failure, deadlock
 		return ClassConnection, true
-	case "53100", "53200", "53400": // disk full, out of memory, configuration limit: retrying will not help soon
+	case "53400": // configuration_limit_exceeded: temp_file_limit, the query spilled too much
+		return ClassTimeout, false
+	case "53100", "53200": // disk full, out of memory: retrying will not help soon
 		return ClassConnection, false
 	}
 	switch {

@@ -2,15 +2,20 @@ package execute
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -31,6 +36,11 @@ type Executor struct {
 	mu         sync.Mutex
 	validators map[string]*validate.Validator // by scope and row cap
 	typeNames  sync.Map                       // uint32 OID -> string, types pgx does not know
+
+	tempFileLimitLogged atomic.Bool // the role may not set temp_file_limit: said once
+
+	maxMessageOnce  sync.Once
+	maxMessageBytes int
 }
 
 // maxCachedValidators bounds the validator cache; scopes beyond it get a
@@ -95,9 +105,11 @@ type Result struct {
 // Query validates sql and runs the validator's rewrite of it: one statement,
 // with the extended protocol, in a READ ONLY transaction that is always
 // rolled back, with statement_timeout, lock_timeout,
-// idle_in_transaction_session_timeout and search_path set for the
-// transaction only, optionally under another role. Reading stops at the row
-// or byte cap. Errors are *Error (see the sentinels).
+// idle_in_transaction_session_timeout, search_path, work_mem and
+// temp_file_limit set for the transaction only, optionally under another
+// role, once the validator has accepted the server's plan of it too.
+// Reading stops at the row or byte cap. The session is reset afterwards.
+// Errors are *Error (see the sentinels).
 func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (*Result, error) {
 	qc := queryConfig{scope: e.cfg.scope, caps: e.cfg.caps}
 	for _, o := range opts {
@@ -113,20 +125,24 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 	}
 	run := sql
 	var vres *validate.Result
+	var v *validate.Validator // checks the plan; nil when bypassed (tests)
 	if !qc.unvalidated {
-		var err error
-		if vres, err = e.validator(&qc).Validate(sql); err != nil {
-			e.cfg.logger.DebugContext(ctx, "execute: rejected", "sql", sql, "err", err)
-			return nil, &Error{Class: ClassRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
+		v = e.validator(&qc)
+		if !qc.planOnly {
+			var err error
+			if vres, err = v.Validate(sql); err != nil {
+				e.cfg.logger.DebugContext(ctx, "execute: rejected", "sql", sql, "err", err)
+				return nil, &Error{Class: ClassRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
+			}
+			run = vres.SQL
 		}
-		run = vres.SQL
 	}
 	if strings.TrimSpace(run) == "" {
 		// pgx sends an empty query with the simple protocol; never do that.
 		return nil, &Error{Class: ClassRejected, Op: "validate", SQL: sql, Message: "empty query"}
 	}
 	for attempt := 0; ; attempt++ {
-		res, err, sent := e.run(ctx, run, &qc)
+		res, err, sent := e.run(ctx, run, &qc, v)
 		if err != nil {
 			// A pooled connection that died while idle (server restart,
 			// network blip) fails before the query is sent: one retry on a
@@ -197,58 +213,93 @@ func searchPath(scope []string) string {
 	return strings.Join(append(parts, "pg_temp"), ", ")
 }
 
-// setupSQL pins the transaction's settings. Values travel as parameters
-// (never spliced into SQL); set_config(..., true) is SET LOCAL. The role is
-// set last; set_config('role') takes the name itself, not an identifier, so
-// it needs no quoting.
-const setupSQL = `SELECT pg_catalog.set_config('statement_timeout', $1, true),
+// setupSQLFormat pins the transaction's settings. Values travel as
+// parameters (never spliced into SQL); set_config(..., true) is SET LOCAL.
+// The columns are evaluated left to right, and the first three are facts
+// read before the role switch, that is as the pool's login role:
+//
+//  0. temp_file_limit, set only where the role may set it (it is a
+//     superuser parameter; %[1]s is the privilege test), else NULL;
+//  1. how many prepared statements the session holds (pgx's own), so that
+//     the end can tell whether the query created or deallocated any;
+//  2. whether the role may start a backup (%[2]s), which leaves session
+//     state that no ROLLBACK or RESET ends.
+//
+// work_mem and temp_file_limit are only ever lowered (LEAST ignores the
+// NULL that stands for an unlimited temp_file_limit). The role is set last;
+// set_config('role') takes the name itself, not an identifier, so it needs
+// no quoting.
+const setupSQLFormat = `SELECT CASE WHEN %[1]s THEN pg_catalog.set_config('temp_file_limit', pg_catalog.textcat(LEAST(
+		NULLIF(pg_catalog.pg_size_bytes(pg_catalog.current_setting('temp_file_limit')), -1), $7::int8)::text, 'B'), true) END,
+	(SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_statement()),
+	%[2]s,
+	pg_catalog.set_config('statement_timeout', $1, true),
 	pg_catalog.set_config('lock_timeout', $2, true),
 	pg_catalog.set_config('idle_in_transaction_session_timeout', $3, true),
 	pg_catalog.set_config('search_path', $4, true),
 	pg_catalog.set_config('standard_conforming_strings', 'on', true),
+	pg_catalog.set_config('work_mem', pg_catalog.textcat(LEAST(
+		pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')), $6::int8)::text, 'B'), true),
 	CASE WHEN $5::text <> '' THEN pg_catalog.set_config('role', $5, true) END`
 
-// endSQL ends the transaction and reports session state that survives a
-// ROLLBACK (prepared statements, cursors, LISTEN); advisory locks are
-// released outright. The validator rejects everything that creates such
-// state, so "true" means it was bypassed: the connection is then destroyed.
-// It is our own constant text, so the simple protocol is fine here.
-const endSQL = `ROLLBACK; SELECT pg_catalog.pg_advisory_unlock_all();
-SELECT EXISTS (SELECT FROM pg_catalog.pg_prepared_statements WHERE from_sql)
-	OR EXISTS (SELECT FROM pg_catalog.pg_cursors WHERE name <> '')
-	OR EXISTS (SELECT FROM pg_catalog.pg_listening_channels())`
-
-// begin opens the read-only transaction and pins its settings, pipelined in
-// one round trip. Values travel as parameters.
-func begin(ctx context.Context, conn *pgx.Conn, cfg *config, qc *queryConfig) error {
-	setup := setupSQL
-	params := [][]byte{[]byte(ms(cfg.statementTimeout)), []byte(ms(cfg.lockTimeout)), []byte(ms(cfg.idleTimeout)),
-		[]byte(searchPath(qc.scope)), []byte(qc.role)}
-	if serverMajor(conn) >= 14 {
-		setup += connCheckSQL
-		params = append(params, []byte(ms(connCheckInterval)))
-	}
-	p := conn.PgConn().StartPipeline(ctx)
-	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
-	p.SendQueryParams(setup, params, nil, nil, nil)
-	if err := p.Sync(); err != nil {
-		_ = p.Close()
-		return err
-	}
-	return p.Close() // reads the results; the first error, if any
-}
+// setupSQL is setupSQLFormat for PostgreSQL 15 and later, which can grant
+// SET on a superuser parameter to a role and has pg_backup_start;
+// setupSQL14 is for earlier versions.
+var (
+	setupSQL = fmt.Sprintf(setupSQLFormat, `pg_catalog.has_parameter_privilege('temp_file_limit', 'SET')`,
+		`pg_catalog.has_function_privilege('pg_catalog.pg_backup_start(text, boolean)', 'EXECUTE')`)
+	setupSQL14 = fmt.Sprintf(setupSQLFormat, `pg_catalog.current_setting('is_superuser')::bool`,
+		`pg_catalog.has_function_privilege('pg_catalog.pg_start_backup(text, boolean, boolean)', 'EXECUTE')`)
+)
 
 // connCheckSQL makes PostgreSQL 14+ poll the client socket while the query
 // runs, so that a query whose client went away stops within
 // connCheckInterval even if no cancel request reached it.
 const connCheckSQL = `,
-	pg_catalog.set_config('client_connection_check_interval', $6, true)`
+	pg_catalog.set_config('client_connection_check_interval', $8, true)`
 
 const connCheckInterval = time.Second
 
+// explainPrefix turns the query into the plan the second layer checks. The
+// query follows the closing parenthesis, where no option (ANALYZE) can be
+// added, and the same text has to parse as one statement on its own too.
+const explainPrefix = "EXPLAIN (VERBOSE, FORMAT JSON) "
+
+// Limits on what the client reads, per protocol message: pgx buffers each
+// message whole before anything else sees it, so these are what bounds the
+// client's memory, not the byte cap's count.
+const (
+	// maxPlanBytes bounds the EXPLAIN output (and every other message of
+	// the setup round trip). A plan is a few KiB; one this large holds
+	// constants the planner folded, and cannot be checked.
+	maxPlanBytes = 8 << 20
+	// minMessageBytes is the smallest per-message limit while rows are
+	// read, whatever the byte cap, so that the server's error reports
+	// (which may quote a value) still arrive as errors.
+	minMessageBytes = 64 << 10
+	// defaultMaxMessageBytes is pgproto3's own default limit (the ~1 GiB
+	// the server enforces on what it receives), restored after a query
+	// on connections whose config sets none.
+	defaultMaxMessageBytes = 0x3fffffff - 1
+)
+
+// backstopSlack is how long past statement_timeout the executor waits for
+// the server to stop a query on its own before it closes the connection. A
+// call that does not check for interrupts (format() padding a huge width,
+// for one) runs on past the timeout; the client does not wait for it.
+const backstopSlack = 2 * time.Second
+
+// rowMessageLimit is the largest DataRow the executor reads for a byte cap
+// of maxBytes and cols columns (2 bytes of column count, 4 of length per
+// value); a larger one is refused after its 5-byte header.
+func rowMessageLimit(maxBytes int64, cols int) int {
+	n := max(maxBytes, minMessageBytes) + 2 + 4*int64(cols)
+	return int(min(n, defaultMaxMessageBytes))
+}
+
 // serverMajor returns the server's major version (0 if unknown).
-func serverMajor(conn *pgx.Conn) int {
-	v := conn.PgConn().ParameterStatus("server_version")
+func serverMajor(pg *pgconn.PgConn) int {
+	v := pg.ParameterStatus("server_version")
 	if i := strings.IndexAny(v, ". "); i >= 0 {
 		v = v[:i]
 	}
@@ -258,9 +309,183 @@ func serverMajor(conn *pgx.Conn) int {
 
 func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) }
 
-// run executes sql once on one connection. sent reports whether the query
-// itself reached the server.
-func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *Result, qerr *Error, sent bool) {
+// session is what the setup round trip learned.
+type session struct {
+	major int
+	// tempFileLimit reports that temp_file_limit was set.
+	tempFileLimit bool
+	// prepared counts the session's prepared statements before the query.
+	prepared int64
+	// mayBackup reports that the login role may start a backup.
+	mayBackup bool
+	// stmt describes the query, prepared as the unnamed statement.
+	stmt *pgconn.StatementDescription
+	// plan is EXPLAIN's JSON when the plan is checked.
+	plan []byte
+}
+
+// begin opens the read-only transaction, pins its settings, explains the
+// query (when explain is set) and prepares it, pipelined in one round trip.
+// op is the step an error belongs to: "begin" for the executor's own
+// statements, "query" for the query's (its EXPLAIN, with the error
+// position moved back onto the query text, and its preparation).
+func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, explain bool) (s *session, op string, err error) {
+	s = &session{major: serverMajor(pg)}
+	setup := setupSQL
+	if s.major > 0 && s.major < 15 {
+		setup = setupSQL14
+	}
+	params := [][]byte{[]byte(ms(cfg.statementTimeout)), []byte(ms(cfg.lockTimeout)), []byte(ms(cfg.idleTimeout)),
+		[]byte(searchPath(qc.scope)), []byte(qc.role),
+		[]byte(strconv.FormatInt(cfg.workMem, 10)), []byte(strconv.FormatInt(cfg.tempFileLimit, 10))}
+	if s.major >= 14 {
+		setup += connCheckSQL
+		params = append(params, []byte(ms(connCheckInterval)))
+	}
+	p := pg.StartPipeline(ctx)
+	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
+	p.SendQueryParams(setup, params, nil, nil, nil)
+	if explain {
+		p.SendQueryParams(explainPrefix+sql, nil, nil, nil, nil)
+	}
+	// Prepared after the EXPLAIN, which takes the unnamed statement too.
+	p.SendPrepare("", sql, nil)
+	if err := p.Sync(); err != nil {
+		_ = p.Close()
+		return nil, "begin", err
+	}
+	fail := func(op string, err error) (*session, string, error) {
+		_ = p.Close() // reads up to the Sync (the server skips the rest)
+		return nil, op, err
+	}
+	if _, err := pipelineRows(p); err != nil {
+		return fail("begin", err)
+	}
+	rows, err := pipelineRows(p)
+	if err != nil {
+		return fail("begin", err)
+	}
+	if len(rows) != 1 || len(rows[0]) < 3 {
+		return fail("begin", errors.New("execute: unexpected result of the session setup"))
+	}
+	s.tempFileLimit = rows[0][0] != nil
+	if s.prepared, err = strconv.ParseInt(string(rows[0][1]), 10, 64); err != nil {
+		return fail("begin", fmt.Errorf("execute: session setup: %w", err))
+	}
+	s.mayBackup = string(rows[0][2]) == "t"
+	if explain {
+		rows, err := pipelineRows(p)
+		if err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) {
+				pe.Position = max(pe.Position-int32(len(explainPrefix)), 0)
+			}
+			return fail("query", err)
+		}
+		if len(rows) != 1 || len(rows[0]) != 1 {
+			return fail("query", errors.New("execute: unexpected EXPLAIN output"))
+		}
+		s.plan = rows[0][0]
+	}
+	res, err := p.GetResults()
+	if err != nil {
+		return fail("query", err)
+	}
+	var ok bool
+	if s.stmt, ok = res.(*pgconn.StatementDescription); !ok {
+		return fail("query", fmt.Errorf("execute: unexpected pipeline result %T", res))
+	}
+	if err := p.Close(); err != nil {
+		return nil, "begin", err
+	}
+	return s, "", nil
+}
+
+// pipelineRows reads the next result of p, a query's: its rows, copied.
+func pipelineRows(p *pgconn.Pipeline) ([][][]byte, error) {
+	res, err := p.GetResults()
+	if err != nil {
+		return nil, err
+	}
+	rr, ok := res.(*pgconn.ResultReader)
+	if !ok {
+		return nil, fmt.Errorf("execute: unexpected pipeline result %T", res)
+	}
+	r := rr.Read()
+	return r.Rows, r.Err
+}
+
+// resetSQL clears, after the ROLLBACK, everything DISCARD ALL would (which
+// cannot run in a multi-statement string) except prepared statements: pgx
+// keeps its own, and a query that created or removed one has its
+// connection destroyed instead. RESET ALL returns settings to their session
+// defaults, which keep what the connection's startup packet set (pgx's
+// RuntimeParams) and the role's and database's ALTER ... SET; a SET the
+// pool's AfterConnect ran is undone.
+const resetSQL = `CLOSE ALL; UNLISTEN *; SELECT pg_catalog.pg_advisory_unlock_all();
+DISCARD PLANS; DISCARD TEMP; DISCARD SEQUENCES; RESET ALL;`
+
+// stopBackupSQL ends a backup the query started (pg_backup_start, session
+// state that survives everything else) and then fails, so that the rest of
+// the reset is skipped and the connection destroyed. It runs only where the role may start backups,
+// on PostgreSQL 15+, where pg_backup_stop fails with 55000 when this
+// session runs none.
+const stopBackupSQL = `
+DO $$DECLARE stopped bool := false;
+BEGIN
+	BEGIN
+		PERFORM pg_catalog.pg_backup_stop(false);
+		stopped := true;
+	EXCEPTION WHEN object_not_in_prerequisite_state THEN NULL;
+	END;
+	IF stopped THEN
+		RAISE EXCEPTION '` + backupLeftMessage + `';
+	END IF;
+END$$;`
+
+const backupLeftMessage = "nl2sql: the query left a backup running in the session; it was stopped"
+
+// endSQL ends the transaction and resets the session, in one round trip
+// (our own text, so the simple protocol is fine). Its second statement
+// reports prepared statements the query created or deallocated (DEALLOCATE
+// is not transactional; pgx's cache would no longer match the server's);
+// the connection is then destroyed. random() is reseeded with a value from
+// crypto/rand, since setseed() state survives everything else.
+func endSQL(s *session) string {
+	var b strings.Builder
+	b.WriteString(`ROLLBACK;
+SELECT pg_catalog.count(*) FILTER (WHERE from_sql) <> 0 OR pg_catalog.count(*) <> `)
+	b.WriteString(strconv.FormatInt(s.prepared, 10))
+	b.WriteString(" FROM pg_catalog.pg_prepared_statement();")
+	if s.mayBackup {
+		// Before the reset: after DISCARD PLANS and RESET ALL the DO
+		// block costs several times more.
+		b.WriteString(stopBackupSQL)
+	}
+	b.WriteString("\n" + resetSQL + "\nSELECT pg_catalog.setseed(" + randomSeed() + ");")
+	return b.String()
+}
+
+// randomSeed returns a setseed() argument in [-1, 1) from crypto/rand.
+func randomSeed() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails (the runtime aborts first)
+	f := float64(binary.LittleEndian.Uint64(b[:])>>11)/(1<<53)*2 - 1
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// resultFormats asks for binaryOIDs' types in the binary format.
+func resultFormats(fields []pgconn.FieldDescription) []int16 {
+	f := make([]int16, len(fields))
+	for i := range fields {
+		f[i] = binaryOIDs[fields[i].DataTypeOID]
+	}
+	return f
+}
+
+// run executes sql once on one connection; v, when not nil, checks its plan
+// first. sent reports whether the query itself reached the server.
+func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *validate.Validator) (res *Result, qerr *Error, sent bool) {
 	start := time.Now()
 	pc, err := e.pool.Acquire(ctx)
 	if err != nil {
@@ -270,48 +495,93 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *R
 	var why string
 	defer func() { e.release(ctx, pc, keep, why) }()
 	conn := pc.Conn()
-	fail := func(op string, err error) *Error {
-		why = op + " failed"
-		qe := newError(ctx, op, sql, err)
-		if qe.Class == ClassUnknown && conn.IsClosed() {
-			qe.Class, qe.Retryable = ClassConnection, true
-		}
-		return qe
-	}
+	pg := conn.PgConn()
 
-	if err := begin(ctx, conn, e.cfg, qc); err != nil {
-		return nil, fail("begin", err), false
-	}
-
-	// pgx must not see the caller's context during the query: on
-	// cancellation it sends a CancelRequest, then drains the socket until
-	// the server closes it, for up to 15 s. A cancel request is not always
-	// honoured (PostgreSQL 15 was seen running an extended-protocol query
-	// on after one), so the drain can last the full 15 s while the query
-	// runs on. kill sends a CancelRequest and closes the socket at once; the
-	// server then stops at its next write or connection check
-	// (client_connection_check_interval) at the latest.
+	// pgx must not see the caller's context: on cancellation it sends a
+	// CancelRequest, then drains the socket until the server closes it,
+	// for up to 15 s. A cancel request is not always honoured (PostgreSQL
+	// 15 was seen running an extended-protocol query on after one), so the
+	// drain can last the full 15 s while the query runs on. kill sends a
+	// CancelRequest and closes the socket at once; the server then stops at
+	// its next write or connection check (client_connection_check_interval)
+	// at the latest. The backstop does the same once the statement timeout
+	// has passed by backstopSlack: the server missed it.
 	var killed sync.Once
+	var backstopped atomic.Bool
 	kill := func() {
 		killed.Do(func() {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 			defer cancel()
-			_ = conn.PgConn().CancelRequest(cctx)
-			_ = conn.PgConn().Conn().Close()
+			_ = pg.CancelRequest(cctx)
+			_ = pg.Conn().Close()
 		})
 	}
 	unwatch := context.AfterFunc(ctx, kill)
+	backstopAfter := e.cfg.statementTimeout + backstopSlack
+	backstop := time.AfterFunc(backstopAfter, func() {
+		backstopped.Store(true)
+		kill()
+	})
 	defer func() {
+		backstop.Stop()
 		unwatch()
 		killed.Do(func() {}) // waits for a kill in progress
 	}()
-	qctx := context.WithoutCancel(ctx)
-	rows, err := conn.Query(qctx, sql, pgx.QueryExecModeDescribeExec, binaryOIDs)
-	if err != nil {
-		return nil, fail("query", err), true
+	fail := func(op string, err error) *Error {
+		why = op + " failed"
+		qe := newError(ctx, op, sql, err)
+		switch {
+		case backstopped.Load() && qe.Class != ClassCanceled:
+			qe.Class, qe.Retryable, qe.SQLState = ClassTimeout, false, ""
+			qe.Err = fmt.Errorf("the server did not stop the query at its statement timeout (%v); the connection was closed %v later (%w)",
+				e.cfg.statementTimeout, backstopSlack, err)
+			qe.Message = qe.Err.Error()
+		case qe.Class == ClassUnknown && conn.IsClosed():
+			qe.Class, qe.Retryable = ClassConnection, true
+		}
+		return qe
 	}
+	qctx := context.WithoutCancel(ctx)
+
+	// Every message of the setup round trip is small but the plan, which
+	// is bounded too; the row limit follows once the columns are known.
+	pg.Frontend().SetMaxBodyLen(maxPlanBytes)
+	defer func() {
+		if !pg.IsClosed() {
+			pg.Frontend().SetMaxBodyLen(e.maxMessage(conn))
+		}
+	}()
+	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v != nil)
+	if err != nil {
+		var big *pgproto3.ExceededMaxBodyLenErr
+		if op == "query" && errors.As(err, &big) && !backstopped.Load() && ctx.Err() == nil {
+			why = "plan too large"
+			kill() // pgx would drain the rest of it for up to 15 s
+			ve := &validate.Error{SQL: sql, Issues: []validate.Issue{{Code: validate.CodePlan, Severity: validate.SeverityError,
+				Location: -1, Message: fmt.Sprintf("the query's plan is larger than %d bytes (constants the server folded?) "+
+					"and could not be checked; write a smaller query", maxPlanBytes)}}}
+			return nil, &Error{Class: ClassRejected, Op: "plan", SQL: sql, Message: ve.Error(), Err: ve}, true
+		}
+		return nil, fail(op, err), op == "query"
+	}
+	if !s.tempFileLimit && e.tempFileLimitLogged.CompareAndSwap(false, true) {
+		e.cfg.logger.InfoContext(ctx, "execute: the pool's role may not set temp_file_limit, so queries run with the server's: "+
+			"set it for the role (ALTER ROLE ... SET temp_file_limit = ...) or in postgresql.conf", "want", e.cfg.tempFileLimit)
+	}
+	if v != nil {
+		if err := v.CheckPlan(s.plan); err != nil {
+			e.cfg.logger.DebugContext(ctx, "execute: plan rejected", "sql", sql, "err", err)
+			backstop.Stop()
+			keep, why = e.end(ctx, pc, s)
+			return nil, &Error{Class: ClassRejected, Op: "plan", SQL: sql, Message: err.Error(), Err: err}, true
+		}
+	}
+
+	backstop.Reset(backstopAfter)
+	pg.Frontend().SetMaxBodyLen(rowMessageLimit(qc.maxBytes, len(s.stmt.Fields)))
+	rr := pg.ExecStatement(qctx, s.stmt, nil, nil, resultFormats(s.stmt.Fields))
 	res = &Result{SQL: sql}
-	fds := rows.FieldDescriptions()
+	fds := rr.FieldDescriptions()
 	res.Columns = make([]Column, len(fds))
 	for i, fd := range fds {
 		res.Columns[i] = Column{Name: fd.Name, OID: fd.DataTypeOID}
@@ -320,8 +590,8 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *R
 		}
 	}
 	stopped := false
-	for rows.Next() {
-		raw := rows.RawValues()
+	for rr.NextRow() {
+		raw := rr.Values()
 		var n int64
 		for _, v := range raw {
 			n += int64(len(v))
@@ -336,7 +606,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *R
 			res.Truncated = true
 			// The validator's LIMIT (row cap + 1) usually ends the result
 			// right here; otherwise stop the server rather than read on.
-			if rows.Next() {
+			if rr.NextRow() {
 				stopped = true
 				kill()
 			}
@@ -345,15 +615,29 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *R
 		row := make([]any, len(raw))
 		for i, v := range raw {
 			if row[i], err = decodeValue(conn.TypeMap(), &fds[i], v); err != nil {
-				rows.Close()
+				_, _ = rr.Close()
 				return nil, fail("read", err), true
 			}
 		}
 		res.Rows = append(res.Rows, row)
 		res.Bytes += n
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil && !(stopped && ctx.Err() == nil) {
+	_, err = rr.Close()
+	backstop.Stop()
+	var big *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &big) && !backstopped.Load() && ctx.Err() == nil {
+		// A row too large to read: refused after its header, never
+		// buffered. pgx has closed the connection; stop the server too.
+		kill()
+		stopped = true
+		if !res.Truncated {
+			res.Truncated = true
+			res.TruncateReason = fmt.Sprintf("byte cap reached: the server sent a row of %d bytes, over the %d-byte cap; "+
+				"it was not read and the query was stopped", big.ActualBodyLen, qc.maxBytes)
+		}
+		err = nil
+	}
+	if err != nil && !(stopped && ctx.Err() == nil && !backstopped.Load()) {
 		return nil, fail("query", err), true
 	}
 	res.RowCount = len(res.Rows)
@@ -367,24 +651,45 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig) (res *R
 	case qc.role != "":
 		why = "role changed"
 	default:
-		keep, why = e.end(ctx, pc)
+		keep, why = e.end(ctx, pc, s)
 	}
 	return res, nil, true
 }
 
-// end rolls the transaction back and checks the session is clean. The result
-// is already read, so this runs even if ctx has just been cancelled.
-func (e *Executor) end(ctx context.Context, pc *pgxpool.Conn) (keep bool, why string) {
+// maxMessage is the message size limit the connections' config asks for
+// (pgproto3's default when it sets none), restored after each query. It is
+// read from the first connection's config: a pool's are all alike.
+func (e *Executor) maxMessage(conn *pgx.Conn) int {
+	e.maxMessageOnce.Do(func() {
+		e.maxMessageBytes = conn.Config().MaxProtocolMessageBodyLen
+		if e.maxMessageBytes <= 0 {
+			e.maxMessageBytes = defaultMaxMessageBytes
+		}
+	})
+	return e.maxMessageBytes
+}
+
+// end rolls the transaction back and resets the session (endSQL). The
+// result is already read, so this runs even if ctx has just been cancelled.
+func (e *Executor) end(ctx context.Context, pc *pgxpool.Conn, s *session) (keep bool, why string) {
+	if s.mayBackup && s.major < 15 {
+		// No way to tell whether a backup was left running.
+		return false, "the role may start backups (PostgreSQL < 15)"
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	results, err := pc.Conn().PgConn().Exec(ctx, endSQL).ReadAll()
+	results, err := pc.Conn().PgConn().Exec(ctx, endSQL(s)).ReadAll()
 	if err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Message == backupLeftMessage {
+			e.cfg.logger.WarnContext(ctx, "execute: backup mode left on by the query (stopped); destroying the connection")
+			return false, "backup left running"
+		}
 		return false, "rollback failed: " + err.Error()
 	}
-	last := results[len(results)-1]
-	if len(last.Rows) != 1 || string(last.Rows[0][0]) != "f" {
-		e.cfg.logger.WarnContext(ctx, "execute: session state left after the query (prepared statement, cursor or LISTEN); destroying the connection")
-		return false, "session state left after the query"
+	if len(results) < 2 || len(results[1].Rows) != 1 || string(results[1].Rows[0][0]) != "f" {
+		e.cfg.logger.WarnContext(ctx, "execute: the query created or removed a prepared statement; destroying the connection")
+		return false, "prepared statements changed"
 	}
 	return true, ""
 }

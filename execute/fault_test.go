@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -317,4 +318,40 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestBackstop freezes the backend running a query (SIGSTOP), as a call that
+// never checks for interrupts would: neither statement_timeout nor a cancel
+// request can stop it, and the executor gives up backstopSlack after the
+// statement timeout, closing the connection.
+func TestBackstop(t *testing.T) {
+	dsn, pool := fixture(t, 0)
+	admin := connect(t, dsn)
+	timeout := 2 * time.Second
+	ex := New(pool, WithStatementTimeout(timeout))
+	var pid int32
+	done := whenHeavyRuns(admin, func(p int32) {
+		pid = p
+		if err := syscall.Kill(int(p), syscall.SIGSTOP); err != nil {
+			t.Error(err)
+		}
+	})
+	start := time.Now()
+	e := queryErr(t, ex, heavySQL)
+	elapsed := time.Since(start)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(int(pid), syscall.SIGCONT); err != nil {
+		t.Error(err)
+	}
+	if !errors.Is(e, ErrTimeout) || e.SQLState != "" || !strings.Contains(e.Message, "did not stop") {
+		t.Errorf("got %v (class %s, state %s), want the executor's own timeout", e, e.Class, e.SQLState)
+	}
+	// Bounded, not timed: without the backstop the call never returns.
+	if limit := timeout + backstopSlack + 10*time.Second; elapsed > limit {
+		t.Errorf("returned after %v, want within %v", elapsed, limit)
+	}
+	waitHeavyGone(t, admin)
+	mustQuery(t, ex, "SELECT 1")
 }

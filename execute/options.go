@@ -14,7 +14,23 @@ const (
 	DefaultIdleInTransactionTimeout = 60 * time.Second
 	DefaultMaxRows                  = 1000
 	DefaultMaxBytes                 = 4 << 20 // 4 MiB of result values as sent by the server
+	// DefaultWorkMem is the work_mem a query runs with: the memory each
+	// sort or hash node may use before it spills to temporary files (hash
+	// nodes: times hash_mem_multiplier, 2 by default). 32 MiB lets the
+	// aggregations and joins of a reporting query run in memory while a
+	// plan of a dozen such nodes stays in the hundreds of MiB.
+	DefaultWorkMem = 32 << 20
+	// DefaultTempFileLimit is the temp_file_limit a query runs with where
+	// the pool's role may set it: the temporary file space one server
+	// process may use (a parallel query may use it once per worker).
+	// 512 MiB is well above what a result of DefaultMaxRows needs and
+	// stops a runaway sort or hash long before it fills a disk.
+	DefaultTempFileLimit = 512 << 20
 )
+
+// minMemSetting is the smallest work_mem (and temp_file_limit) the executor
+// sets: PostgreSQL's own minimum for work_mem.
+const minMemSetting = 64 << 10
 
 // Option configures an Executor.
 type Option interface{ apply(*config) }
@@ -28,6 +44,8 @@ type config struct {
 	statementTimeout time.Duration
 	lockTimeout      time.Duration
 	idleTimeout      time.Duration
+	workMem          int64
+	tempFileLimit    int64
 	caps
 	scope  []string
 	logger *slog.Logger
@@ -38,6 +56,8 @@ func defaultConfig() *config {
 		statementTimeout: DefaultStatementTimeout,
 		lockTimeout:      DefaultLockTimeout,
 		idleTimeout:      DefaultIdleInTransactionTimeout,
+		workMem:          DefaultWorkMem,
+		tempFileLimit:    DefaultTempFileLimit,
 		caps:             caps{maxRows: DefaultMaxRows, maxBytes: DefaultMaxBytes},
 		scope:            []string{"public"},
 		logger:           slog.New(slog.DiscardHandler),
@@ -86,6 +106,38 @@ func WithIdleInTransactionTimeout(d time.Duration) Option {
 	})
 }
 
+// WithWorkMem sets work_mem for every query, in bytes (default
+// DefaultWorkMem; at least 64 KiB): the memory each sort or hash node of the
+// plan may use before spilling to temporary files. It bounds sorts and
+// hashes only: memory that other operations build up (array_agg, string_agg,
+// a long string) is bounded by the statement timeout alone. The executor
+// only lowers the setting: a smaller work_mem of the role, the database or
+// postgresql.conf is kept. Zero or less keeps the default.
+func WithWorkMem(bytes int64) Option {
+	return optionFunc(func(c *config) {
+		if bytes > 0 {
+			c.workMem = max(bytes, minMemSetting)
+		}
+	})
+}
+
+// WithTempFileLimit sets temp_file_limit for every query, in bytes (default
+// DefaultTempFileLimit; at least 64 KiB): the temporary file space a query's
+// server process may use; past it the query fails with SQLSTATE 53400
+// (ErrTimeout). temp_file_limit is a superuser setting: the executor sets it
+// only where the pool's role may (a superuser, or on PostgreSQL 15+ a role
+// granted SET ON PARAMETER temp_file_limit) and otherwise logs once, at info
+// level, that the operator has to set it for the role (ALTER ROLE ... SET
+// temp_file_limit = ...) or in postgresql.conf. Like work_mem it is only
+// ever lowered. Zero or less keeps the default.
+func WithTempFileLimit(bytes int64) Option {
+	return optionFunc(func(c *config) {
+		if bytes > 0 {
+			c.tempFileLimit = max(bytes, minMemSetting)
+		}
+	})
+}
+
 // WithScope sets the default schemas unqualified names resolve in (default
 // "public"), used by queries without a Scope option.
 func WithScope(schemas ...string) Option {
@@ -97,9 +149,9 @@ func WithScope(schemas ...string) Option {
 }
 
 // WithLogger sets the logger (silent by default). Queries are logged at debug
-// level, discarded connections at info level and connections found holding
-// session state after a query (which the validator should have prevented) at
-// warn level.
+// level; discarded connections, and once that the pool's role may not set
+// temp_file_limit, at info level; connections found holding session state
+// after a query (which the validator should have prevented) at warn level.
 func WithLogger(l *slog.Logger) Option {
 	return optionFunc(func(c *config) {
 		if l != nil {
@@ -126,9 +178,13 @@ type queryConfig struct {
 	caps
 	validateOpts []validate.Option
 
-	// unvalidated skips the validator. Only tests set it (see
-	// export_test.go): it proves what the transaction layer alone contains.
+	// unvalidated skips the validator and the plan check. Only tests set
+	// it (see main_test.go): it proves what the transaction layer alone
+	// contains.
 	unvalidated bool
+	// planOnly skips the static validation but keeps the plan check. Only
+	// tests set it: it proves the plan check works on its own.
+	planOnly bool
 }
 
 // Scope pins search_path for this query to schemas, in order (for example
