@@ -1,13 +1,11 @@
 package nl2sql_test
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -409,54 +408,14 @@ func TestReaderRoleApply(t *testing.T) {
 	}
 }
 
-// corpusCase is one case of validate/testdata/attacks.
-type corpusCase struct {
-	file string
-	line int
-	code string
-	sql  string
-}
-
-// readAttacks reads validate/testdata/attacks/*.sql the way
-// validate/corpus_test.go does: "-- expect: CODE" starts a case, the SQL
-// follows up to the next such line.
-func readAttacks(t *testing.T) []corpusCase {
+// readAttacks reads the validator's attack corpus (validate/testdata/attacks).
+func readAttacks(t *testing.T) []corpus.Case {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("validate", "testdata", "attacks", "*.sql"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no attack corpus: %v", err)
+	cases, err := corpus.Read(filepath.Join("validate", "testdata", "attacks"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []corpusCase
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		var cur *corpusCase
-		var body []string
-		flush := func() {
-			if cur != nil {
-				cur.sql = strings.TrimSpace(strings.Join(body, "\n"))
-				out = append(out, *cur)
-			}
-			body = nil
-		}
-		for n := 1; sc.Scan(); n++ {
-			if code, ok := strings.CutPrefix(sc.Text(), "-- expect:"); ok {
-				flush()
-				cur = &corpusCase{file: filepath.Base(f), line: n, code: strings.TrimSpace(code)}
-				continue
-			}
-			body = append(body, sc.Text())
-		}
-		flush()
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	return cases
 }
 
 // layer names the layer that refused a query Engine.Run failed.
@@ -517,15 +476,15 @@ func TestReaderRoleAttacks(t *testing.T) {
 	layers := map[string]int{}
 	for _, c := range cases {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		res, err := eng.Run(cctx, c.sql)
+		res, err := eng.Run(cctx, c.SQL)
 		cancel()
 		if err == nil {
-			t.Errorf("%s:%d: ran as the reader, %d rows\nSQL: %s", c.file, c.line, len(res.Rows), c.sql)
+			t.Errorf("%s:%d: ran as the reader, %d rows\nSQL: %s", c.File, c.Line, len(res.Rows), c.SQL)
 			continue
 		}
 		l := layer(err)
 		if l == "" {
-			t.Errorf("%s:%d: refused by no security layer: %v\nSQL: %s", c.file, c.line, err, c.sql)
+			t.Errorf("%s:%d: refused by no security layer: %v\nSQL: %s", c.File, c.Line, err, c.SQL)
 			continue
 		}
 		layers[l]++
@@ -581,7 +540,7 @@ func TestReaderRoleAttacks(t *testing.T) {
 		}
 	}()
 	for _, c := range cases {
-		if c.file == "resource.sql" {
+		if c.File == "resource.sql" {
 			continue
 		}
 		if conn == nil {
@@ -590,7 +549,7 @@ func TestReaderRoleAttacks(t *testing.T) {
 			}
 		}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		_, err = conn.Exec(cctx, c.sql)
+		_, err = conn.Exec(cctx, c.SQL)
 		cancel()
 		// A fresh session for the next case: what the case left open is
 		// closed, its settings are reset to the role's defaults.
@@ -608,15 +567,15 @@ func TestReaderRoleAttacks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n > 0 {
-			los = append(los, c.file+":"+strconv.Itoa(c.line))
-			if !strings.Contains(c.sql, "lo_") {
-				t.Errorf("%s:%d left %d large objects without calling a lo_ function\nSQL: %s", c.file, c.line, n, c.sql)
+			los = append(los, c.File+":"+strconv.Itoa(c.Line))
+			if !strings.Contains(c.SQL, "lo_") {
+				t.Errorf("%s:%d left %d large objects without calling a lo_ function\nSQL: %s", c.File, c.Line, n, c.SQL)
 			}
 		}
 		switch st := sqlState(err); {
 		case err == nil:
 			alone["ran"]++
-			ran[c.file]++
+			ran[c.File]++
 		case st == "42501" || st == "25006" || st == "57014":
 			alone[st]++
 		case st != "":

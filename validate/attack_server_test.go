@@ -42,11 +42,11 @@ CREATE DOMAIN posint AS int CHECK (VALUE > 0);
 // not parse it either tests nothing.
 func TestAttackCorpusParses(t *testing.T) {
 	for _, c := range readCorpus(t, "attacks") {
-		if c.code == validate.CodeSyntax {
+		if c.Code == validate.CodeSyntax {
 			continue
 		}
-		if _, err := pg.Parse(c.sql); err != nil {
-			t.Errorf("%s:%d: does not parse: %v\nSQL: %s", c.file, c.line, err, c.sql)
+		if _, err := pg.Parse(c.SQL); err != nil {
+			t.Errorf("%s:%d: does not parse: %v\nSQL: %s", c.File, c.Line, err, c.SQL)
 		}
 	}
 }
@@ -63,7 +63,7 @@ func TestAttackCorpusParses(t *testing.T) {
 func TestAttackCorpusServer(t *testing.T) {
 	var cases []corpusCase
 	for _, c := range readCorpus(t, "attacks") {
-		if c.server.mode != "" {
+		if c.Server.Mode != "" {
 			cases = append(cases, c)
 		}
 	}
@@ -81,27 +81,27 @@ func TestAttackCorpusServer(t *testing.T) {
 	}
 	planned, failed, skipped := 0, 0, 0
 	for _, c := range cases {
-		if c.server.minMajor > major {
+		if c.Server.MinMajor > major {
 			skipped++
-			t.Logf("%s:%d: needs PostgreSQL %d, the server is %d: not checked", c.file, c.line, c.server.minMajor, major)
+			t.Logf("%s:%d: needs PostgreSQL %d, the server is %d: not checked", c.File, c.Line, c.Server.MinMajor, major)
 			continue
 		}
-		err := explainAttack(pool, c.sql)
+		err := explainAttack(pool, c.SQL)
 		var pgErr *pgconn.PgError
-		switch c.server.mode {
+		switch c.Server.Mode {
 		case "plan":
 			if err != nil {
-				t.Errorf("%s:%d: PostgreSQL %d does not plan it: %v\nSQL: %s", c.file, c.line, major, err, c.sql)
+				t.Errorf("%s:%d: PostgreSQL %d does not plan it: %v\nSQL: %s", c.File, c.Line, major, err, c.SQL)
 				continue
 			}
 			planned++
 		case "error":
 			switch {
 			case err == nil:
-				t.Errorf("%s:%d: PostgreSQL %d plans it, want error %s\nSQL: %s", c.file, c.line, major, c.server.sqlstate, c.sql)
+				t.Errorf("%s:%d: PostgreSQL %d plans it, want error %s\nSQL: %s", c.File, c.Line, major, c.Server.SQLState, c.SQL)
 				continue
-			case !errors.As(err, &pgErr) || pgErr.Code != c.server.sqlstate:
-				t.Errorf("%s:%d: error %v, want SQLSTATE %s\nSQL: %s", c.file, c.line, err, c.server.sqlstate, c.sql)
+			case !errors.As(err, &pgErr) || pgErr.Code != c.Server.SQLState:
+				t.Errorf("%s:%d: error %v, want SQLSTATE %s\nSQL: %s", c.File, c.Line, err, c.Server.SQLState, c.SQL)
 				continue
 			}
 			failed++

@@ -1,106 +1,27 @@
 package validate_test
 
 import (
-	"bufio"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
-// corpusCase is one SQL text of a testdata corpus with its expected code.
-type corpusCase struct {
-	file   string
-	line   int
-	code   string
-	sql    string
-	server serverCheck // what PostgreSQL must say about the SQL (attack_server_test.go)
-}
+// corpusCase is one SQL text of a testdata corpus with its expected code
+// and, for attacks, what PostgreSQL must make of it (attack_server_test.go).
+type corpusCase = corpus.Case
 
-// serverCheck is a case's "-- server:" line: "plan" (EXPLAIN must succeed,
-// so the spelling is real PostgreSQL), "plan N" (the same on a server of
-// major version N or later; skipped, and logged, on older ones), or "error
-// SQLSTATE" (planning must fail with that SQLSTATE). Cases without the line
-// are never sent to a server.
-type serverCheck struct {
-	mode     string // "", "plan" or "error"
-	minMajor int    // plan: the oldest major version that can plan it (0: any)
-	sqlstate string // error: the expected SQLSTATE
-}
-
-func parseServerCheck(s string) (serverCheck, bool) {
-	f := strings.Fields(s)
-	switch {
-	case len(f) == 1 && f[0] == "plan":
-		return serverCheck{mode: "plan"}, true
-	case len(f) == 2 && f[0] == "plan":
-		n, err := strconv.Atoi(f[1])
-		return serverCheck{mode: "plan", minMajor: n}, err == nil && n > 0
-	case len(f) == 2 && f[0] == "error" && len(f[1]) == 5:
-		return serverCheck{mode: "error", sqlstate: f[1]}, true
-	}
-	return serverCheck{}, false
-}
-
-// readCorpus parses testdata/<dir>/*.sql: "-- expect: CODE" starts a case,
-// the SQL follows up to the next such line. A "-- server: ..." line inside
-// a case (see serverCheck) is not part of its SQL.
+// readCorpus reads testdata/<dir>/*.sql (format: internal/corpus).
 func readCorpus(t testing.TB, dir string) []corpusCase {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", dir, "*.sql"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no corpus files in testdata/%s: %v", dir, err)
+	cases, err := corpus.Read(filepath.Join("testdata", dir))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []corpusCase
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		var cur *corpusCase
-		var body []string
-		flush := func() {
-			if cur != nil {
-				cur.sql = strings.TrimSpace(strings.Join(body, "\n"))
-				out = append(out, *cur)
-			}
-			body = nil
-		}
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
-			if code, ok := strings.CutPrefix(line, "-- expect:"); ok {
-				flush()
-				cur = &corpusCase{file: filepath.Base(f), line: n, code: strings.TrimSpace(code)}
-				continue
-			}
-			if spec, ok := strings.CutPrefix(line, "-- server:"); ok {
-				sc, valid := parseServerCheck(spec)
-				switch {
-				case cur == nil:
-					t.Fatalf("%s:%d: -- server: line before the first case", f, n)
-				case !valid:
-					t.Fatalf("%s:%d: bad line %q: want \"-- server: plan\", \"-- server: plan MAJOR\" or \"-- server: error SQLSTATE\"", f, n, line)
-				case cur.server.mode != "":
-					t.Fatalf("%s:%d: second -- server: line in the case of line %d", f, n, cur.line)
-				}
-				cur.server = sc
-				continue
-			}
-			body = append(body, line)
-		}
-		flush()
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
+	return cases
 }
 
 // shopTables is the allowed set the corpus is checked against.
@@ -135,29 +56,29 @@ func TestAttackCorpus(t *testing.T) {
 	strict, zero := shopValidator(), validate.New()
 	codes := map[string]int{}
 	for _, c := range cases {
-		codes[c.code]++
+		codes[c.Code]++
 		check := func(name string, v *validate.Validator) {
-			res, err := v.Validate(c.sql)
+			res, err := v.Validate(c.SQL)
 			if err == nil {
-				t.Errorf("%s:%d (%s): accepted, want %s\nSQL: %s\nresult: %s", c.file, c.line, name, c.code, c.sql, res.SQL)
+				t.Errorf("%s:%d (%s): accepted, want %s\nSQL: %s\nresult: %s", c.File, c.Line, name, c.Code, c.SQL, res.SQL)
 				return
 			}
 			var ve *validate.Error
 			if !errors.As(err, &ve) || !errors.Is(err, validate.ErrRejected) {
-				t.Errorf("%s:%d: error %T %v is not a *validate.Error matching ErrRejected", c.file, c.line, err, err)
+				t.Errorf("%s:%d: error %T %v is not a *validate.Error matching ErrRejected", c.File, c.Line, err, err)
 				return
 			}
-			if !ve.Has(c.code) {
-				t.Errorf("%s:%d (%s): rejected with %v, want code %s\nSQL: %s", c.file, c.line, name, ve.Violations(), c.code, c.sql)
+			if !ve.Has(c.Code) {
+				t.Errorf("%s:%d (%s): rejected with %v, want code %s\nSQL: %s", c.File, c.Line, name, ve.Violations(), c.Code, c.SQL)
 			}
 			for _, is := range ve.Violations() {
-				if is.Message == "" || is.Location < -1 || is.Location > len(c.sql) {
-					t.Errorf("%s:%d: bad issue %+v", c.file, c.line, is)
+				if is.Message == "" || is.Location < -1 || is.Location > len(c.SQL) {
+					t.Errorf("%s:%d: bad issue %+v", c.File, c.Line, is)
 				}
 			}
 		}
 		check("strict", strict)
-		if !columnCodes[c.code] {
+		if !columnCodes[c.Code] {
 			check("zero-config", zero)
 		}
 	}
@@ -169,9 +90,9 @@ func TestAttackCorpus(t *testing.T) {
 func TestLegitCorpus(t *testing.T) {
 	v := shopValidator()
 	for _, c := range readCorpus(t, "legit") {
-		res, err := v.Validate(c.sql)
+		res, err := v.Validate(c.SQL)
 		if err != nil {
-			t.Errorf("%s:%d: rejected: %v\nSQL: %s", c.file, c.line, err, c.sql)
+			t.Errorf("%s:%d: rejected: %v\nSQL: %s", c.File, c.Line, err, c.SQL)
 			continue
 		}
 		var lint []string
@@ -181,10 +102,10 @@ func TestLegitCorpus(t *testing.T) {
 			}
 		}
 		switch {
-		case c.code == "ok" && len(lint) > 0:
-			t.Errorf("%s:%d: unexpected lint %v\nSQL: %s", c.file, c.line, res.Issues, c.sql)
-		case c.code != "ok" && !slices.Contains(lint, c.code):
-			t.Errorf("%s:%d: want lint %s, got %v\nSQL: %s", c.file, c.line, c.code, res.Issues, c.sql)
+		case c.Code == "ok" && len(lint) > 0:
+			t.Errorf("%s:%d: unexpected lint %v\nSQL: %s", c.File, c.Line, res.Issues, c.SQL)
+		case c.Code != "ok" && !slices.Contains(lint, c.Code):
+			t.Errorf("%s:%d: want lint %s, got %v\nSQL: %s", c.File, c.Line, c.Code, res.Issues, c.SQL)
 		}
 	}
 }

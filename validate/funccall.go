@@ -9,17 +9,13 @@ import (
 // funcCall checks a function call against the deny- and allow-lists and the
 // resource guards.
 func (c *checker) funcCall(f *pg.FuncCall) {
-	parts := make([]string, 0, len(f.Funcname))
-	for _, n := range f.Funcname {
-		parts = append(parts, n.GetString_().GetSval())
-	}
-	if len(parts) == 0 {
+	qn := splitName(f.Funcname)
+	if qn.name == "" {
 		c.violation(CodeUnsupported, "function call without a name")
 		return
 	}
-	name := parts[len(parts)-1]
+	name, display := qn.name, qn.display
 	lower := strings.ToLower(name)
-	display := strings.Join(parts, ".")
 	if catalogLookupTypes[strings.TrimPrefix(name, "_")] && !c.cfg.allowCatalogs {
 		// regclass('pg_authid') is a cast written as a call.
 		c.violation(CodeSystemCatalog, "%s looks up the system catalogs and is not allowed; remove it", display)
@@ -29,12 +25,8 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		c.violation(CodeFuncDenied, "function %s is not allowed (side effects, system access or SQL from a string); remove it", display)
 		return
 	}
-	schema := ""
-	switch len(parts) {
-	case 1:
-	case 2:
-		schema = parts[0]
-	default:
+	schema := qn.schema
+	if qn.catalog {
 		c.violation(CodeFuncNotAllowed, "function %s is not allowed; remove it or use a built-in function", display)
 		return
 	}
@@ -91,4 +83,32 @@ func (c *checker) valueFunction(f *pg.SQLValueFunction) {
 	if revealing && !c.cfg.allowFuncs[strings.ToLower(name)] {
 		c.violation(CodeFuncNotAllowed, "%s reveals the database or the role running the query and is not allowed; remove it", name)
 	}
+}
+
+// qualifiedName is a possibly qualified name of the parse tree (a function
+// or type): name, schema ("" when unqualified), and catalog set when it has
+// more parts than schema.name.
+type qualifiedName struct {
+	name, schema, display string
+	catalog               bool
+}
+
+func splitName(nodes []*pg.Node) qualifiedName {
+	parts := make([]string, len(nodes))
+	for i, n := range nodes {
+		parts[i] = n.GetString_().GetSval()
+	}
+	q := qualifiedName{display: strings.Join(parts, ".")}
+	if len(parts) == 0 {
+		return q
+	}
+	q.name = parts[len(parts)-1]
+	switch len(parts) {
+	case 1:
+	case 2:
+		q.schema = parts[0]
+	default:
+		q.catalog = true
+	}
+	return q
 }

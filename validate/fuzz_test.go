@@ -30,7 +30,7 @@ func FuzzValidate(f *testing.F) {
 	// and the legitimate queries seed the fuzzer and its mutator.
 	for _, dir := range []string{"attacks", "legit"} {
 		for _, c := range readCorpus(f, dir) {
-			f.Add(c.sql)
+			f.Add(c.SQL)
 		}
 	}
 	v := shopValidator()

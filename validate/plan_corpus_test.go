@@ -64,7 +64,7 @@ func TestCheckPlanLegitCorpus(t *testing.T) {
 	cases := readCorpus(t, "legit")
 	sqls := make([]string, len(cases))
 	for i, c := range cases {
-		sqls[i] = c.sql
+		sqls[i] = c.SQL
 	}
 	checked, serverErr := 0, 0
 	for i, r := range v.Explain(context.Background(), pool, sqls) {
@@ -73,11 +73,11 @@ func TestCheckPlanLegitCorpus(t *testing.T) {
 		case r.Err == nil:
 			checked++
 		case errors.As(r.Err, &ve):
-			t.Errorf("%s:%d: refused: %v\nplan: %s", cases[i].file, cases[i].line, r.Err, r.Plan)
+			t.Errorf("%s:%d: refused: %v\nplan: %s", cases[i].File, cases[i].Line, r.Err, r.Plan)
 		case r.SQLState != "":
 			serverErr++ // written for another schema
 		default:
-			t.Errorf("%s:%d: %v", cases[i].file, cases[i].line, r.Err)
+			t.Errorf("%s:%d: %v", cases[i].File, cases[i].Line, r.Err)
 		}
 	}
 	if checked < len(cases)/2 {

@@ -50,19 +50,10 @@ func (c *checker) typeName(t *pg.TypeName) {
 		c.violation(CodeUnsupported, "SETOF and %%TYPE are not supported in queries; name the type")
 		return
 	}
-	parts := make([]string, len(t.Names))
-	for i, n := range t.Names {
-		parts[i] = n.GetString_().GetSval()
-	}
-	display := strings.Join(parts, ".")
-	name := parts[len(parts)-1]
+	qn := splitName(t.Names)
+	name, schema, display := qn.name, qn.schema, qn.display
 	elem := strings.TrimPrefix(name, "_") // _int4 is int4[]
-	schema := ""
-	switch len(parts) {
-	case 1:
-	case 2:
-		schema = parts[0]
-	default:
+	if qn.catalog {
 		c.violation(CodeTableNotAllowed, "type %s names another database; use the types of the current database", display)
 		return
 	}

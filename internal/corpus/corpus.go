@@ -1,6 +1,8 @@
 // Package corpus reads the SQL test corpora of validate/testdata: files of
 // cases, each a line "-- expect: CODE" followed by the SQL up to the next
-// such line. Other "--" lines are ordinary SQL comments.
+// such line. A "-- server: ..." line inside a case says what PostgreSQL
+// must make of it (see Server) and is not part of its SQL; other "--"
+// lines are ordinary SQL comments.
 package corpus
 
 import (
@@ -8,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -17,8 +20,32 @@ type Case struct {
 	Line int    // line of the "-- expect:" marker
 	Code string // expected code ("ok" or a lint code in the legit corpus)
 	SQL  string
-	// Tags are the words of "-- tag: ..." lines inside the case.
-	Tags []string
+	// Server is what PostgreSQL must say about the SQL; zero when the
+	// case is never sent to a server.
+	Server Server
+}
+
+// Server is a case's "-- server:" line: "plan" (EXPLAIN must succeed, so
+// the spelling is real PostgreSQL), "plan N" (the same on a server of major
+// version N or later), or "error SQLSTATE" (planning must fail with it).
+type Server struct {
+	Mode     string // "", "plan" or "error"
+	MinMajor int    // plan: the oldest major version that can plan it (0: any)
+	SQLState string // error: the expected SQLSTATE
+}
+
+func parseServer(s string) (Server, bool) {
+	f := strings.Fields(s)
+	switch {
+	case len(f) == 1 && f[0] == "plan":
+		return Server{Mode: "plan"}, true
+	case len(f) == 2 && f[0] == "plan":
+		n, err := strconv.Atoi(f[1])
+		return Server{Mode: "plan", MinMajor: n}, err == nil && n > 0
+	case len(f) == 2 && f[0] == "error" && len(f[1]) == 5:
+		return Server{Mode: "error", SQLState: f[1]}, true
+	}
+	return Server{}, false
 }
 
 // Read parses every *.sql file of dir.
@@ -66,24 +93,23 @@ func readFile(path string) ([]Case, error) {
 			cur = &Case{File: filepath.Base(path), Line: n, Code: strings.TrimSpace(code)}
 			continue
 		}
-		if tags, ok := strings.CutPrefix(line, "-- tag:"); ok && cur != nil {
-			cur.Tags = append(cur.Tags, strings.Fields(tags)...)
+		if spec, ok := strings.CutPrefix(line, "-- server:"); ok {
+			srv, valid := parseServer(spec)
+			switch {
+			case cur == nil:
+				return nil, fmt.Errorf("%s:%d: -- server: line before the first case", path, n)
+			case !valid:
+				return nil, fmt.Errorf("%s:%d: bad line %q: want \"-- server: plan\", \"-- server: plan MAJOR\" or \"-- server: error SQLSTATE\"", path, n, line)
+			case cur.Server.Mode != "":
+				return nil, fmt.Errorf("%s:%d: second -- server: line in the case of line %d", path, n, cur.Line)
+			}
+			cur.Server = srv
 			continue
 		}
 		body = append(body, line)
 	}
 	flush()
 	return out, sc.Err()
-}
-
-// Has reports whether the case carries tag.
-func (c Case) Has(tag string) bool {
-	for _, t := range c.Tags {
-		if t == tag {
-			return true
-		}
-	}
-	return false
 }
 
 // String names the case as file:line.
