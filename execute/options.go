@@ -14,17 +14,20 @@ const (
 	DefaultIdleInTransactionTimeout = 60 * time.Second
 	DefaultMaxRows                  = 1000
 	DefaultMaxBytes                 = 4 << 20 // 4 MiB of result values as sent by the server
-	// DefaultWorkMem is the work_mem a query runs with: the memory each
-	// sort or hash node may use before it spills to temporary files (hash
-	// nodes: times hash_mem_multiplier, 2 by default). 32 MiB lets the
-	// aggregations and joins of a reporting query run in memory while a
-	// plan of a dozen such nodes stays in the hundreds of MiB.
+	// DefaultWorkMem is the most work_mem a query runs with (a lower
+	// setting of the server, database or role is kept, PostgreSQL's own
+	// default being 4 MB): the memory each sort or hash node may use before
+	// it spills to temporary files (hash nodes: times hash_mem_multiplier,
+	// 2 by default). 32 MiB lets the aggregations and joins of a reporting
+	// query run in memory on a server tuned for them while a plan of a
+	// dozen such nodes stays in the hundreds of MiB.
 	DefaultWorkMem = 32 << 20
-	// DefaultTempFileLimit is the temp_file_limit a query runs with where
-	// the pool's role may set it: the temporary file space one server
-	// process may use (a parallel query may use it once per worker).
-	// 512 MiB is well above what a result of DefaultMaxRows needs and
-	// stops a runaway sort or hash long before it fills a disk.
+	// DefaultTempFileLimit is the most temp_file_limit a query runs with
+	// where the pool's role may set it (PostgreSQL's default is no limit):
+	// the temporary file space one server process may use (a parallel
+	// query may use it once per worker). 512 MiB is well above what a
+	// result of DefaultMaxRows needs and stops a runaway sort or hash long
+	// before it fills a disk.
 	DefaultTempFileLimit = 512 << 20
 )
 
