@@ -206,6 +206,18 @@ func TestInProcess(t *testing.T) {
 		for sql, msg := range map[string]string{
 			"SELECT pg_sleep(1)":    "function pg_sleep is not allowed",
 			"DELETE FROM employees": "rejected_unsafe",
+			// Issue 12: functional notation, catalog-lookup types, value
+			// functions, row types of catalogs.
+			"SELECT ('25 seconds'::interval).pg_sleep_for":                                                      "V010",
+			"SELECT t.pg_sleep FROM abs(2.0::float8) AS t":                                                      "V010",
+			"SELECT ('pg_hba.conf'::text).pg_stat_file":                                                         "V010",
+			"SELECT e.emp_id::text::regclass FROM employees e":                                                  "V013",
+			"SELECT '{1}'::pg_catalog._regrole":                                                                 "V013",
+			"SELECT current_catalog, session_user":                                                              "V011",
+			"SELECT (NULL::pg_catalog.pg_authid).*":                                                             "V013",
+			"SELECT e.upper FROM employees e":                                                                   "V014",
+			"SELECT format('%900000000s', 'x')":                                                                 "V022",
+			"WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE true) SELECT count(*) FROM r": "V020",
 		} {
 			res := call(t, cs, "run_sql", map[string]any{"sql": sql})
 			if !res.IsError || !strings.Contains(text(res), msg) {
