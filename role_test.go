@@ -540,7 +540,9 @@ func TestReaderRoleAttacks(t *testing.T) {
 		}
 	}()
 	for _, c := range cases {
-		if c.File == "resource.sql" {
+		if c.File == "resource.sql" || c.File == "resource_guards.sql" {
+			// Resource bombs are not sent raw: some build gigabytes in a
+			// call that ignores the statement timeout.
 			continue
 		}
 		if conn == nil {
