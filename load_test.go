@@ -83,6 +83,10 @@ func TestLoadWithFaults(t *testing.T) {
 	// query (not its EXPLAIN), and three times every active backend but
 	// the slow ones.
 	stop := make(chan struct{})
+	// The timeout question starts once the mass kills are over: caught in
+	// the executor's setup by one, it would end terminated, not timed out,
+	// and the two faults are tested apart.
+	massDone := make(chan struct{})
 	var killer sync.WaitGroup
 	var killed atomic.Int64
 	killer.Add(1)
@@ -91,11 +95,21 @@ func TestLoadWithFaults(t *testing.T) {
 		admin := pgtest.Pool(t, pgtest.AdminDSN(t))
 		db := pool.Config().ConnConfig.Database
 		killedPIDs := map[int32]bool{}
+		defer func() {
+			select {
+			case <-massDone:
+			default:
+				close(massDone)
+			}
+		}()
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
 			case <-time.After(10 * time.Millisecond):
+			}
+			if i == 50 {
+				close(massDone)
 			}
 			// OFFSET 0 keeps the filter below the terminate call.
 			var pids []int32
@@ -138,6 +152,7 @@ func TestLoadWithFaults(t *testing.T) {
 			switch i % 25 {
 			case 5:
 				q = timeoutQ
+				<-massDone
 			case 17:
 				q = killedQ
 			}
