@@ -71,8 +71,14 @@ func TestLoadWithFaults(t *testing.T) {
 	})
 	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
 	pool := loadPool(t)
+	// The generate budget covers waiting for the CPU as well as the model:
+	// under the race detector, 200 Asks on two cores need more of it.
+	budget := 2 * time.Second
+	if raceDetector {
+		budget = 6 * time.Second
+	}
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0),
-		nl2sql.WithGenerateBudget(2*time.Second), nl2sql.WithModules(erp.Modules()), nl2sql.WithStatementTimeout(2*time.Second))
+		nl2sql.WithGenerateBudget(budget), nl2sql.WithModules(erp.Modules()), nl2sql.WithStatementTimeout(2*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
