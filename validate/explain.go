@@ -166,11 +166,15 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout+time.Second)
 	defer cancel()
-	defer func() {
-		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer rcancel()
-		_ = tx.Rollback(rctx)
-	}()
+	var ended sync.Once
+	end := func() {
+		ended.Do(func() {
+			rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer rcancel()
+			_ = tx.Rollback(rctx)
+		})
+	}
+	defer end()
 	// The validator lexes string literals the standard way; so must the
 	// server, whatever the session says, or 'a\' would end elsewhere.
 	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true), "+
@@ -186,6 +190,9 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		fail(fmt.Errorf("validate: explain: %w", err))
 		return
 	}
+	// The plan is read: give the connection back before checking it, so
+	// that requests queued for the pool do not wait on the parse.
+	end()
 	var parsed []struct {
 		Plan struct {
 			TotalCost float64 `json:"Total Cost"`
