@@ -16,7 +16,7 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 	}
 	name, display := qn.name, qn.display
 	lower := strings.ToLower(name)
-	if catalogLookupTypes[strings.TrimPrefix(name, "_")] && !c.cfg.allowCatalogs {
+	if c.catalogLookup(name) {
 		// regclass('pg_authid') is a cast written as a call.
 		c.violation(CodeSystemCatalog, "%s looks up the system catalogs and is not allowed; remove it", display)
 		return

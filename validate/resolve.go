@@ -155,12 +155,9 @@ func (r *resolver) withClause(w *pg.WithClause, parent *nsScope, outer cteEnv) c
 // cteColumns applies a CTE's column list and the columns SEARCH and CYCLE
 // add.
 func cteColumns(cte *pg.CommonTableExpr, cols []string, known bool) ([]string, bool) {
+	// A column list over a body of unknown columns leaves them unknown:
+	// the body may have more than the list names.
 	cols = renameCols(cols, cte.Aliascolnames)
-	if len(cte.Aliascolnames) > 0 && !known && len(cols) == len(cte.Aliascolnames) {
-		// The list names every column only if the body has no more; not
-		// knowing the body's count, stay unknown.
-		known = false
-	}
 	if sc := cte.SearchClause; sc != nil && sc.SearchSeqColumn != "" {
 		cols = append(cols, sc.SearchSeqColumn)
 	}
@@ -314,7 +311,7 @@ func (r *resolver) rangeFunction(rf *pg.RangeFunction, sc *nsScope, ctes cteEnv)
 			fnames = append(fnames, name)
 			if out, ok := setReturningColumns(name, len(fc.Args)); ok {
 				it.cols = append(it.cols, out...)
-			} else if scalarFunctions[name] || defaultFunctions[name] {
+			} else if defaultFunctions[name] {
 				it.cols = append(it.cols, name)
 			} else {
 				it.known = false
@@ -346,10 +343,6 @@ func (r *resolver) rangeFunction(rf *pg.RangeFunction, sc *nsScope, ctes cteEnv)
 	}
 	return it
 }
-
-// scalarFunctions are set-returning functions in FROM whose single column is
-// named after the function (or the alias), beyond the default allow-list.
-var scalarFunctions = setOf()
 
 // setReturningColumns gives the OUT parameter names of the allowed functions
 // that have them (nargs -1: any overload). unnest with several arrays yields
@@ -604,7 +597,7 @@ func (r *resolver) field(it *nsItem, qual []string, col string, loc int) {
 	q := strings.Join(qual, ".")
 	switch {
 	case it != nil && it.known && it.has(col):
-	case catalogLookupTypes[strings.TrimPrefix(col, "_")] && !r.c.cfg.allowCatalogs:
+	case r.c.catalogLookup(col):
 		r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s would cast %s to %s, which looks up the system catalogs and is not allowed", q, col, q, col)
 	case notationDenied[strings.ToLower(col)]:
 		r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s would call function %s(%s), which is not allowed; remove it", q, col, col, q)
@@ -629,7 +622,7 @@ func (r *resolver) indirection(ind *pg.A_Indirection, sc *nsScope) {
 		loc := nodeLocation(ind.Arg)
 		q := "(" + exprLabel(ind.Arg) + ")"
 		switch {
-		case !row && catalogLookupTypes[strings.TrimPrefix(s.Sval, "_")] && !r.c.cfg.allowCatalogs:
+		case !row && r.c.catalogLookup(s.Sval):
 			r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s is a cast to %s, which looks up the system catalogs and is not allowed", q, s.Sval, s.Sval)
 		case !row && notationDenied[strings.ToLower(s.Sval)]:
 			r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s is not a field: PostgreSQL would call function %s, which is not allowed; remove it", q, s.Sval, s.Sval)

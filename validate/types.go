@@ -34,6 +34,13 @@ var builtinTypes = setOf(
 var catalogLookupTypes = setOf("regclass", "regproc", "regprocedure", "regoper", "regoperator", "regtype",
 	"regrole", "regnamespace", "regcollation", "aclitem")
 
+// catalogLookup reports whether a type name, or its array form (_name),
+// is a catalog-lookup type the configuration refuses; also where it is
+// written as a function (regclass('x')) or a field ((x).regclass).
+func (c *checker) catalogLookup(name string) bool {
+	return catalogLookupTypes[strings.TrimPrefix(name, "_")] && !c.cfg.allowCatalogs
+}
+
 // extensionTypes are types of common extensions (pgvector, citext, hstore,
 // ltree, cube, earthdistance) allowed by name wherever the search path finds
 // them.
@@ -57,7 +64,7 @@ func (c *checker) typeName(t *pg.TypeName) {
 		c.violation(CodeTableNotAllowed, "type %s names another database; use the types of the current database", display)
 		return
 	}
-	if catalogLookupTypes[elem] && !c.cfg.allowCatalogs {
+	if c.catalogLookup(name) {
 		c.violation(CodeSystemCatalog, "type %s looks up the system catalogs and is not allowed; remove the cast", display)
 		return
 	}
