@@ -164,25 +164,7 @@ func TestRoleImpersonation(t *testing.T) {
 	dsn, pool := fixture(t, 1)
 	admin := connect(t, dsn)
 	role := fmt.Sprintf(`reader %d "q", x`, time.Now().UnixNano()%1e9)
-	id := pgx.Identifier{role}.Sanitize()
-	for _, q := range []string{"CREATE ROLE " + id, "GRANT USAGE ON SCHEMA public TO " + id, "GRANT SELECT ON items TO " + id} {
-		if _, err := admin.Exec(ctxT(t), q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dsn)
-		if err != nil {
-			t.Log(err)
-			return
-		}
-		defer c.Close(context.Background())
-		for _, q := range []string{"DROP OWNED BY " + id, "DROP ROLE " + id} {
-			if _, err := c.Exec(context.Background(), q); err != nil {
-				t.Log(q, err)
-			}
-		}
-	})
+	testRole(t, dsn, admin, role, "", "GRANT USAGE ON SCHEMA public TO %s", "GRANT SELECT ON items TO %s")
 	me := scalar[string](t, admin, "SELECT current_user")
 	ex := New(pool)
 

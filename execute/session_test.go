@@ -88,12 +88,17 @@ func TestTempFileLimit(t *testing.T) {
 	mustQuery(t, ex, "SELECT 1")
 }
 
-// loginRole creates a LOGIN role (dropped at cleanup) and returns its name
-// and a pool connecting as it.
-func loginRole(t *testing.T, dsn string, admin *pgx.Conn) (string, *pgxpool.Pool) {
+// testRole creates role with attrs and the grants (each with %s for the
+// quoted name), and at cleanup ends its backends and drops it with what it
+// owns.
+func testRole(t *testing.T, dsn string, admin *pgx.Conn, role, attrs string, grants ...string) {
 	t.Helper()
-	role := fmt.Sprintf("nl2sql_login_%d", time.Now().UnixNano()%1e9)
-	for _, q := range []string{"CREATE ROLE " + role + " LOGIN", "GRANT SELECT ON items TO " + role} {
+	id := pgx.Identifier{role}.Sanitize()
+	qs := []string{"CREATE ROLE " + id + " " + attrs}
+	for _, g := range grants {
+		qs = append(qs, fmt.Sprintf(g, id))
+	}
+	for _, q := range qs {
 		if _, err := admin.Exec(ctxT(t), q); err != nil {
 			t.Fatal(err)
 		}
@@ -107,12 +112,20 @@ func loginRole(t *testing.T, dsn string, admin *pgx.Conn) (string, *pgxpool.Pool
 		defer c.Close(context.Background())
 		// Its backends must be gone before the role can be dropped.
 		_, _ = c.Exec(context.Background(), "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE usename = $1", role)
-		for _, q := range []string{"REVOKE SET ON PARAMETER temp_file_limit FROM " + role, "DROP OWNED BY " + role, "DROP ROLE " + role} {
+		for _, q := range []string{"REVOKE SET ON PARAMETER temp_file_limit FROM " + id, "DROP OWNED BY " + id, "DROP ROLE " + id} {
 			if _, err := c.Exec(context.Background(), q); err != nil {
 				t.Log(q, err)
 			}
 		}
 	})
+}
+
+// loginRole creates a LOGIN role (dropped at cleanup) and returns its name
+// and a pool connecting as it.
+func loginRole(t *testing.T, dsn string, admin *pgx.Conn) (string, *pgxpool.Pool) {
+	t.Helper()
+	role := fmt.Sprintf("nl2sql_login_%d", time.Now().UnixNano()%1e9)
+	testRole(t, dsn, admin, role, "LOGIN", "GRANT SELECT ON items TO %s")
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		t.Fatal(err)
