@@ -87,23 +87,6 @@ func tempRole(t *testing.T, options string) string {
 	return name
 }
 
-func poolFor(t *testing.T, dsn, user string) *pgxpool.Pool {
-	t.Helper()
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if user != "" {
-		cfg.ConnConfig.User = user
-	}
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return pool
-}
-
 // TestSCRAMVerifierMatchesServer: for the server's own salt and iteration
 // count, scramVerifier computes exactly the verifier the server stored for
 // the same password, and a verifier passed as the password is stored as is.
@@ -204,18 +187,18 @@ func TestCheckPrivileges(t *testing.T) {
 	dsn := privFixture(t)
 
 	// The cluster's superuser: one warning, naming it.
-	warn, _ := check(t, ctx, poolFor(t, dsn, ""), catalogOf("div_01", "public"), WithRole("someone"))
+	warn, _ := check(t, ctx, pgtest.PoolAs(t, dsn, ""), catalogOf("div_01", "public"), WithRole("someone"))
 	if len(warn) != 1 || !strings.Contains(warn[0], "found=superuser") || !strings.Contains(warn[0], "nl2sql role") ||
 		!strings.Contains(warn[0], "query_role=someone") {
 		t.Errorf("superuser: warnings %q", warn)
 	}
 
 	// The reader role: nothing to warn about.
-	admin := poolFor(t, dsn, "")
+	admin := pgtest.PoolAs(t, dsn, "")
 	if _, err := (ReaderRole{Name: reader, Schemas: []string{"div_01", "public"}}).Apply(ctx, admin); err != nil {
 		t.Fatal(err)
 	}
-	warn, debug := check(t, ctx, poolFor(t, dsn, reader), catalogOf("div_01", "public"))
+	warn, debug := check(t, ctx, pgtest.PoolAs(t, dsn, reader), catalogOf("div_01", "public"))
 	if len(warn) != 0 || len(debug) != 1 || !strings.Contains(debug[0], "can only read") {
 		t.Errorf("reader: warnings %q, debug %q", warn, debug)
 	}
@@ -237,7 +220,7 @@ func TestCheckPrivileges(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	warn, _ = check(t, ctx, poolFor(t, dsn, over), catalogOf("div_01"))
+	warn, _ = check(t, ctx, pgtest.PoolAs(t, dsn, over), catalogOf("div_01"))
 	if len(warn) != 1 {
 		t.Fatalf("over-privileged: warnings %q", warn)
 	}
@@ -256,7 +239,7 @@ func TestCheckPrivileges(t *testing.T) {
 	// The check failing (here: a canceled context) is a debug record only.
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	warn, debug = check(t, canceled, poolFor(t, dsn, ""), nil)
+	warn, debug = check(t, canceled, pgtest.PoolAs(t, dsn, ""), nil)
 	if len(warn) != 0 || len(debug) != 1 || !strings.Contains(debug[0], "failed") {
 		t.Errorf("failed check: warnings %q, debug %q", warn, debug)
 	}
@@ -268,7 +251,7 @@ func TestPrepareWarnsOnce(t *testing.T) {
 	ctx := context.Background()
 	dsn := privFixture(t)
 	rec := &recorder{}
-	e, err := New(poolFor(t, dsn, ""), WithLogger(slog.New(rec)), WithValueIndex(false))
+	e, err := New(pgtest.PoolAs(t, dsn, ""), WithLogger(slog.New(rec)), WithValueIndex(false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/execute"
@@ -95,21 +94,6 @@ func connectAs(t *testing.T, dsn, user, password string) *pgx.Conn {
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
-}
-
-func poolAs(t *testing.T, dsn, user string) *pgxpool.Pool {
-	t.Helper()
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.ConnConfig.User = user
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	return pool
 }
 
 func sqlState(err error) string {
@@ -447,7 +431,7 @@ func TestReaderRoleAttacks(t *testing.T) {
 	if _, err := reader.Apply(ctx, admin); err != nil {
 		t.Fatal(err)
 	}
-	pool := poolAs(t, dsn, name)
+	pool := pgtest.PoolAs(t, dsn, name)
 	eng, err := nl2sql.New(pool, nl2sql.WithIntrospectOptions(schema.IncludeSchemas("public", "div_01")))
 	if err != nil {
 		t.Fatal(err)

@@ -229,6 +229,25 @@ func Pool(t testing.TB, dsn string) *pgxpool.Pool {
 	return pool
 }
 
+// PoolAs opens a pool on dsn connecting as user (the DSN's own user when
+// empty), closed when the test ends.
+func PoolAs(t testing.TB, dsn, user string) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatalf("pgtest: pool: %v", err)
+	}
+	if user != "" {
+		cfg.ConnConfig.User = user
+	}
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("pgtest: pool: %v", err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
 // Exec runs a multi-statement SQL script (simple protocol) on dsn's database.
 func Exec(t testing.TB, dsn, script string) {
 	t.Helper()
