@@ -24,11 +24,15 @@ import (
 
 // Result is the answer to a question and the trace of how it was found.
 type Result struct {
-	Question   string      `json:"question"`
-	SQL        string      `json:"sql"`
-	Columns    []Column    `json:"columns"`
-	Rows       [][]any     `json:"rows"`
-	Truncated  bool        `json:"truncated"`
+	Question  string   `json:"question"`
+	SQL       string   `json:"sql"`
+	Columns   []Column `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	Truncated bool     `json:"truncated"`
+	// RowCap is the row cap the query ran with: at most RowCap rows are
+	// returned, and Truncated says the result had more. SQL never carries
+	// it: it is the query as written plus its fixes.
+	RowCap     int         `json:"row_cap"`
 	Confidence float64     `json:"confidence"`
 	Attempts   int         `json:"attempts"` // model calls: samples plus repair turns
 	Tables     []string    `json:"tables"`   // relations the final SQL reads
@@ -253,7 +257,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 		return fail(&Error{Class: class, Message: "the model proposed no query", Err: err})
 	}
-	v := st.validator(c.SearchPath, c.Scoped, ac.maxRows)
+	v := st.validator(c.SearchPath, c.Scoped)
 	var cands []*candidate
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
@@ -315,7 +319,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
 	}
-	res.SQL = er.SQL
+	res.RowCap = ac.maxRows
 	for _, col := range er.Columns {
 		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
 	}
@@ -490,59 +494,77 @@ func classify(cs []*candidate) *Error {
 // their results (execution-result voting).
 const cheapCost = 1e5
 
+// compareRows is the row cap of the runs that compare results.
+const compareRows = 200
+
+// runOutcome is what running a candidate to compare results gave.
+type runOutcome struct {
+	digest     string // "" when not run or failed
+	rows       int    // rows returned (at most compareRows+1); -1 when not run
+	duplicates bool   // some row is returned more than once
+}
+
 // agreement runs cheap candidates with a small row cap and returns, per
-// candidate, the share of the other compared candidates that returned the
-// same rows (-1: not compared).
-func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) []float64 {
+// candidate, the share of the other compared candidates' votes that went to
+// the same rows (-1: not compared) and what the run gave.
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) ([]float64, []runOutcome) {
 	out := make([]float64, len(cands))
+	runs := make([]runOutcome, len(cands))
 	for i := range out {
-		out[i] = -1
+		out[i], runs[i].rows = -1, -1
 	}
 	if len(cands) < 2 {
-		return out
+		return out, runs
 	}
-	digests := make([]string, len(cands))
 	for i, cd := range cands {
 		if cd.cost > cheapCost {
 			continue
 		}
-		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, 200, role)...)
+		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, compareRows, role)...)
 		if err != nil {
 			continue
 		}
-		digests[i] = resultDigest(r)
+		digest, dup := resultDigest(r)
+		runs[i] = runOutcome{digest: digest, rows: len(r.Rows), duplicates: dup}
 	}
 	for i := range cands {
-		if digests[i] == "" {
+		if runs[i].digest == "" {
 			continue
 		}
+		// Weighted by votes: a query several samples proposed counts as
+		// several answers.
 		same, compared := 0, 0
 		for j := range cands {
-			if i == j || digests[j] == "" {
+			if i == j || runs[j].digest == "" {
 				continue
 			}
-			compared++
-			if digests[i] == digests[j] {
-				same++
+			compared += cands[j].Votes
+			if runs[i].digest == runs[j].digest {
+				same += cands[j].Votes
 			}
 		}
 		if compared > 0 {
 			out[i] = float64(same) / float64(compared)
 		}
 	}
-	return out
+	return out, runs
 }
 
 // resultDigest identifies a result by its values, ignoring column names and
-// row order (two queries answering alike may name and sort differently).
-func resultDigest(r *execute.Result) string {
+// row order (two queries answering alike may name and sort differently),
+// and reports whether a row repeats.
+func resultDigest(r *execute.Result) (string, bool) {
 	rows := make([]string, len(r.Rows))
 	for i, row := range r.Rows {
 		b, _ := json.Marshal(row)
 		rows[i] = string(b)
 	}
 	sort.Strings(rows)
-	return fmt.Sprint(len(r.Columns), r.Truncated, rows)
+	dup := false
+	for i := 1; i < len(rows) && !dup; i++ {
+		dup = rows[i] == rows[i-1]
+	}
+	return fmt.Sprint(len(r.Columns), r.Truncated, rows), dup
 }
 
 // Tracer observes the stages of Ask calls, for metrics and tracing systems:
@@ -569,10 +591,12 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
-	agreement := e.agreement(ctx, st, ok, c, ac.role)
+	agreement, runs := e.agreement(ctx, st, ok, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
-			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0, Agreement: agreement[i]}
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0,
+			Agreement: agreement[i], ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
+			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
 			for _, j := range refs.Joins {
 				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})

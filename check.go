@@ -39,7 +39,7 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (*Che
 		return nil, err
 	}
 	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
-	r := st.validator(path, scoped, 0).Explain(ctx, e.db, []string{sql})[0]
+	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql})[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues

@@ -53,7 +53,8 @@ func TestAskSuccess(t *testing.T) {
 	if n, ok := res.Rows[0][0].(int64); !ok || n <= 0 {
 		t.Errorf("count = %#v", res.Rows[0][0])
 	}
-	if !strings.Contains(res.SQL, "LIMIT") || len(res.Tables) != 1 || res.Tables[0] != "public.employees" {
+	// The row cap is applied when the query runs, and reported beside it.
+	if res.SQL != gold || res.RowCap != 1000 || len(res.Tables) != 1 || res.Tables[0] != "public.employees" {
 		t.Errorf("sql %q tables %v", res.SQL, res.Tables)
 	}
 	if res.Attempts < 1 || res.Confidence <= 0 || len(res.Candidates) != 1 || !res.Candidates[0].Chosen {
@@ -292,8 +293,13 @@ func TestRun(t *testing.T) {
 	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "unused"} })
 	ctx := context.Background()
 	res, err := eng.Run(ctx, "SELECT emp_id FROM employees ORDER BY emp_id", nl2sql.MaxRows(5))
-	if err != nil || len(res.Rows) != 5 || !res.Truncated || !strings.Contains(res.SQL, "LIMIT 6") {
+	if err != nil || len(res.Rows) != 5 || !res.Truncated || res.RowCap != 5 {
 		t.Fatalf("run: %v %+v", err, res)
+	}
+	// The cap is applied when the query runs, never written into the SQL
+	// shown to the caller.
+	if res.SQL != "SELECT emp_id FROM employees ORDER BY emp_id" {
+		t.Errorf("run SQL = %q, want the query as written", res.SQL)
 	}
 	if _, err := eng.Run(ctx, "SELECT pg_sleep(1)"); !errors.Is(err, nl2sql.ErrUnsafe) {
 		t.Errorf("unsafe run: %v", err)

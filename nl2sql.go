@@ -60,6 +60,7 @@ type state struct {
 	graph      *plan.Graph
 	linker     *link.Linker
 	values     *link.ValueIndex
+	valueSets  valueSets           // the index's complete value sets, for scoring
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer
 	tables     []validate.Table
@@ -183,7 +184,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
-		st.values = vi
+		st.values, st.valueSets = vi, newValueSets(vi)
 		// Once here, not per question: it walks every column of the index.
 		st.examples = vi.Examples(3)
 		lopts = append(lopts, link.WithValueIndex(vi))
@@ -232,20 +233,17 @@ func (st *state) policy(path []string, scoped bool) []validate.Option {
 	return opts
 }
 
-// validator returns the validator for a search path (cached). With a row
-// cap its LIMIT is the cap + 1, like the executor's, so that a cut result is
-// reported as truncated instead of silently ending at the cap; maxRows 0
-// leaves LIMIT alone (Check).
-func (st *state) validator(path []string, scoped bool, maxRows int) *validate.Validator {
-	key := fmt.Sprint(path, scoped, maxRows)
+// validator returns the validator for a search path (cached). It adds no
+// LIMIT: the SQL the Engine shows is the query as written plus its fixes,
+// and the row cap is applied by the executor when the query runs (it adds
+// LIMIT cap+1 to what it sends, so that a cut result is reported as
+// truncated instead of silently ending at the cap).
+func (st *state) validator(path []string, scoped bool) *validate.Validator {
+	key := fmt.Sprint(path, scoped)
 	if v, ok := st.validators.Load(key); ok {
 		return v.(*validate.Validator)
 	}
-	opts := st.policy(path, scoped)
-	if maxRows > 0 {
-		opts = append(opts, validate.WithMaxLimit(int64(maxRows)+1))
-	}
-	actual, _ := st.validators.LoadOrStore(key, validate.New(opts...))
+	actual, _ := st.validators.LoadOrStore(key, validate.New(st.policy(path, scoped)...))
 	return actual.(*validate.Validator)
 }
 
@@ -307,7 +305,7 @@ func (e *Engine) Learn(ctx context.Context, question, sql string) error {
 	if err != nil {
 		return err
 	}
-	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "", e.cfg.maxRows)
+	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "")
 	res := v.Explain(ctx, e.db, []string{sql})
 	if res[0].Err != nil {
 		return &Error{Class: ClassRejected, Message: "the example does not validate or plan", Err: res[0].Err}

@@ -31,7 +31,7 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 	}
 	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
-	e.check(ctx, st, st.validator(path, scoped, ac.maxRows), []*candidate{c})
+	e.check(ctx, st, st.validator(path, scoped), []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
 	if c.validated != nil {
 		out.SQLOut = c.validated.SQL
@@ -66,8 +66,9 @@ func (e *Engine) queryOptions(path []string, maxRows int, role string) []execute
 type PickResult struct {
 	// Chosen indexes the winning input candidate; -1 when none validated.
 	Chosen int `json:"chosen"`
-	// SQL is the chosen candidate as it will run (normalized, repaired,
-	// LIMIT added).
+	// SQL is the chosen candidate with its fixes (dialect rewrites and
+	// deterministic repairs) and nothing else: the row cap is applied when
+	// it runs, not written into it.
 	SQL string `json:"sql"`
 	// Scores has one entry per input candidate; failed ones score null.
 	Scores []*float64 `json:"scores"`
@@ -94,7 +95,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	for i, s := range sqls {
 		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: "input", Votes: 1}}
 	}
-	e.check(ctx, st, st.validator(cx.SearchPath, cx.Scoped, ac.maxRows), cands)
+	e.check(ctx, st, st.validator(cx.SearchPath, cx.Scoped), cands)
 	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
 	var ok []*candidate
 	var idx []int
@@ -138,7 +139,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	}
 	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
 	start := time.Now()
-	vr, err := st.validator(path, scoped, ac.maxRows).Validate(sql)
+	vr, err := st.validator(path, scoped).Validate(sql)
 	if err != nil {
 		ne := &Error{Class: ClassRejected, Message: "the query is not allowed", Err: err}
 		var ve *validate.Error
@@ -156,6 +157,6 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	for _, col := range er.Columns {
 		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
 	}
-	res.SQL, res.Rows, res.Truncated = er.SQL, er.Rows, er.Truncated
+	res.Rows, res.Truncated, res.RowCap = er.Rows, er.Truncated, ac.maxRows
 	return res, nil
 }

@@ -3,9 +3,11 @@ package nl2sql
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -45,6 +47,16 @@ type ScoreCandidate struct {
 	// the same rows, or -1 when results were not compared (too costly, or a
 	// single candidate).
 	Agreement float64
+	// ResultRows is the number of rows the candidate returned when it was
+	// run to compare results (capped a little above the compare cap), or -1
+	// when it was not run.
+	ResultRows int
+	// DuplicateRows is true when that run returned some row more than once.
+	DuplicateRows bool
+	// UnknownValues counts the string literals the candidate compares a
+	// column with that the column holds in no row (for the columns whose
+	// values the value index knows completely).
+	UnknownValues int
 }
 
 // DefaultScorer combines agreement between samples (same SQL, and same rows
@@ -73,6 +85,8 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		inContext[t] = true
 	}
 	q := in.Question + " " + in.Evidence
+	named := namedTables(q, in.ContextTables)
+	presumesRows := !reExistence.MatchString(q)
 	out := make([]float64, len(in.Candidates))
 	for i, c := range in.Candidates {
 		s := 1.0
@@ -128,11 +142,79 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 			s += 0.2*float64(hit)/float64(len(c.Joins)) - 0.1
 		}
 		if c.Agreement >= 0 {
-			s += 0.4 * c.Agreement
+			s += weightAgreement * c.Agreement
+		}
+		if len(named) > 0 {
+			// A penalty, not a bonus: reading what the question names is
+			// expected, and should not raise confidence on its own.
+			s -= weightNamed * (1 - coverage(c.Tables, named))
+		}
+		if c.ResultRows == 0 && presumesRows {
+			s -= weightEmpty
+		}
+		if c.UnknownValues > 0 {
+			s -= weightUnknownValue
+		}
+		if c.DuplicateRows {
+			s -= weightDuplicates
 		}
 		out[i] = s
 	}
 	return out
+}
+
+// Weights of the result-based signals. Agreement between the results of
+// independently written queries is the strongest evidence of a right answer;
+// a query that reads every table the question names, and one that returns
+// rows when the question presumes some, break its ties and overrule a thin
+// majority (measured on spider-pools: see docs/benchmarks.md).
+const (
+	weightAgreement    = 1.0
+	weightNamed        = 0.3
+	weightEmpty        = 0.3
+	weightUnknownValue = 0.3
+	weightDuplicates   = 0.2
+)
+
+// reExistence matches questions that may rightly have no rows ("is there",
+// "whether", "any ... ?").
+var reExistence = regexp.MustCompile(`(?i)\b(is there|are there|whether|exists?|if any)\b`)
+
+// namedTables returns the tables (of tables) the question names: every term
+// of the table's name (stemmed, stopwords dropped) is a term of the
+// question ("car makers" names car_makers, "pets" names has_pet).
+func namedTables(question string, tables []string) []string {
+	terms := map[string]bool{}
+	for _, t := range retrieve.Terms(question) {
+		terms[t] = true
+	}
+	var out []string
+	for _, qn := range tables {
+		name := qn[strings.LastIndexByte(qn, '.')+1:]
+		ts := retrieve.Terms(name)
+		all := len(ts) > 0
+		for _, t := range ts {
+			all = all && terms[t]
+		}
+		if all {
+			out = append(out, qn)
+		}
+	}
+	return out
+}
+
+// coverage is the share of want found in have.
+func coverage(have, want []string) float64 {
+	if len(want) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(want))
 }
 
 func bonus(ok bool) float64 {

@@ -204,6 +204,11 @@ func TestRepairAndPickCommands(t *testing.T) {
 	if m["changed"] != true || m["executes"] != true || strings.Contains(m["sql_out"].(string), "`") || !strings.Contains(m["sql_out"].(string), "OFFSET") {
 		t.Errorf("repair = %v", m)
 	}
+	// Only the fixes: the engine's row cap never leaks into the SQL shown.
+	code, out, errs = cli(t, "repair", "--dsn", dsn, "SELECT IFNULL(first_name, 'x') FROM employees")
+	if m := decode(t, out); code != 0 || m["sql_out"] != "SELECT COALESCE(first_name, 'x') FROM employees" {
+		t.Errorf("repair without LIMIT: exit %d %s %v", code, errs, m)
+	}
 	code, out, _ = cli(t, "repair", "--dsn", dsn, "SELECT frobnicate FROM employees WHERE zzz = 1")
 	m = decode(t, out)
 	if code != 1 || m["executes"] != false || m["error"].(map[string]any)["sqlstate"] != "42703" {
@@ -218,7 +223,7 @@ func TestRepairAndPickCommands(t *testing.T) {
 	}
 	m = decode(t, strings.TrimSpace(out))
 	scores := m["scores"].([]any)
-	if m["chosen"].(float64) != 1 || len(scores) != 3 || scores[2] != nil || !strings.Contains(m["sql"].(string), "count(*)") {
+	if m["chosen"].(float64) != 1 || len(scores) != 3 || scores[2] != nil || m["sql"] != "SELECT count(*) FROM employees" {
 		t.Errorf("pick = %v", m)
 	}
 	if !reflect.DeepEqual(keys(m), []string{"chosen", "id", "scores", "sql"}) {
