@@ -257,13 +257,12 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 		return fail(&Error{Class: class, Message: "the model proposed no query", Err: err})
 	}
-	v := st.validator(c.SearchPath, c.Scoped)
 	var cands []*candidate
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
 	}
 	t = time.Now()
-	e.check(ctx, st, v, cands)
+	e.check(ctx, st, c.SearchPath, c.Scoped, cands)
 	e.mark(ctx, res, "validate", t, nil)
 
 	// LLM repair turns, only when nothing deterministic worked.
@@ -282,7 +281,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: "repair_prompt", Votes: 1}}
 		cands = append(cands, nc)
-		e.check(ctx, st, v, []*candidate{nc})
+		e.check(ctx, st, c.SearchPath, c.Scoped, []*candidate{nc})
 	}
 	e.mark(ctx, res, "repair", t, nil)
 
@@ -355,9 +354,10 @@ const maxFixRounds = 3
 
 // check normalizes dialect, validates and EXPLAINs candidates (in
 // parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
-func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, cands []*candidate) {
+func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, cands []*candidate) {
+	v, rp := st.validator(path, scoped), st.repairerFor(path, scoped)
 	for _, c := range cands {
-		if norm, changes, err := st.repairer.Normalize(c.SQL); err == nil && len(changes) > 0 {
+		if norm, changes, err := rp.Normalize(c.SQL); err == nil && len(changes) > 0 {
 			c.SQL = norm
 			for _, ch := range changes {
 				c.Repairs = append(c.Repairs, ch.Rule)
@@ -389,6 +389,17 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 					// saw it (it could be a function call), and repaired like
 					// the server's own 42703/42P01.
 					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
+				} else if f, ok := st.unknownRelation(ve, path); ok && round < maxFixRounds {
+					// A table name that names nothing: corrected to the one
+					// table of the scope it is close to, then validated
+					// again; V012 stays when nothing fits.
+					f.Position = utf8.RuneCountInString(sqls[i][:min(f.Position, len(sqls[i]))]) + 1
+					if fixes, err := rp.Fix(sqls[i], f); err == nil && len(fixes) > 0 {
+						c.SQL = fixes[0].SQL
+						c.Repairs = append(c.Repairs, fixes[0].Rule)
+						pending = append(pending, c)
+					}
+					continue
 				} else {
 					continue
 				}
@@ -407,7 +418,7 @@ func (e *Engine) check(ctx context.Context, st *state, v *validate.Validator, ca
 			if r.SQLState == "" || round == maxFixRounds {
 				continue
 			}
-			fixes, err := st.repairer.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
+			fixes, err := rp.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
 			if err != nil || len(fixes) == 0 {
 				continue
 			}

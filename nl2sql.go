@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -62,7 +63,9 @@ type state struct {
 	values     *link.ValueIndex
 	valueSets  valueSets           // the index's complete value sets, for scoring
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
-	repairer   *repair.Repairer
+	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
+	repairers  sync.Map            // scope key -> *repair.Repairer
+	logger     *slog.Logger
 	tables     []validate.Table
 	types      []string // enums and column types, for validate.WithTypes
 	validators sync.Map // scope key -> *validate.Validator
@@ -198,6 +201,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
 	}
 	st.types = catalogTypes(cat)
+	st.logger = e.cfg.logger
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})

@@ -3,6 +3,7 @@ package nl2sql_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -87,10 +89,13 @@ func TestEntryPointsAgreeOnAttacks(t *testing.T) {
 			t.Errorf("%s Run returned rows", name)
 		}
 		// A misspelt-looking field (V014) may be repaired into a real
-		// column, as the server's 42703 would be; anything else stays
-		// refused.
+		// column, as the server's 42703 would be, and a relation that names
+		// nothing (V012: "Users") into the allowed table it misspells (what
+		// runs is then validated again); anything else stays refused.
 		repaired := func(out string, rules []string) bool {
-			return c.Code == validate.CodeFuncNotation && len(rules) > 0 && out != c.SQL
+			fixed := c.Code == validate.CodeFuncNotation ||
+				(c.Code == validate.CodeTableNotAllowed && slices.Contains(rules, repair.RuleFuzzyTable))
+			return fixed && len(rules) > 0 && out != c.SQL
 		}
 		rr, err := eng.Repair(ctx, c.SQL)
 		if err != nil || (rr.Executes && !repaired(rr.SQLOut, rr.Rules)) {

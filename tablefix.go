@@ -1,0 +1,77 @@
+package nl2sql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// repairerFor returns the repairer of a request's scope (cached): it knows
+// only the tables the request may read and resolves names along its search
+// path, so a misspelt table is corrected to a table of this scope, never to
+// another tenant's.
+func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
+	key := fmt.Sprint(path, scoped)
+	if r, ok := st.repairers.Load(key); ok {
+		return r.(*repair.Repairer)
+	}
+	cat := st.cat
+	if scoped {
+		var names []string
+		for _, t := range st.scopeTables(path, scoped) {
+			names = append(names, t.Schema+"."+t.Name)
+		}
+		cat = st.cat.Subset(names)
+	}
+	r := repair.New(cat, repair.WithSearchPath(path...), repair.WithLogger(st.logger),
+		repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
+	actual, _ := st.repairers.LoadOrStore(key, r)
+	return actual.(*repair.Repairer)
+}
+
+// unknownRelation reports whether a rejection is only about relations that
+// exist nowhere in the catalog, named unqualified or in a schema of the
+// request (V012 for a misspelt "custmers"), and returns the failure the
+// server would have given for the first: such a name is a slip the 42P01
+// correction may fix, then the fixed query is validated again. A relation
+// of another schema (another tenant's table) stays refused.
+func (st *state) unknownRelation(ve *validate.Error, path []string) (repair.Failure, bool) {
+	if ve == nil {
+		return repair.Failure{}, false
+	}
+	vs := ve.Violations()
+	if len(vs) == 0 {
+		return repair.Failure{}, false
+	}
+	var first repair.Failure
+	for i, is := range vs {
+		name, ok := strings.CutPrefix(is.Message, "relation ")
+		if is.Code != validate.CodeTableNotAllowed || !ok || is.Location < 0 {
+			return repair.Failure{}, false
+		}
+		name, _, ok = strings.Cut(name, " is not in the allowed tables")
+		if !ok {
+			return repair.Failure{}, false
+		}
+		schemaName, rel, qualified := strings.Cut(name, ".")
+		if !qualified {
+			rel, schemaName = schemaName, ""
+		}
+		if schemaName != "" && !slices.Contains(path, schemaName) {
+			return repair.Failure{}, false
+		}
+		for _, t := range st.cat.Tables {
+			if t.Name == rel {
+				return repair.Failure{}, false // it exists: outside the scope
+			}
+		}
+		if i == 0 {
+			first = repair.Failure{SQLState: "42P01", Message: fmt.Sprintf("relation %q does not exist", name), Position: is.Location}
+		}
+	}
+	return first, true
+}
