@@ -356,12 +356,17 @@ const maxFixRounds = 3
 // parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
 func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, cands []*candidate) {
 	v, rp := st.validator(path, scoped), st.repairerFor(path, scoped)
+	resolve := st.resolver(path, scoped)
 	for _, c := range cands {
 		if norm, changes, err := rp.Normalize(c.SQL); err == nil && len(changes) > 0 {
 			c.SQL = norm
 			for _, ch := range changes {
 				c.Repairs = append(c.Repairs, ch.Rule)
 			}
+		}
+		if sql, notes := st.valueSets.storedValues(c.SQL, resolve); len(notes) > 0 {
+			c.SQL = sql
+			c.Repairs = append(c.Repairs, RuleStoredValue)
 		}
 	}
 	pending := cands
@@ -605,7 +610,7 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 	agreement, runs := e.agreement(ctx, st, ok, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
-			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: len(cd.Repairs) > 0,
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: agreement[i], ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
@@ -626,4 +631,16 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 		}
 	}
 	return scores, best
+}
+
+// repairedToPlan reports whether a candidate needed a repair to validate or
+// plan: writing a literal as the stored value does not count (the query
+// ran before it, just on a value no row holds).
+func repairedToPlan(rules []string) bool {
+	for _, r := range rules {
+		if r != RuleStoredValue {
+			return true
+		}
+	}
+	return false
 }

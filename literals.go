@@ -1,6 +1,7 @@
 package nl2sql
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -10,9 +11,18 @@ import (
 	"github.com/nl2sqlgo/nl2sql/link"
 )
 
+// RuleStoredValue is the repair that writes a compared string constant as
+// the value the column stores ('Jetblue Airways' -> 'JetBlue Airways').
+const RuleStoredValue = "value.stored_case"
+
 // valueSets holds the complete sets of distinct values the value index
 // knows, by "schema.table.column".
-type valueSets map[string]map[string]bool
+type valueSets map[string]*valueSet
+
+type valueSet struct {
+	exact  map[string]bool
+	folded map[string][]string // lower-cased, trimmed -> stored values
+}
 
 func newValueSets(vi *link.ValueIndex) valueSets {
 	if vi == nil {
@@ -20,40 +30,51 @@ func newValueSets(vi *link.ValueIndex) valueSets {
 	}
 	out := valueSets{}
 	for _, c := range vi.Columns {
-		set := make(map[string]bool, len(c.Values))
+		set := &valueSet{exact: make(map[string]bool, len(c.Values)), folded: map[string][]string{}}
 		for _, v := range c.Values {
-			set[v] = true
+			set.exact[v] = true
+			k := fold(v)
+			set.folded[k] = append(set.folded[k], v)
 		}
 		out[c.Table+"."+c.Column] = set
 	}
 	return out
 }
 
-// unknownValues counts the string literals sql compares a column with
-// (col = 'x', 'x' = col, col IN ('x', ...)) that the column holds in no row,
-// for the columns whose every value the index knows. A model that writes
-// 'Jetblue Airways' where the data says 'JetBlue Airways' gets an empty
-// answer that looks like a real one; a candidate naming stored values is
-// more likely right. tables are the relations sql reads (qualified).
-func (vs valueSets) unknownValues(sql string, tables []string) int {
-	if len(vs) == 0 {
-		return 0
-	}
-	tree, err := pgparse.Parse(sql)
-	if err != nil {
-		return 0
-	}
+func fold(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// comparison is a column compared by equality with string constants.
+type comparison struct {
+	set    *valueSet
+	column string // schema.table.column
+	consts []*pg_query.A_Const
+}
+
+// comparisons finds col = 'x', 'x' = col and col IN ('x', ...) in tree
+// where col resolves to a column whose values the index knows. resolve maps
+// a relation (schema may be "") to its qualified name, "" when unknown.
+func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema, name string) string) []comparison {
 	// Aliases and names of the relations, over the whole statement: a name
 	// bound to two different tables is left unresolved.
 	byName := map[string]string{}
+	ctes := map[string]bool{}
+	walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
+		if cte, ok := m.Interface().(*pg_query.CommonTableExpr); ok {
+			ctes[cte.Ctename] = true
+		}
+	})
+	var read []string
 	walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
 		rv, ok := m.Interface().(*pg_query.RangeVar)
-		if !ok {
+		if !ok || (rv.Schemaname == "" && ctes[rv.Relname]) {
 			return
 		}
-		qn := qualify(rv, tables)
+		qn := resolve(rv.Schemaname, rv.Relname)
 		if qn == "" {
 			return
+		}
+		if !slices.Contains(read, qn) {
+			read = append(read, qn)
 		}
 		for _, name := range []string{rv.Relname, rv.GetAlias().GetAliasname()} {
 			if name == "" {
@@ -66,89 +87,166 @@ func (vs valueSets) unknownValues(sql string, tables []string) int {
 			byName[name] = qn
 		}
 	})
-	n := 0
+	var out []comparison
 	walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
 		e, ok := m.Interface().(*pg_query.A_Expr)
 		if !ok || len(e.Name) != 1 || e.Name[0].GetString_().GetSval() != "=" {
 			return
 		}
-		col, lits := e.Lexpr.GetColumnRef(), literals(e.Rexpr)
+		col, consts := e.Lexpr.GetColumnRef(), stringConsts(e.Rexpr)
 		if col == nil {
-			col, lits = e.Rexpr.GetColumnRef(), literals(e.Lexpr)
+			col, consts = e.Rexpr.GetColumnRef(), stringConsts(e.Lexpr)
 		}
-		if col == nil || len(lits) == 0 {
+		if col == nil || len(consts) == 0 {
 			return
 		}
-		set := vs.column(col, byName, tables)
-		if set == nil {
-			return
-		}
-		for _, l := range lits {
-			if !set[l] {
-				n++
-				return
-			}
+		if key := vs.column(col, byName, read); key != "" {
+			out = append(out, comparison{set: vs[key], column: key, consts: consts})
 		}
 	})
+	return out
+}
+
+// unknownValues counts the comparisons of sql whose string constant a
+// column holds in no row, for the columns whose every value the index
+// knows. A model that writes 'Jetblue Airways' where the data says
+// 'JetBlue Airways' gets an empty answer that looks like a real one; a
+// candidate naming stored values is more likely right. tables are the
+// relations sql reads (qualified).
+func (vs valueSets) unknownValues(sql string, tables []string) int {
+	if len(vs) == 0 {
+		return 0
+	}
+	tree, err := pgparse.Parse(sql)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, c := range vs.comparisons(tree, func(schema, name string) string { return qualify(schema, name, tables) }) {
+		for _, k := range c.consts {
+			if !c.set.exact[k.GetSval().Sval] {
+				n++
+				break
+			}
+		}
+	}
 	return n
 }
 
-// column returns the value set of the column ref resolves to, or nil.
-func (vs valueSets) column(ref *pg_query.ColumnRef, byName map[string]string, tables []string) map[string]bool {
+// storedValues rewrites each string constant sql compares a column with
+// that the column holds in no row, but that matches exactly one stored
+// value when case and surrounding spaces are ignored, to that value
+// ('Jetblue Airways' -> 'JetBlue Airways', 'math' -> 'Math'). Only
+// constants written as plain '...' literals are touched, in place, so the
+// rest of the text is the caller's. It returns sql unchanged and no notes
+// when nothing applies; one note per rewrite otherwise.
+func (vs valueSets) storedValues(sql string, resolve func(schema, name string) string) (string, []string) {
+	if len(vs) == 0 {
+		return sql, nil
+	}
+	tree, err := pgparse.Parse(sql)
+	if err != nil || len(tree.Stmts) != 1 {
+		return sql, nil
+	}
+	type splice struct {
+		at, end int
+		with    string
+	}
+	var edits []splice
+	var notes []string
+	for _, c := range vs.comparisons(tree, resolve) {
+		for _, k := range c.consts {
+			v := k.GetSval().Sval
+			if c.set.exact[v] {
+				continue
+			}
+			stored := c.set.folded[fold(v)]
+			if len(stored) != 1 {
+				continue // none, or several: do not guess
+			}
+			lit, at := plainLiteral(v), int(k.Location)
+			if at < 0 || at+len(lit) > len(sql) || sql[at:at+len(lit)] != lit {
+				continue // E'', $$ or U& spelling: leave it
+			}
+			edits = append(edits, splice{at: at, end: at + len(lit), with: quoteLiteral(stored[0])})
+			notes = append(notes, lit+" → "+quoteLiteral(stored[0])+" (the value stored in "+c.column+")")
+		}
+	}
+	if len(edits) == 0 {
+		return sql, nil
+	}
+	slices.SortFunc(edits, func(a, b splice) int { return b.at - a.at })
+	out := sql
+	for i, e := range edits {
+		if i > 0 && e.end > edits[i-1].at {
+			return sql, nil // overlapping: cannot happen for distinct constants
+		}
+		out = out[:e.at] + e.with + out[e.end:]
+	}
+	return out, notes
+}
+
+// plainLiteral is s as a standard '...' literal.
+func plainLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// column returns the key of the value set ref resolves to, or "".
+func (vs valueSets) column(ref *pg_query.ColumnRef, byName map[string]string, tables []string) string {
 	var names []string
 	for _, f := range ref.Fields {
 		s := f.GetString_()
 		if s == nil {
-			return nil
+			return ""
 		}
 		names = append(names, s.Sval)
 	}
 	switch len(names) {
 	case 1:
-		var found map[string]bool
+		found := ""
 		for _, t := range tables {
-			if set := vs[t+"."+names[0]]; set != nil {
-				if found != nil {
-					return nil // ambiguous
+			if key := t + "." + names[0]; vs[key] != nil {
+				if found != "" {
+					return "" // ambiguous
 				}
-				found = set
+				found = key
 			}
 		}
 		return found
 	case 2:
-		if t := byName[names[0]]; t != "" {
-			return vs[t+"."+names[1]]
+		if t := byName[names[0]]; t != "" && vs[t+"."+names[1]] != nil {
+			return t + "." + names[1]
 		}
 	}
-	return nil
+	return ""
 }
 
-// literals returns the string constants of n: one ('x') or a list (IN).
-func literals(n *pg_query.Node) []string {
+// stringConsts returns the string constants of n: one ('x') or a list
+// (IN), nil when n is anything else.
+func stringConsts(n *pg_query.Node) []*pg_query.A_Const {
 	if c := n.GetAConst(); c != nil {
-		if s := c.GetSval(); s != nil {
-			return []string{s.Sval}
+		if c.GetSval() != nil {
+			return []*pg_query.A_Const{c}
 		}
 		return nil
 	}
-	var out []string
+	var out []*pg_query.A_Const
 	for _, item := range n.GetList().GetItems() {
 		c := item.GetAConst()
 		if c == nil || c.GetSval() == nil {
 			return nil
 		}
-		out = append(out, c.GetSval().Sval)
+		out = append(out, c)
 	}
 	return out
 }
 
-// qualify returns the qualified name among tables that rv names.
-// It returns "" when none or several do (the same name in two schemas).
-func qualify(rv *pg_query.RangeVar, tables []string) string {
+// qualify returns the qualified name among tables that schema.name (schema
+// may be "") names. It returns "" when none or several do (the same name in
+// two schemas).
+func qualify(schema, rel string, tables []string) string {
 	found := ""
 	for _, t := range tables {
 		schemaName, name, _ := strings.Cut(t, ".")
-		if name == rv.Relname && (rv.Schemaname == "" || rv.Schemaname == schemaName) {
+		if name == rel && (schema == "" || schema == schemaName) {
 			if found != "" {
 				return ""
 			}

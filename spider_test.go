@@ -259,6 +259,9 @@ func TestSpiderPools(t *testing.T) {
 	if f.Pick <= f.RepairedVote || f.Pick < minPick {
 		t.Errorf("Pick %d: want more than the repaired vote (%d) and at least %d", f.Pick, f.RepairedVote, minPick)
 	}
+	for _, a := range spiderAblations {
+		t.Logf("Pick without %s: %d", a.name, rescore(outcomes, a.change))
+	}
 	if path := os.Getenv("NL2SQL_SPIDER_REPORT"); path != "" {
 		writeSpiderReport(t, path, outcomes)
 		writeSpiderJSON(t, path+".jsonl", outcomes)
@@ -323,4 +326,55 @@ func (r *recordingScorer) input(question string) *nl2sql.ScoreInput {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.inputs[question]
+}
+
+// spiderAblations switch one signal of the DefaultScorer off through its
+// input, to show what each one is worth.
+var spiderAblations = []struct {
+	name   string
+	change func(*nl2sql.ScoreCandidate)
+}{
+	{"result agreement", func(c *nl2sql.ScoreCandidate) { c.Agreement = -1 }},
+	{"empty-result penalty", func(c *nl2sql.ScoreCandidate) {
+		if c.ResultRows == 0 {
+			c.ResultRows = -1
+		}
+	}},
+	{"unknown-value penalty", func(c *nl2sql.ScoreCandidate) { c.UnknownValues = 0 }},
+	{"repeated-rows penalty", func(c *nl2sql.ScoreCandidate) { c.DuplicateRows = false }},
+	{"all result signals", func(c *nl2sql.ScoreCandidate) {
+		c.Agreement, c.ResultRows, c.UnknownValues, c.DuplicateRows = -1, -1, 0, false
+	}},
+}
+
+// rescore picks again from the recorded score inputs with change applied
+// to every candidate, and counts the right picks.
+func rescore(outcomes []spiderOutcome, change func(*nl2sql.ScoreCandidate)) int {
+	right := 0
+	for _, o := range outcomes {
+		in := o.scoreInput
+		if in == nil || len(in.Candidates) == 0 {
+			continue
+		}
+		cp := *in
+		cp.Candidates = append([]nl2sql.ScoreCandidate(nil), in.Candidates...)
+		for i := range cp.Candidates {
+			change(&cp.Candidates[i])
+		}
+		scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+		best := 0
+		for i := range scores {
+			if scores[i] > scores[best] {
+				best = i
+			}
+		}
+		// The recorded candidates are the inputs that validated, in order.
+		for i, sql := range o.repairedSQL {
+			if sql == cp.Candidates[best].SQL {
+				right += b2i(o.repaired[i])
+				break
+			}
+		}
+	}
+	return right
 }

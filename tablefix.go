@@ -75,3 +75,27 @@ func (st *state) unknownRelation(ve *validate.Error, path []string) (repair.Fail
 	}
 	return first, true
 }
+
+// resolver maps a relation named in a query of the scope to its qualified
+// name: a schema-qualified name as is, an unqualified one along the search
+// path; "" when it is not a table the request may read.
+func (st *state) resolver(path []string, scoped bool) func(schemaName, name string) string {
+	allowed := map[string]bool{}
+	for _, t := range st.scopeTables(path, scoped) {
+		allowed[t.Schema+"."+t.Name] = true
+	}
+	return func(schemaName, name string) string {
+		qn := schemaName + "." + name
+		if schemaName == "" {
+			t := st.cat.Resolve(name, path)
+			if t == nil {
+				return ""
+			}
+			qn = t.QualifiedName()
+		}
+		if !allowed[qn] {
+			return ""
+		}
+		return qn
+	}
+}
