@@ -607,6 +607,11 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
+	for _, cl := range c.Links.Columns {
+		if cl.Score >= linkedColumnScore {
+			in.Columns = append(in.Columns, cl.Table+"."+cl.Column)
+		}
+	}
 	agreement, runs := e.agreement(ctx, st, ok, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
@@ -614,6 +619,7 @@ func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig,
 			Agreement: agreement[i], ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
+			sc.Columns = refs.Columns
 			for _, j := range refs.Joins {
 				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})
 			}

@@ -27,6 +27,9 @@ type ScoreInput struct {
 	ContextTables []string
 	// Values are stored values the question names ("Negotiation").
 	Values []string
+	// Columns are the columns the question's phrases link to strongly
+	// ("schema.table.column").
+	Columns []string
 	// Joins are the join edges the planner proposed for the context's core
 	// tables ("schema.table.col" pairs).
 	Joins []plan.JoinEdge
@@ -43,6 +46,8 @@ type ScoreCandidate struct {
 	Repaired bool             // it needed a repair to plan
 	// Joins are the candidate's own join equalities ("schema.table.col").
 	Joins []plan.JoinEdge
+	// Columns are the columns it references ("schema.table.column").
+	Columns []string
 	// Agreement is the share of the other executed candidates that returned
 	// the same rows, or -1 when results were not compared (too costly, or a
 	// single candidate).
@@ -158,6 +163,9 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		if c.DuplicateRows {
 			s -= weightDuplicates
 		}
+		if len(in.Columns) > 0 {
+			s -= weightLinkedColumns * (1 - coverage(c.Columns, in.Columns))
+		}
 		out[i] = s
 	}
 	return out
@@ -169,12 +177,17 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 // rows when the question presumes some, break its ties and overrule a thin
 // majority (measured on spider-pools: see docs/benchmarks.md).
 const (
-	weightAgreement    = 1.0
-	weightNamed        = 0.3
-	weightEmpty        = 0.3
-	weightUnknownValue = 0.3
-	weightDuplicates   = 0.2
+	weightAgreement     = 1.0
+	weightNamed         = 0.3
+	weightEmpty         = 0.3
+	weightUnknownValue  = 0.3
+	weightDuplicates    = 0.2
+	weightLinkedColumns = 0.3
 )
+
+// linkedColumnScore is the link score from which a linked column is
+// expected in the answer.
+const linkedColumnScore = 0.8
 
 // reExistence matches questions that may rightly have no rows ("is there",
 // "whether", "any ... ?").
