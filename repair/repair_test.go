@@ -23,7 +23,14 @@ import (
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 //go:embed testdata/erp.sql
-var fixtureSQL string
+var erpSQL string
+
+//go:embed testdata/models.sql
+var modelsSQL string
+
+// fixtureSQL is the whole fixture: the ERP tables, then the tables of the
+// cases models write (dates, doubles, a tenant schema).
+var fixtureSQL = erpSQL + "\n" + modelsSQL
 
 // fixture returns a pool on a copy of the ERP fixture and its catalog.
 func fixture(t testing.TB) (*pgxpool.Pool, *schema.Catalog) {
