@@ -10,7 +10,8 @@ import (
 )
 
 // modelCases are queries models really write for PostgreSQL in another
-// dialect's terms (issue 13): date arithmetic, doubles. Each is run broken on the fixture, repaired through the
+// dialect's terms (issue 13): date arithmetic, doubles, SQLite's bare
+// columns. Each is run broken on the fixture, repaired through the
 // engine's loop and compared with a hand-written query. Most use the
 // tables of testdata/models.sql.
 var modelCases = []repairCase{
@@ -103,6 +104,20 @@ var modelCases = []repairCase{
 		want: "SELECT id FROM cars WHERE hp IN (70, 480, 450, 250)", state: "42883", rules: []string{RuleCastNumeric}},
 	{name: "double % integer", sql: "SELECT id FROM cars WHERE hp % 10 = 0",
 		want: "SELECT id FROM cars WHERE hp IN (70, 480, 450, 250)", state: "42883", rules: []string{RuleCastNumeric}},
+
+	// SQLite's bare columns beside one MIN or MAX.
+	{name: "max with a bare column", sql: "SELECT max(hp), make FROM cars",
+		want: "SELECT hp, make FROM cars WHERE id = 2", state: "42803", rules: []string{RuleBareMinMax}},
+	{name: "min with bare columns and WHERE", sql: "SELECT make, model, min(mpg) AS best FROM cars WHERE built >= 2020",
+		want: "SELECT make, model, mpg FROM cars WHERE id = 5", state: "42803", rules: []string{RuleBareMinMax}},
+	{name: "max over a join", sql: "SELECT c.make, MAX(r.fee) FROM rentals r JOIN cars c ON c.id = r.car_id",
+		want: "SELECT c.make, r.fee FROM rentals r JOIN cars c ON c.id = r.car_id WHERE r.id = 30", state: "42803", rules: []string{RuleBareMinMax}},
+	{name: "max of an expression", sql: "SELECT model, max(hp / mpg) FROM cars WHERE mpg > 0",
+		want: "SELECT model, hp / mpg FROM cars WHERE id = 2", state: "42803", rules: []string{RuleBareMinMax}},
+
+	// Grouping only by a key of the column's table.
+	{name: "group by a unique key through a join", sql: "SELECT c.make, c.model, count(*) FROM rentals r JOIN cars c ON c.id = r.car_id GROUP BY r.car_id",
+		want: "SELECT c.make, c.model, count(*) FROM rentals r JOIN cars c ON c.id = r.car_id GROUP BY c.id", state: "42803", rules: []string{RuleGroupBy}},
 }
 
 func TestModelCases(t *testing.T) {
@@ -151,11 +166,39 @@ func TestTimestampDifferenceLeftAlone(t *testing.T) {
 	}
 }
 
+// The rewrite keeps the aggregate's column name.
+func TestBareMinMaxNames(t *testing.T) {
+	pool, cat := fixture(t)
+	r := New(cat)
+	for q, want := range map[string]string{
+		"SELECT max(hp), make FROM cars":                     "SELECT hp AS max, make FROM cars ORDER BY hp DESC NULLS LAST LIMIT 1",
+		"SELECT make, min(mpg) AS best FROM cars LIMIT 5":    "SELECT make, mpg AS best FROM cars ORDER BY mpg ASC LIMIT 1",
+		"SELECT make, max(hp) * 2 FROM cars WHERE built > 1": "SELECT make, hp * 2 FROM cars WHERE built > 1 ORDER BY hp DESC NULLS LAST LIMIT 1",
+	} {
+		fixes, err := r.Fix(q, serverFailure(t, pool, q))
+		if err != nil || fixes[0].SQL != want || fixes[0].Rule != RuleBareMinMax {
+			t.Errorf("Fix(%q) = %+v, %v; want %s", q, fixes, err, want)
+		}
+	}
+}
+
 // Failures with more than one plausible repair, or whose only repair would
 // change the answer, get none.
 func TestModelNoFix(t *testing.T) {
 	pool, cat := fixture(t)
 	noFix(t, New(cat), pool, []string{
+		// Adding id or is_paid to GROUP BY splits the groups.
+		"SELECT id FROM tv_channel GROUP BY country HAVING count(*) > 2",
+		"SELECT status, is_paid, count(*) FROM orders GROUP BY status",
+		"SELECT c.city, count(*) FROM customers c",
+		"SELECT country, language, count(*) FROM tv_channel GROUP BY country",
+		// Bare columns beside anything but one MIN or MAX.
+		"SELECT make, max(hp), min(hp) FROM cars",
+		"SELECT make, max(hp), count(*) FROM cars",
+		"SELECT make, sum(hp) FROM cars",
+		"SELECT make, max(hp) FROM cars ORDER BY make",
+		"SELECT make, max(hp) FROM cars HAVING max(hp) > 100",
+		"SELECT make, max(hp) FILTER (WHERE built > 2020) FROM cars",
 		// EXTRACT(MONTH FROM a number of days) has no date meaning.
 		"SELECT EXTRACT(MONTH FROM end_date - start_date) FROM rentals",
 		// An integer column compared with an interval: not a difference of dates.

@@ -69,6 +69,8 @@ const (
 	RuleFromAlias    = "42P01.requalify"
 	RuleAmbiguous    = "42702.qualify"
 	RuleGroupBy      = "42803.group_by_dependent"
+	// Deprecated: no longer produced. Adding a column that is not
+	// functionally dependent on the grouped ones changes the groups.
 	RuleGroupByAdd   = "42803.group_by_add"
 	RuleCastNumeric  = "42883.cast_numeric"
 	RuleCastText     = "42883.cast_text"
