@@ -208,6 +208,36 @@ func TestModelNoFix(t *testing.T) {
 	})
 }
 
+// A phantom filter naming the request's scope schema is dropped; every
+// other phantom filter is kept.
+func TestScopeFilter(t *testing.T) {
+	pool, cat := fixture(t)
+	r := New(cat, WithSearchPath("div_19", "public"))
+	cases := []repairCase{
+		{name: "qualified", sql: "SELECT t.emp_code, t.hours FROM div_19.timesheets t WHERE t.division = 'div_19' AND t.hours > 6",
+			want: "SELECT emp_code, hours FROM div_19.timesheets WHERE hours > 6", state: "42703", rules: []string{RuleScopeFilter}},
+		{name: "upper case, only filter", sql: "SELECT count(*) FROM div_19.timesheets WHERE division = 'DIV_19'",
+			want: "SELECT count(*) FROM div_19.timesheets", state: "42703", rules: []string{RuleScopeFilter}},
+		{name: "IN list, among three", sql: "SELECT id FROM div_19.timesheets WHERE hours > 5 AND division IN ('div_19') AND emp_code = 'E2'",
+			want: "SELECT id FROM div_19.timesheets WHERE hours > 5 AND emp_code = 'E2'", state: "42703", rules: []string{RuleScopeFilter}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { checkCase(t, r, pool, c) })
+	}
+	noFix(t, r, pool, []string{
+		"SELECT count(*) FROM div_19.timesheets WHERE division = 'div_20'",
+		"SELECT count(*) FROM div_19.timesheets WHERE division = '19'",
+		"SELECT count(*) FROM div_19.timesheets WHERE division = 'div_19' OR hours > 6",
+		"SELECT count(*) FROM div_19.timesheets WHERE division <> 'div_19'",
+		"SELECT count(*) FROM div_19.timesheets WHERE NOT (division = 'div_19')",
+		// a shared table: the filter may mean something the scope does not
+		"SELECT count(*) FROM cars WHERE division = 'div_19'",
+		"SELECT count(*) FROM div_19.timesheets t JOIN cars c ON c.id = t.id WHERE division = 'div_19'",
+	})
+	// Without a scope there is nothing to restate.
+	noFix(t, New(cat), pool, []string{"SELECT count(*) FROM div_19.timesheets WHERE division = 'div_19'"})
+}
+
 func noFix(t *testing.T, r *Repairer, pool *pgxpool.Pool, queries []string) {
 	t.Helper()
 	for _, q := range queries {

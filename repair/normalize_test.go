@@ -236,9 +236,9 @@ func BenchmarkFix(b *testing.B) {
 // handed: every case query, every handler, every token start.
 func TestNoPanicSweep(t *testing.T) {
 	_, cat := fixture(t)
-	r := New(cat)
+	r := New(cat, WithSearchPath("div_19", "public")) // a scope, so the scope rules run too
 	messages := map[string][]string{
-		"42703": {"column x does not exist"},
+		"42703": {"column x does not exist", "column t.division does not exist"},
 		"42P01": {"missing FROM-clause entry for table \"x\"", "relation \"x\" does not exist"},
 		"42702": {"column reference \"x\" is ambiguous"},
 		"42803": {"column \"x\" must appear in the GROUP BY clause or be used in an aggregate function"},

@@ -269,7 +269,7 @@ func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 
 // handlers maps a SQLSTATE to the analysis proposing its repairs.
 var handlers = map[string]func(*doc, Failure) []edit{
-	"42703": (*doc).undefinedColumn,
+	"42703": (*doc).undefinedColumnInScope,
 	"42P01": (*doc).undefinedTable,
 	"42702": (*doc).ambiguousColumn,
 	"42803": (*doc).grouping,
