@@ -37,6 +37,10 @@ func (r *Repairer) normalizeTree(tree *pg_query.ParseResult, text string) []Chan
 			if c, ok := d.quotedString(n, path); ok {
 				add(c)
 			}
+		case n.GetAExpr() != nil:
+			if c, ok := d.rewriteDateExpr(n, path); ok {
+				add(c)
+			}
 		}
 		return true
 	})
@@ -151,7 +155,7 @@ func (d *doc) rewriteFunc(n *pg_query.Node, fc *pg_query.FuncCall, path []step) 
 		if strings.HasSuffix(name, "sub") || name == "subdate" {
 			op = "-"
 		}
-		replace(n, binop(op, args[0], args[1]))
+		replace(n, binop(op, dateLiteral(args[0]), args[1]))
 		return Change{Rule: RuleDateAdd, Note: strings.ToUpper(name) + "(x, i) → x " + op + " i"}, true
 	case name == "dateadd" && len(args) == 3 && unitArg(args[0]) != "":
 		step := castTo(strConst("1 "+unitArg(args[0])), "interval")
@@ -176,8 +180,10 @@ func (d *doc) rewriteFunc(n *pg_query.Node, fc *pg_query.FuncCall, path []step) 
 			return Change{}, false
 		}
 		x := args[1]
-		if v, ok := constText(x); ok && strings.EqualFold(v, "now") {
+		if isNow(x) {
 			x = call("now")
+		} else {
+			x = dateLiteral(x)
 		}
 		replace(n, call("to_char", x, strConst(pgf)))
 		return Change{Rule: RuleStrftime, Note: "strftime('" + f + "', x) → to_char(x, '" + pgf + "')"}, true
@@ -221,6 +227,8 @@ func (d *doc) rewriteFunc(n *pg_query.Node, fc *pg_query.FuncCall, path []step) 
 		return Change{Rule: RuleIf, Note: "IF(c, a, b) → CASE WHEN c THEN a ELSE b END"}, true
 	case (name == "sum" || name == "avg" || name == "max" || name == "min") && len(args) == 1 && !fc.AggStar:
 		return d.boolAggregate(fc, name, path)
+	case name == "julianday" || name == "timestampdiff" || name == "date" || name == "datetime":
+		return d.rewriteDateFunc(n, fc, name, path)
 	}
 	return Change{}, false
 }

@@ -8,7 +8,8 @@
 //
 //	// Before running: MySQL, SQLite and T-SQL idioms to PostgreSQL
 //	// (backticks, LIMIT a,b, TOP n, IFNULL, YEAR(x), DATE_ADD, DATEDIFF,
-//	// strftime, "string" values, SUM(boolean), ...).
+//	// TIMESTAMPDIFF, strftime, julianday, date(x, '-30 days'), "string"
+//	// values, SUM(boolean), ...).
 //	sql, changes, err := r.Normalize(sql)
 //
 //	// After a failure: candidate fixes for the server's error, best first.
@@ -28,12 +29,17 @@
 // Fix answers these SQLSTATEs: 42703 undefined column (name matching with
 // abbreviations, a column of a table one foreign key away — the JOIN is
 // added —, a double-quoted value, a phantom ORDER BY or output column
-// dropped; never a filter), 42P01 undefined table or missing FROM entry
+// dropped; never a filter, except one whose value names the scope schema
+// of a scoped Repairer), 42P01 undefined table or missing FROM entry
 // (misspelt names, other schemas, a JOIN to the table an alias meant),
-// 42702 ambiguous column, 42803 grouping (functionally dependent columns
-// through keys and join equalities), 42883 undefined function or operator
-// and 42804 datatype mismatch (casts where the message says the types
-// failed), 22P02 for a text constant among numeric COALESCE/CASE branches. Any failure also gets the Normalize result as first candidate
+// 42702 ambiguous column, 42803 grouping (only columns functionally
+// dependent on the grouped ones, through keys and join equalities, are
+// added; SQLite's bare columns beside one MIN or MAX become the row holding
+// the extreme), 42883 undefined function or operator and 42804 datatype
+// mismatch (casts where the message says the types failed; a difference of
+// dates is already days), 22P02 for a text constant among numeric
+// COALESCE/CASE branches. A fix is proposed only where it keeps the
+// query's meaning. Any failure also gets the Normalize result as first candidate
 // when a dialect rule applies. Each Fix carries a stable Rule code (the
 // Rule... constants) so callers can count or filter repairs.
 //

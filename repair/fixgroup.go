@@ -9,10 +9,13 @@ import (
 
 // grouping answers 42803 ("must appear in the GROUP BY clause"). A column
 // functionally dependent on the grouped columns — through a primary key or
-// a NOT NULL unique key, possibly reached through join equalities such as
-// o.customer_id = c.id — is added to GROUP BY without changing the groups
-// (RuleGroupBy). Otherwise the missing plain columns are added anyway as a
-// weaker candidate that changes the grouping (RuleGroupByAdd).
+// a NOT NULL unique key of its table, possibly reached through join
+// equalities such as o.customer_id = c.id, or equated to a grouped column —
+// is added to GROUP BY without changing the groups (RuleGroupBy). Any other
+// column is not: adding it would split the groups and change the answer,
+// and whether the model meant that or an aggregate cannot be told. Without
+// GROUP BY, SQLite's bare columns beside one MIN or MAX become the row
+// holding the extreme (RuleBareMinMax).
 func (d *doc) grouping(f Failure) []edit {
 	off := d.offset(f.Position)
 	h := d.find(off, isColumnRef)
@@ -21,6 +24,12 @@ func (d *doc) grouping(f Failure) []edit {
 	}
 	sel, selIdx, _ := h.enclosingSelect()
 	if sel == nil || h.insideAggregate(selIdx) {
+		return nil
+	}
+	if len(sel.GroupClause) == 0 {
+		if e, ok := d.bareMinMax(h); ok {
+			return []edit{e}
+		}
 		return nil
 	}
 	sc := d.scopeAt(h.path)
@@ -140,7 +149,9 @@ func (d *doc) grouping(f Failure) []edit {
 	if key(reported) == "" {
 		return nil
 	}
-	safe := dependent(reported)
+	if !dependent(reported) {
+		return nil
+	}
 	// Other plain output/ordering columns with the same problem, fixed in
 	// the same round.
 	adds := []int32{reported.Location}
@@ -158,16 +169,13 @@ func (d *doc) grouping(f Failure) []edit {
 	}
 	for _, c := range direct {
 		k := key(c)
-		if k == "" || seen[k] || inClosure(k) || (safe && !dependent(c)) {
+		if k == "" || seen[k] || inClosure(k) || !dependent(c) {
 			continue
 		}
 		seen[k] = true
 		adds = append(adds, c.Location)
 	}
 	rule, note := RuleGroupBy, "added functionally dependent column(s) to GROUP BY: "
-	if !safe {
-		rule, note = RuleGroupByAdd, "added column(s) to GROUP BY (changes the groups): "
-	}
 	var added []string
 	for k := range seen {
 		added = append(added, k)

@@ -103,10 +103,12 @@ var timeFuncs = map[string]int{"extract": 1, "date_part": 1, "date_trunc": 1, "t
 func (d *doc) undefinedFunction(f Failure) []edit {
 	off := d.offset(f.Position)
 	if m := reFunction.FindStringSubmatch(f.Message); m != nil {
-		return d.functionArgs(off, m[1], splitTypes(m[2]))
+		name, types := m[1][strings.LastIndex(m[1], ".")+1:], splitTypes(m[2])
+		return append(d.extractDays(off, name, types), d.functionArgs(off, m[1], types)...)
 	}
 	if m := reOperator.FindStringSubmatch(f.Message); m != nil {
-		return d.operatorTypes(off, m[1])
+		out := append(d.intervalDays(off, m[1]), d.textDate(off, m[1])...)
+		return append(out, d.operatorTypes(off, m[1])...)
 	}
 	return nil
 }
@@ -127,7 +129,9 @@ func (d *doc) functionArgs(off int32, qname string, types []string) []edit {
 	}
 	for i, t := range types {
 		switch {
-		case (name == "round" || name == "trunc") && i == 0 && (t == "double precision" || t == "real"):
+		case (name == "round" || name == "trunc") && i == 0 && isFloat(t):
+			set(RuleCastNumeric, castArg(off, i, "numeric"))
+		case numericOnly[name] && isFloat(t) && allNumbers(types):
 			set(RuleCastNumeric, castArg(off, i, "numeric"))
 		case (name == "sum" || name == "avg") && t == "boolean":
 			set(RuleCastInt, castArg(off, i, "pg_catalog", "int4"))
@@ -191,16 +195,30 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 	quote := func(n *pg_query.Node) *pg_query.Node { s, _ := constText(n); return strConst(s) }
 	var out []edit
 	switch {
+	case op == "%" && isNumber(lt) && isNumber(rt) && (isFloat(lt) || isFloat(rt)):
+		numeric := func(n *pg_query.Node) *pg_query.Node { return castTo(n, "numeric") }
+		var fns []func(*doc) error
+		if isFloat(lt) {
+			fns = append(fns, side(true, numeric))
+		}
+		if isFloat(rt) {
+			fns = append(fns, side(false, numeric))
+		}
+		out = append(out, edit{rule: RuleCastNumeric, note: "double precision % → numeric", fn: chain(fns...)})
 	case lt == "interval" && isNumber(rt) && comparisonOps[op]:
 		if sub := e.Lexpr.GetAExpr(); sub != nil && len(sub.Name) == 1 && sub.Name[0].GetString_().GetSval() == "-" {
 			out = append(out, edit{rule: RuleDateDiffDays, note: "a - b → a::date - b::date (days)", fn: side(true, dateDiff)})
 		}
-		out = append(out, edit{rule: RuleDaysInterval, note: "n → n * interval '1 day'", fn: side(false, days)})
+		if d.countsDays(e.Rexpr, h.path) {
+			out = append(out, edit{rule: RuleDaysInterval, note: "n → n * interval '1 day'", fn: side(false, days)})
+		}
 	case rt == "interval" && isNumber(lt) && comparisonOps[op]:
 		if sub := e.Rexpr.GetAExpr(); sub != nil && len(sub.Name) == 1 && sub.Name[0].GetString_().GetSval() == "-" {
 			out = append(out, edit{rule: RuleDateDiffDays, note: "a - b → a::date - b::date (days)", fn: side(false, dateDiff)})
 		}
-		out = append(out, edit{rule: RuleDaysInterval, note: "n → n * interval '1 day'", fn: side(true, days)})
+		if d.countsDays(e.Lexpr, h.path) {
+			out = append(out, edit{rule: RuleDaysInterval, note: "n → n * interval '1 day'", fn: side(true, days)})
+		}
 	case strings.HasPrefix(lt, "timestamp") && isNumber(rt) && (op == "+" || op == "-"):
 		out = append(out, edit{rule: RuleDateArith, note: "timestamp ± n → date ± n", fn: side(true, func(n *pg_query.Node) *pg_query.Node { return castTo(n, "date") })})
 	case isNumberConst(e.Rexpr) && !isNumber(lt) && lt != "interval":

@@ -9,6 +9,8 @@ func FuzzNormalizeFix(f *testing.F) {
 		"SELECT `a` FROM t LIMIT 1, 2", "SELECT TOP (3) x FROM t", "SELECT 'unterminated", `SELECT "x`, "/* /* nested */ */ SELECT 1",
 		"SELECT $tag$ body $tag$, E'\\'' FROM t", "SELECT INTERVAL -3 DAY", "SELECT TOP 5", "SELECT (SELECT TOP 1 a FROM t",
 		"SELECT IFNULL(a, b), YEAR(c), strftime('%Y', d), DATE_FORMAT(e, '%q') FROM t", "SELECT if(a, b, c) FROM t",
+		"SELECT julianday(a) - julianday(b), TIMESTAMPDIFF(DAY, a, b), date('now', '-1 day', 'start of month') FROM t",
+		"SELECT max(a), b FROM t WHERE a - b BETWEEN INTERVAL '1 day' AND INTERVAL '3' DAY",
 	} {
 		f.Add(s, 10)
 	}

@@ -236,19 +236,23 @@ func BenchmarkFix(b *testing.B) {
 // handed: every case query, every handler, every token start.
 func TestNoPanicSweep(t *testing.T) {
 	_, cat := fixture(t)
-	r := New(cat)
+	r := New(cat, WithSearchPath("div_19", "public")) // a scope, so the scope rules run too
 	messages := map[string][]string{
-		"42703": {"column x does not exist"},
+		"42703": {"column x does not exist", "column t.division does not exist"},
 		"42P01": {"missing FROM-clause entry for table \"x\"", "relation \"x\" does not exist"},
 		"42702": {"column reference \"x\" is ambiguous"},
 		"42803": {"column \"x\" must appear in the GROUP BY clause or be used in an aggregate function"},
 		"42883": {"function round(double precision, integer) does not exist", "operator does not exist: text = integer",
-			"function sum(boolean) does not exist", "operator does not exist: interval > integer"},
+			"function sum(boolean) does not exist", "operator does not exist: interval > integer",
+			"function pg_catalog.extract(unknown, integer) does not exist", "function date_part(unknown, integer) does not exist",
+			"operator does not exist: integer >= interval", "operator does not exist: integer <= interval",
+			"operator does not exist: text + interval", "operator does not exist: date - text",
+			"operator does not exist: double precision % integer", "function mod(double precision, integer) does not exist"},
 		"42804": {"argument of WHERE must be type boolean, not type integer", "COALESCE types integer and text cannot be matched"},
 		"22P02": {"invalid input syntax for type integer: \"x\""},
 	}
 	n := 0
-	for _, c := range repairCases {
+	for _, c := range append(append([]repairCase(nil), repairCases...), modelCases...) {
 		_, _, _ = r.Normalize(c.sql)
 		pos := 1
 		for _, tok := range tokenize(c.sql) {

@@ -69,6 +69,8 @@ const (
 	RuleFromAlias    = "42P01.requalify"
 	RuleAmbiguous    = "42702.qualify"
 	RuleGroupBy      = "42803.group_by_dependent"
+	// Deprecated: no longer produced. Adding a column that is not
+	// functionally dependent on the grouped ones changes the groups.
 	RuleGroupByAdd   = "42803.group_by_add"
 	RuleCastNumeric  = "42883.cast_numeric"
 	RuleCastText     = "42883.cast_text"
@@ -267,7 +269,7 @@ func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 
 // handlers maps a SQLSTATE to the analysis proposing its repairs.
 var handlers = map[string]func(*doc, Failure) []edit{
-	"42703": (*doc).undefinedColumn,
+	"42703": (*doc).undefinedColumnInScope,
 	"42P01": (*doc).undefinedTable,
 	"42702": (*doc).ambiguousColumn,
 	"42803": (*doc).grouping,
