@@ -23,19 +23,6 @@ func (d *doc) undefinedColumnInScope(f Failure) []edit {
 	return nil
 }
 
-// InSearchPath returns a Repairer like r whose unqualified names resolve in
-// schemas (as WithSearchPath), sharing r's catalog indexes, so a server
-// can build one Repairer and scope it per request at no cost. The first
-// schema, unless it is public, is the request's scope (RuleScopeFilter).
-func (r *Repairer) InSearchPath(schemas ...string) *Repairer {
-	c := *r
-	c.cfg.searchPath = append([]string(nil), schemas...)
-	if len(c.cfg.searchPath) == 0 {
-		c.cfg.searchPath = []string{"public"}
-	}
-	return &c
-}
-
 // scopeSchema returns the schema a request is scoped to: the first schema
 // of the search path, unless it is public (no scope: public is shared).
 func (r *Repairer) scopeSchema() string {
