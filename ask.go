@@ -262,7 +262,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
 	}
 	t = time.Now()
-	e.check(ctx, st, c.SearchPath, c.Scoped, cands)
+	e.check(ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
 	e.mark(ctx, res, "validate", t, nil)
 
 	// LLM repair turns, only when nothing deterministic worked.
@@ -281,7 +281,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: "repair_prompt", Votes: 1}}
 		cands = append(cands, nc)
-		e.check(ctx, st, c.SearchPath, c.Scoped, []*candidate{nc})
+		e.check(ctx, st, c.SearchPath, c.Scoped, ac.role, []*candidate{nc})
 	}
 	e.mark(ctx, res, "repair", t, nil)
 
@@ -354,7 +354,7 @@ const maxFixRounds = 3
 
 // check normalizes dialect, validates and EXPLAINs candidates (in
 // parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
-func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, cands []*candidate) {
+func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, role string, cands []*candidate) {
 	v, rp := st.validator(path, scoped), st.repairerFor(path, scoped)
 	resolve := st.resolver(path, scoped)
 	for _, c := range cands {
@@ -399,10 +399,12 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
 					f.Position = utf8.RuneCountInString(sqls[i][:min(f.Position, len(sqls[i]))]) + 1
-					if fixes, err := rp.Fix(sqls[i], f); err == nil && len(fixes) > 0 {
-						c.SQL = fixes[0].SQL
-						c.Repairs = append(c.Repairs, fixes[0].Rule)
-						pending = append(pending, c)
+					if fixes, err := rp.Fix(sqls[i], f); err == nil {
+						if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
+							c.SQL = fix.SQL
+							c.Repairs = append(c.Repairs, fix.Rule)
+							pending = append(pending, c)
+						}
 					}
 					continue
 				} else {
@@ -424,12 +426,14 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 				continue
 			}
 			fixes, err := rp.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
-			if err != nil || len(fixes) == 0 {
+			if err != nil {
 				continue
 			}
-			c.SQL = fixes[0].SQL
-			c.Repairs = append(c.Repairs, fixes[0].Rule)
-			pending = append(pending, c)
+			if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
+				c.SQL = fix.SQL
+				c.Repairs = append(c.Repairs, fix.Rule)
+				pending = append(pending, c)
+			}
 		}
 	}
 }
@@ -649,4 +653,27 @@ func repairedToPlan(rules []string) bool {
 		}
 	}
 	return false
+}
+
+// verifyTimeout bounds the query that checks a fix on the data.
+const verifyTimeout = 2 * time.Second
+
+// firstVerified returns the first fix that needs no check, or whose Verify
+// query runs (read-only, under the request's policy) and finds no row: a
+// fix whose check finds a counter-example, fails or times out would change
+// the answer, and is not applied.
+func (e *Engine) firstVerified(ctx context.Context, st *state, path []string, scoped bool, role string, fixes []repair.Fix) (repair.Fix, bool) {
+	for _, f := range fixes {
+		if f.Verify == "" {
+			return f, true
+		}
+		vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+		r, err := e.executor(st, path, scoped).Query(vctx, f.Verify, e.queryOptions(path, 1, role)...)
+		cancel()
+		if err == nil && len(r.Rows) == 0 {
+			return f, true
+		}
+		e.cfg.logger.DebugContext(ctx, "nl2sql: fix not applied: its check failed", "rule", f.Rule, "err", err)
+	}
+	return repair.Fix{}, false
 }

@@ -31,7 +31,7 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 	}
 	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
-	e.check(ctx, st, path, scoped, []*candidate{c})
+	e.check(ctx, st, path, scoped, ac.role, []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
 	if c.validated != nil {
 		out.SQLOut = c.validated.SQL
@@ -95,7 +95,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	for i, s := range sqls {
 		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: "input", Votes: 1}}
 	}
-	e.check(ctx, st, cx.SearchPath, cx.Scoped, cands)
+	e.check(ctx, st, cx.SearchPath, cx.Scoped, ac.role, cands)
 	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
 	var ok []*candidate
 	var idx []int

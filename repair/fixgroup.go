@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -12,8 +13,11 @@ import (
 // a NOT NULL unique key of its table, possibly reached through join
 // equalities such as o.customer_id = c.id, or equated to a grouped column —
 // is added to GROUP BY without changing the groups (RuleGroupBy). Any other
-// column is not: adding it would split the groups and change the answer,
-// and whether the model meant that or an aggregate cannot be told. Without
+// column of the top-level SELECT is added only under a check on the data
+// (RuleGroupByAdd with Fix.Verify): SQLite and MySQL return such a column's
+// value per group, which is the same answer only when every group holds one
+// value of it; otherwise adding it would split the groups and whether the
+// model meant that or an aggregate cannot be told. Without
 // GROUP BY, SQLite's bare columns beside one MIN or MAX become the row
 // holding the extreme (RuleBareMinMax).
 func (d *doc) grouping(f Failure) []edit {
@@ -149,8 +153,9 @@ func (d *doc) grouping(f Failure) []edit {
 	if key(reported) == "" {
 		return nil
 	}
-	if !dependent(reported) {
-		return nil
+	safe := dependent(reported)
+	if !safe && !d.isTop(sel) {
+		return nil // no stand-alone query can check the groups
 	}
 	// Other plain output/ordering columns with the same problem, fixed in
 	// the same round.
@@ -169,19 +174,27 @@ func (d *doc) grouping(f Failure) []edit {
 	}
 	for _, c := range direct {
 		k := key(c)
-		if k == "" || seen[k] || inClosure(k) || !dependent(c) {
+		if k == "" || seen[k] || inClosure(k) || (safe && !dependent(c)) {
 			continue
 		}
 		seen[k] = true
 		adds = append(adds, c.Location)
 	}
 	rule, note := RuleGroupBy, "added functionally dependent column(s) to GROUP BY: "
+	var verify func(d *doc) (string, error)
+	if !safe {
+		// Nothing in the schema says the columns follow the groups: the
+		// data must. The fix holds only if Verify finds no group where an
+		// added column takes two values (or a value and NULL).
+		rule, note = RuleGroupByAdd, "added column(s) to GROUP BY, checked to hold one value per group: "
+		verify = func(d *doc) (string, error) { return d.groupsCheck(adds) }
+	}
 	var added []string
 	for k := range seen {
 		added = append(added, k)
 	}
 	slices.Sort(added)
-	return []edit{{rule: rule, note: note + strings.Join(added, ", "), fn: func(d *doc) error {
+	return []edit{{rule: rule, note: note + strings.Join(added, ", "), verify: verify, fn: func(d *doc) error {
 		h := d.find(off, isColumnRef)
 		if h == nil {
 			return errStale
@@ -214,4 +227,77 @@ func (u unionFind) union(a, b string) {
 	if ra, rb := u.find(a), u.find(b); ra != rb {
 		u[ra] = rb
 	}
+}
+
+// isTop reports whether sel is the statement's own SELECT (not a subquery,
+// CTE or set-operation branch), which a check query can copy on its own.
+func (d *doc) isTop(sel *pg_query.SelectStmt) bool {
+	return len(d.tree.Stmts) == 1 && d.tree.Stmts[0].Stmt.GetSelectStmt() == sel && sel.Op == pg_query.SetOperation_SETOP_NONE
+}
+
+// groupsCheck builds the query that finds a group of the top-level SELECT
+// in which one of the columns at locs takes more than one value (NULL
+// counting as a value): SELECT 1 FROM ... WHERE ... GROUP BY ... HAVING
+// count(DISTINCT c) > 1 OR count(c) NOT IN (0, count(*)) ... LIMIT 1.
+func (d *doc) groupsCheck(locs []int32) (string, error) {
+	top := d.tree.Stmts[0].Stmt.GetSelectStmt()
+	if top == nil {
+		return "", errStale
+	}
+	for _, g := range top.GroupClause {
+		if isNumberConst(g) {
+			return "", errors.New("repair: GROUP BY by position") // the target list is replaced
+		}
+		if c := g.GetColumnRef(); c != nil && len(c.Fields) == 1 {
+			name := c.Fields[0].GetString_().GetSval()
+			for _, t := range top.TargetList {
+				if t.GetResTarget().GetName() == name {
+					return "", errors.New("repair: GROUP BY by output name")
+				}
+			}
+		}
+	}
+	count := func(arg *pg_query.Node, distinct bool) *pg_query.Node {
+		fc := &pg_query.FuncCall{Funcname: names("count"), Location: -1, AggDistinct: distinct}
+		if arg == nil {
+			fc.AggStar = true
+		} else {
+			fc.Args = []*pg_query.Node{arg}
+		}
+		return &pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: fc}}
+	}
+	op := func(name string, l, r *pg_query.Node) *pg_query.Node {
+		return pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, names(name), l, r, -1)
+	}
+	one := func() *pg_query.Node { return pg_query.MakeAConstIntNode(1, -1) }
+	var conds []*pg_query.Node
+	for _, loc := range locs {
+		h := d.find(loc, isColumnRef)
+		if h == nil {
+			return "", errStale
+		}
+		parts := colParts(h.node.GetColumnRef())
+		conds = append(conds,
+			op(">", count(colRef(parts...), true), one()),
+			pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, []*pg_query.Node{
+				op(">", count(colRef(parts...), false), pg_query.MakeAConstIntNode(0, -1)),
+				op("<", count(colRef(parts...), false), count(nil, false)),
+			}, -1))
+	}
+	having := conds[0]
+	if len(conds) > 1 {
+		having = pg_query.MakeBoolExprNode(pg_query.BoolExprType_OR_EXPR, conds, -1)
+	}
+	chk := &pg_query.SelectStmt{
+		WithClause:   top.WithClause,
+		TargetList:   []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(one(), -1)},
+		FromClause:   top.FromClause,
+		WhereClause:  top.WhereClause,
+		GroupClause:  top.GroupClause,
+		HavingClause: having,
+		LimitCount:   one(),
+		LimitOption:  pg_query.LimitOption_LIMIT_OPTION_COUNT,
+	}
+	tree := &pg_query.ParseResult{Version: d.tree.Version, Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: chk}}}}}
+	return pg_query.Deparse(tree)
 }

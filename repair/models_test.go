@@ -3,6 +3,7 @@ package repair
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -187,7 +188,8 @@ func TestBareMinMaxNames(t *testing.T) {
 func TestModelNoFix(t *testing.T) {
 	pool, cat := fixture(t)
 	noFix(t, New(cat), pool, []string{
-		// Adding id or is_paid to GROUP BY splits the groups.
+		// Adding id or is_paid to GROUP BY splits the groups (the data
+		// check refuses it).
 		"SELECT id FROM tv_channel GROUP BY country HAVING count(*) > 2",
 		"SELECT status, is_paid, count(*) FROM orders GROUP BY status",
 		"SELECT c.city, count(*) FROM customers c",
@@ -242,9 +244,80 @@ func noFix(t *testing.T, r *Repairer, pool *pgxpool.Pool, queries []string) {
 	t.Helper()
 	for _, q := range queries {
 		f := serverFailure(t, pool, q)
-		if fixes, err := r.Fix(q, f); !errors.Is(err, ErrNoFix) {
+		fixes, err := r.Fix(q, f)
+		if err == nil && len(verified(t, pool, fixes)) == 0 {
+			continue // only fixes whose check on the data fails
+		}
+		if !errors.Is(err, ErrNoFix) {
 			t.Errorf("Fix(%q) [%s %s] = %+v, %v; want ErrNoFix", q, f.SQLState, f.Message, fixes, err)
 		}
+	}
+}
+
+// verified returns the fixes an engine may apply: those with no Verify
+// query, and those whose Verify query returns no row on pool.
+func verified(t *testing.T, pool *pgxpool.Pool, fixes []Fix) []Fix {
+	t.Helper()
+	var out []Fix
+	for _, f := range fixes {
+		if f.Verify == "" {
+			out = append(out, f)
+			continue
+		}
+		rows, err := result(context.Background(), pool, f.Verify, false)
+		if err != nil {
+			t.Fatalf("Verify of %s does not run: %v\n%s", f.SQL, err, f.Verify)
+		}
+		if len(rows) == 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// A column the schema does not prove dependent on the groups is added to
+// GROUP BY only with a check that the data holds one value of it per group
+// (NULL counting as a value): applied when the check finds no group that
+// would split, and then the rows are those of the hand-written query.
+func TestGroupByAddVerified(t *testing.T) {
+	pool, cat := fixture(t)
+	r := New(cat)
+	for _, c := range []struct {
+		sql, want string // want "" when the check must refuse it
+	}{
+		{"SELECT country, language, count(*) FROM tv_channel WHERE country <> 'Italy' GROUP BY country",
+			"SELECT country, language, count(*) FROM tv_channel WHERE country <> 'Italy' GROUP BY country, language"},
+		{"SELECT t.country, t.language FROM tv_channel t WHERE t.id > 3 GROUP BY t.country ORDER BY count(*) DESC, 1",
+			"SELECT t.country, t.language FROM tv_channel t WHERE t.id > 3 GROUP BY t.country, t.language ORDER BY count(*) DESC, 1"},
+		{"SELECT country, language, count(*) FROM tv_channel GROUP BY country", ""},
+		{"SELECT id FROM tv_channel GROUP BY country HAVING count(*) > 2", ""},
+	} {
+		fixes, err := r.Fix(c.sql, serverFailure(t, pool, c.sql))
+		if err != nil || len(fixes) == 0 || fixes[0].Rule != RuleGroupByAdd || fixes[0].Verify == "" {
+			t.Errorf("Fix(%q) = %+v, %v; want a checked %s", c.sql, fixes, err, RuleGroupByAdd)
+			continue
+		}
+		ok := verified(t, pool, fixes)
+		if c.want == "" {
+			if len(ok) != 0 {
+				t.Errorf("%s: check passed on data where groups split: %s", c.sql, fixes[0].Verify)
+			}
+			continue
+		}
+		if len(ok) != 1 {
+			t.Errorf("%s: check refused a fix that holds: %s", c.sql, fixes[0].Verify)
+			continue
+		}
+		got, err1 := result(context.Background(), pool, ok[0].SQL, false)
+		want, err2 := result(context.Background(), pool, c.want, false)
+		if err1 != nil || err2 != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: fixed %s\n got %v %v\n want %v %v", c.sql, ok[0].SQL, got, err1, want, err2)
+		}
+	}
+	// In a subquery the check cannot be a query of its own: no fix.
+	q := "SELECT * FROM (SELECT country, language FROM tv_channel GROUP BY country) s"
+	if fixes, err := r.Fix(q, serverFailure(t, pool, q)); !errors.Is(err, ErrNoFix) {
+		t.Errorf("Fix(%q) = %+v, %v; want ErrNoFix", q, fixes, err)
 	}
 }
 

@@ -36,6 +36,12 @@ type Fix struct {
 	Note string
 	// Changes lists every rule applied to get SQL (Rule included).
 	Changes []Change
+	// Verify, when not empty, is a query to run before using the fix: the
+	// fix keeps the query's meaning only if Verify returns no row (it checks
+	// the data where the schema cannot tell, e.g. that a column added to
+	// GROUP BY holds one value per group). A caller that cannot run it must
+	// not apply the fix.
+	Verify string
 }
 
 // Rule codes. Dialect rules are applied by Normalize; the others by Fix,
@@ -69,8 +75,8 @@ const (
 	RuleFromAlias    = "42P01.requalify"
 	RuleAmbiguous    = "42702.qualify"
 	RuleGroupBy      = "42803.group_by_dependent"
-	// Deprecated: no longer produced. Adding a column that is not
-	// functionally dependent on the grouped ones changes the groups.
+	// RuleGroupByAdd adds columns the schema does not prove dependent on
+	// the groups; its Fix carries Verify (one value per group in the data).
 	RuleGroupByAdd   = "42803.group_by_add"
 	RuleCastNumeric  = "42883.cast_numeric"
 	RuleCastText     = "42883.cast_text"
@@ -256,7 +262,12 @@ func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 		if out == sql || containsSQL(fixes, out) {
 			continue
 		}
-		fixes = append(fixes, Fix{SQL: out, Rule: e.rule, Note: e.note, Changes: []Change{{Rule: e.rule, Note: e.note}}})
+		verify, err := d.check(e)
+		if err != nil {
+			r.cfg.logger.Debug("repair: candidate dropped (no check query)", "rule", e.rule, "err", err)
+			continue
+		}
+		fixes = append(fixes, Fix{SQL: out, Rule: e.rule, Note: e.note, Changes: []Change{{Rule: e.rule, Note: e.note}}, Verify: verify})
 	}
 	if len(fixes) == 0 {
 		return nil, ErrNoFix

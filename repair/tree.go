@@ -175,9 +175,20 @@ func anyNode(*pg_query.Node) bool       { return true }
 type edit struct {
 	rule, note string
 	fn         func(d *doc) error
+	// verify, when set, builds Fix.Verify on a fresh copy of the tree.
+	verify func(d *doc) (string, error)
 }
 
 var errStale = errors.New("repair: node not found in the fresh tree")
+
+// check builds the edit's Verify query on a copy of the tree ("" when the
+// edit needs none).
+func (d *doc) check(e edit) (string, error) {
+	if e.verify == nil {
+		return "", nil
+	}
+	return e.verify(&doc{r: d.r, sql: d.sql, tree: proto.Clone(d.tree).(*pg_query.ParseResult)})
+}
 
 // apply runs the edit on a copy of the tree and deparses it. The analysis
 // tree stays intact for the next candidate.
