@@ -25,6 +25,12 @@ func TestERP(t *testing.T) {
 		{name: "customer name lives on customers", sql: "SELECT so.order_no, so.customer_name FROM sales_orders so WHERE so.so_id < 20",
 			want:  "SELECT so.order_no, c.customer_name FROM sales_orders so JOIN customers c ON c.customer_id = so.customer_id WHERE so.so_id < 20",
 			state: "42703", rules: []string{RuleJoinNeighbor}},
+		// Not countries.name or industries.name (two parents with a name):
+		// customers has its own.
+		{name: "name of the table itself", sql: "SELECT nme FROM customers WHERE customer_id < 5",
+			want: "SELECT customer_name FROM customers WHERE customer_id < 5", state: "42703", rules: []string{RuleFuzzyColumn}},
+		{name: "generic name of the table itself", sql: "SELECT name, city FROM customers WHERE customer_id < 5",
+			want: "SELECT customer_name, city FROM customers WHERE customer_id < 5", state: "42703", rules: []string{RuleFuzzyColumn}},
 		{name: "abbreviated column twice", sql: "SELECT cust_name, COUNT(*) FROM customers GROUP BY cust_name",
 			want: "SELECT customer_name, count(*) FROM customers GROUP BY customer_name", state: "42703", rules: []string{RuleFuzzyColumn}},
 		{name: "department name", sql: "SELECT e.first_name, e.dept_name FROM employees e WHERE e.emp_id < 10",

@@ -1,6 +1,7 @@
 package repair_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
@@ -50,4 +51,19 @@ func ExampleRepairer_Fix() {
 	// Output:
 	// 42703.join_neighbor
 	// SELECT o.id, customers.cust_nm FROM orders o JOIN customers ON o.customer_id = customers.id
+}
+
+func ExampleAmbiguousError() {
+	r := repair.New(exampleCatalog())
+	sql := "SELECT id FROM customers c JOIN orders o ON o.customer_id = c.id"
+	f := repair.Failure{SQLState: "42702", Message: `column reference "id" is ambiguous`, Position: 8}
+	_, err := r.Fix(sql, f)
+	var amb *repair.AmbiguousError
+	if errors.As(err, &amb) {
+		fmt.Println(errors.Is(err, repair.ErrNoFix), amb.Tied, amb.Alternatives)
+		fmt.Println(amb.Fixes[1].SQL)
+	}
+	// Output:
+	// true true [c.id o.id]
+	// SELECT o.id FROM customers c JOIN orders o ON o.customer_id = c.id
 }
