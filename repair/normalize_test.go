@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 )
 
 // Valid PostgreSQL must come back byte for byte, whatever its literals and
@@ -236,7 +238,8 @@ func BenchmarkFix(b *testing.B) {
 }
 
 // Fix and Normalize never panic, whatever position and message they are
-// handed: every case query, every handler, every token start.
+// handed: every case query (fixed and no-fix), every handler, every token
+// start.
 func TestNoPanicSweep(t *testing.T) {
 	_, cat := fixture(t)
 	r := New(cat)
@@ -254,6 +257,13 @@ func TestNoPanicSweep(t *testing.T) {
 	sqls := []string{}
 	for _, c := range append(append([]repairCase(nil), repairCases...), precisionCases...) {
 		sqls = append(sqls, c.sql)
+	}
+	nofix, err := corpus.Read("testdata/nofix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range nofix {
+		sqls = append(sqls, c.SQL)
 	}
 	for _, sql := range sqls {
 		_, _, _ = r.Normalize(sql)
