@@ -68,12 +68,16 @@
 //     dropped only when no table has it and nothing resembles it.
 //   - 42P01: the one table the name is closest to, in its schema or on the
 //     search path first, another schema only when those have nothing
-//     similar. A missing FROM entry (c.name) becomes the alias of
+//     similar (Repairer.Table answers the same question for any set of
+//     allowed tables). A missing FROM entry (c.name) becomes the alias of
 //     the one relation in the query it names, or a JOIN to the one table a
 //     foreign key away it names that has the column.
 //   - 42702: a column several relations have is qualified only when the
 //     query makes them equal (ON a.x = b.x, USING, a WHERE equality), with
 //     a relation no outer join NULL-extends.
+//
+// WithTables limits what a fix may bring into a query to a request's
+// tables; Repairer.With derives such a Repairer cheaply.
 //
 // Every decision is made on the libpg_query parse tree and the output is
 // deparsed by libpg_query. Only text that does not parse gets token-level

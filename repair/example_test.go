@@ -67,3 +67,20 @@ func ExampleAmbiguousError() {
 	// true true [c.id o.id]
 	// SELECT o.id FROM customers c JOIN orders o ON o.customer_id = c.id
 }
+
+func ExampleRepairer_Table() {
+	cat := schema.NewCatalog(nil, []*schema.Table{
+		{Schema: "public", Name: "orders"},
+		{Schema: "div_01", Name: "employees"},
+		{Schema: "div_02", Name: "employees"},
+	}, nil)
+	r := repair.New(cat)
+	t, err := r.Table("employes", nil)
+	fmt.Println(t, err)
+	// The request may read div_02's tables and public's only.
+	t, err = r.Table("employes", []*schema.Table{cat.Table("div_02.employees"), cat.Table("public.orders")})
+	fmt.Println(t.QualifiedName(), err)
+	// Output:
+	// <nil> repair: no deterministic fix: "employes" is ambiguous: div_01.employees or div_02.employees
+	// div_02.employees <nil>
+}

@@ -9,11 +9,53 @@ import (
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
+// Table returns the table of allowed that the unknown relation name most
+// plausibly means, by the rules Fix applies to 42P01: a misspelling (a swap
+// of two letters counts as one edit), the singular or plural, abbreviations
+// and glosses of its words. With allowed nil the candidates are the
+// catalog's tables (those of WithTables, if set). name is "table" or
+// "schema.table", unquoted, as PostgreSQL and the validator print it.
+//
+// The tables of name's schema, or of the search path for an unqualified
+// name, are looked at first; another schema's only when none of those is
+// even loosely similar, so an allowed table named exactly like the
+// unknown one in another schema (a tenant's copy) is found too. An
+// unqualified name on a path with several schemas holding the same table
+// means the first one, as PostgreSQL resolves it.
+//
+// It returns the table when exactly one is closest; ErrNoFix when none is
+// close; an *AmbiguousError (errors.Is ErrNoFix) whose Alternatives are
+// qualified table names when several are equally close, or only loosely
+// similar ones exist. Callers deciding about a relation outside the
+// allowed set (V012) can use it before giving up on a candidate.
+func (r *Repairer) Table(name string, allowed []*schema.Table) (*schema.Table, error) {
+	name = strings.ReplaceAll(name, `"`, "")
+	schemaName, rel, ok := strings.Cut(name, ".")
+	if !ok {
+		schemaName, rel = "", name
+	}
+	if rel == "" {
+		return nil, ErrNoFix
+	}
+	best, alts, tied := r.closestTables(schemaName, rel, allowed)
+	if best != nil {
+		return best, nil
+	}
+	if len(alts) == 0 {
+		return nil, ErrNoFix
+	}
+	e := &AmbiguousError{Rule: RuleFuzzyTable, Name: name, Tied: tied}
+	for i, t := range alts {
+		if i == MaxAlternatives {
+			break
+		}
+		e.Alternatives = append(e.Alternatives, t.QualifiedName())
+	}
+	return nil, e
+}
+
 // closestTables ranks the tables of pool (nil: every allowed one) against
-// the unknown name: a misspelling, the singular or plural, abbreviations
-// and glosses of its words; the tables of the name's schema, or of the
-// search path for an unqualified name, first, another schema's only when
-// none of those is even loosely similar. It returns the single closest table, or the
+// the unknown name (see Table). It returns the single closest table, or the
 // alternatives: tied ones (tied true) or loose ones, closest first.
 func (r *Repairer) closestTables(schemaName, name string, pool []*schema.Table) (*schema.Table, []*schema.Table, bool) {
 	if pool == nil {
@@ -93,7 +135,7 @@ func (r *Repairer) shadowed(t *schema.Table, pool []*schema.Table) bool {
 }
 
 // undefinedTable answers 42P01. "relation x does not exist": the one table
-// x most plausibly means (see closestTables), else nothing. "missing FROM-clause
+// x most plausibly means (see Table), else nothing. "missing FROM-clause
 // entry": see missingFrom.
 func (d *doc) undefinedTable(f Failure) []edit {
 	off := d.offset(f.Position)

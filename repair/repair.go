@@ -106,6 +106,7 @@ type config struct {
 	maxCandidates int
 	logger        *slog.Logger
 	tables        map[string]bool // qualified names; nil: every table
+	glossers      int             // WithGlosser calls, so With knows to rebuild the matcher
 }
 
 type optionFunc func(*config)
@@ -122,7 +123,22 @@ func WithSearchPath(schemas ...string) Option {
 // full words an abbreviation may stand for ("qty" → "quantity"). Built-in
 // abbreviations are always used.
 func WithGlosser(f func(word string) []string) Option {
-	return optionFunc(func(c *config) { c.gloss = f })
+	return optionFunc(func(c *config) { c.gloss, c.glossers = f, c.glossers+1 })
+}
+
+// WithTables restricts the tables Fix may bring into a query, by a 42P01
+// correction or a JOIN, to the named ones ("schema.table"; repeatable: the
+// sets add up), e.g. the tables a request may read. Tables the query
+// already reads are matched against whatever it reads.
+func WithTables(qualified ...string) Option {
+	return optionFunc(func(c *config) {
+		if c.tables == nil {
+			c.tables = map[string]bool{}
+		}
+		for _, q := range qualified {
+			c.tables[q] = true
+		}
+	})
 }
 
 // WithMaxCandidates bounds the number of fixes Fix returns (default 3).
@@ -185,6 +201,35 @@ func New(cat *schema.Catalog, opts ...Option) *Repairer {
 	return r
 }
 
+// With returns a Repairer for the same catalog with opts applied on top of
+// r's options, e.g. a request's search path and tables:
+//
+//	rr := r.With(repair.WithSearchPath("div_03", "public"), repair.WithTables(names...))
+//
+// It shares r's name index, so it is cheap unless opts set a glosser.
+func (r *Repairer) With(opts ...Option) *Repairer {
+	cfg := r.cfg
+	cfg.searchPath = append([]string(nil), cfg.searchPath...)
+	if cfg.tables != nil {
+		tables := make(map[string]bool, len(cfg.tables))
+		for k := range cfg.tables {
+			tables[k] = true
+		}
+		cfg.tables = tables
+	}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	if len(cfg.searchPath) == 0 {
+		cfg.searchPath = []string{"public"}
+	}
+	out := &Repairer{cat: r.cat, cfg: cfg, idents: r.idents, cols: r.cols, match: r.match}
+	if cfg.glossers != r.cfg.glossers {
+		out.match = newMatcher(cfg.gloss, r.match.names())
+	}
+	return out
+}
+
 // anyColumn reports whether some table of the catalog has a column of that
 // name, or one a typo away.
 func (r *Repairer) anyColumn(name string) bool {
@@ -196,7 +241,7 @@ func (r *Repairer) anyColumn(name string) bool {
 	return false
 }
 
-// allowed reports whether Fix may bring t into a query.
+// allowed reports whether Fix may bring t into a query (WithTables).
 func (r *Repairer) allowed(t *schema.Table) bool {
 	return r.cfg.tables == nil || r.cfg.tables[t.QualifiedName()]
 }
