@@ -79,6 +79,8 @@ type target struct {
 	score float64 // loose resemblance, to order weak candidates
 	child bool    // a JOIN to a referencing table (repeats rows)
 	table *schema.Table
+	rel   *rel // the relation of a column target in the query
+	rival bool // a loose column holding all the wanted words, no foreign key (see withRivals)
 	edit  edit
 }
 

@@ -53,7 +53,9 @@
 //     (nmae, emial); a word abbreviated or two edits in a long name; the
 //     table's own name added or dropped (customer_id for customers.id,
 //     name for customers.customer_name). Only a strictly strongest target
-//     is applied; a tie is reported.
+//     is applied; a tie is reported. The last, weakest, also ties with any
+//     other column of that table holding the name's words that is no
+//     foreign key (date: invoices.invoice_date or invoices.due_date).
 //   - 42703 looks first at the relations the name can refer to, then, for
 //     a qualified name, at the other relations in the query (a wrong
 //     qualifier), and only when nothing there even loosely resembles the

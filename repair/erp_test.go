@@ -2,6 +2,8 @@ package repair
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -48,5 +50,24 @@ func TestERP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkCase(t, r, pool, c) })
+	}
+	// And what it must not repair there.
+	for _, c := range []struct {
+		sql  string
+		tied bool
+		alts []string
+	}{
+		// Dropping the table's name from invoice_date leaves "date", which
+		// due_date has as well (not a foreign key: the invoice's own).
+		{"SELECT invoice_no, date FROM invoices WHERE status = 'Overdue'", true, []string{"invoice_date", "due_date"}},
+		// A generic name only neighbours have: whose?
+		{"SELECT so.order_no, so.name FROM sales_orders so", false,
+			[]string{"currencies.name", "customers.customer_name", "employees.first_name", "employees.last_name"}},
+	} {
+		_, err := r.Fix(c.sql, serverFailure(t, pool, c.sql))
+		var amb *AmbiguousError
+		if !errors.As(err, &amb) || amb.Tied != c.tied || !reflect.DeepEqual(amb.Alternatives, c.alts) {
+			t.Errorf("Fix(%s) = %v; want alternatives %v (tied %t)", c.sql, err, c.alts, c.tied)
+		}
 	}
 }

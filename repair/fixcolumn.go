@@ -282,13 +282,14 @@ func (d *doc) undefinedColumn(f Failure) []edit {
 				written = []string{r.alias, c}
 			}
 			label := strings.Join(written, ".")
-			t := target{rank: m.rank(wanted, c, ctx), level: level, label: label, col: c,
+			t := target{rank: m.rank(wanted, c, ctx), level: level, label: label, col: c, rel: r,
 				edit: edit{rule: rule, note: name + " → " + label, fn: setColumn(off, written...)}}
 			switch {
 			case t.rank < rankNone:
 				plausible = append(plausible, t)
 			case m.loose(wanted, c):
 				t.score = m.score(wanted, c, ctx)
+				t.rival = m.within(wanted, c) && !foreignKey(r.table, c)
 				loose = append(loose, t)
 			}
 		}
@@ -360,10 +361,10 @@ func (d *doc) undefinedColumn(f Failure) []edit {
 			d.decline(RuleFuzzyColumn, name, true, tier1)
 			return nil
 		}
-		return d.choose(RuleFuzzyColumn, name, tier1)
+		return d.choose(RuleFuzzyColumn, name, withRivals(tier1, loose1))
 	}
 	if len(tier2) > 0 && len(loose1) == 0 {
-		return d.choose(RuleRequalify, name, tier2)
+		return d.choose(RuleRequalify, name, withRivals(tier2, loose2))
 	}
 
 	// Tier 3: tables one foreign key away, not in the query yet. The
@@ -440,6 +441,39 @@ func upTo(ts []target, r rank) []target {
 		}
 	}
 	return out
+}
+
+// withRivals adds to targets whose best is only rankImplied (the table's
+// own name dropped: date for invoices.invoice_date) the other columns of
+// that relation holding all the wanted words that are no foreign key
+// (invoices.due_date), at the same rank: they are as likely, and tie. A
+// foreign key column (region_code, manager_id) names another entity and is
+// no rival to the table's own.
+func withRivals(ts, loose []target) []target {
+	best, _ := pick(append([]target(nil), ts...))
+	if best == nil || best.rank != rankImplied {
+		return ts
+	}
+	for _, l := range loose {
+		if l.rival && l.rel == best.rel {
+			l.rank = rankImplied
+			ts = append(ts, l)
+		}
+	}
+	return ts
+}
+
+// foreignKey reports whether col is a column of a foreign key of t.
+func foreignKey(t *schema.Table, col string) bool {
+	if t == nil {
+		return false
+	}
+	for _, fk := range t.ForeignKeys {
+		if hasString(fk.Columns, col) {
+			return true
+		}
+	}
+	return false
 }
 
 // choose returns the edit of the one strongest target, or records the tie.

@@ -434,6 +434,17 @@ func (m matcher) loose(wanted, candidate string) bool {
 	return min(len([]rune(lw)), len([]rune(lc))) >= 5 && osa(lw, lc) <= 2
 }
 
+// within reports whether every word of wanted is in candidate, which has
+// more (date in due_date, id in manager_id).
+func (m matcher) within(wanted, candidate string) bool {
+	ww, cw := m.nameWords(wanted), m.nameWords(candidate)
+	if len(ww) >= len(cw) {
+		return false
+	}
+	_, _, ok := m.pair(ww, cw, rankAbbrev)
+	return ok
+}
+
 // looseWord compares two words loosely: a rank, two edits, or one edit
 // between their stems (hiring, hire).
 func (m matcher) looseWord(a, b string) bool {
