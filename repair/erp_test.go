@@ -2,6 +2,8 @@ package repair
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -25,6 +27,12 @@ func TestERP(t *testing.T) {
 		{name: "customer name lives on customers", sql: "SELECT so.order_no, so.customer_name FROM sales_orders so WHERE so.so_id < 20",
 			want:  "SELECT so.order_no, c.customer_name FROM sales_orders so JOIN customers c ON c.customer_id = so.customer_id WHERE so.so_id < 20",
 			state: "42703", rules: []string{RuleJoinNeighbor}},
+		// Not countries.name or industries.name (two parents with a name):
+		// customers has its own.
+		{name: "name of the table itself", sql: "SELECT nme FROM customers WHERE customer_id < 5",
+			want: "SELECT customer_name FROM customers WHERE customer_id < 5", state: "42703", rules: []string{RuleFuzzyColumn}},
+		{name: "generic name of the table itself", sql: "SELECT name, city FROM customers WHERE customer_id < 5",
+			want: "SELECT customer_name, city FROM customers WHERE customer_id < 5", state: "42703", rules: []string{RuleFuzzyColumn}},
 		{name: "abbreviated column twice", sql: "SELECT cust_name, COUNT(*) FROM customers GROUP BY cust_name",
 			want: "SELECT customer_name, count(*) FROM customers GROUP BY customer_name", state: "42703", rules: []string{RuleFuzzyColumn}},
 		{name: "department name", sql: "SELECT e.first_name, e.dept_name FROM employees e WHERE e.emp_id < 10",
@@ -42,5 +50,24 @@ func TestERP(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { checkCase(t, r, pool, c) })
+	}
+	// And what it must not repair there.
+	for _, c := range []struct {
+		sql  string
+		tied bool
+		alts []string
+	}{
+		// Dropping the table's name from invoice_date leaves "date", which
+		// due_date has as well (not a foreign key: the invoice's own).
+		{"SELECT invoice_no, date FROM invoices WHERE status = 'Overdue'", true, []string{"invoice_date", "due_date"}},
+		// A generic name only neighbours have: whose?
+		{"SELECT so.order_no, so.name FROM sales_orders so", false,
+			[]string{"currencies.name", "customers.customer_name", "employees.first_name", "employees.last_name"}},
+	} {
+		_, err := r.Fix(c.sql, serverFailure(t, pool, c.sql))
+		var amb *AmbiguousError
+		if !errors.As(err, &amb) || amb.Tied != c.tied || !reflect.DeepEqual(amb.Alternatives, c.alts) {
+			t.Errorf("Fix(%s) = %v; want alternatives %v (tied %t)", c.sql, err, c.alts, c.tied)
+		}
 	}
 }

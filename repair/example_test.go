@@ -1,6 +1,7 @@
 package repair_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
@@ -50,4 +51,36 @@ func ExampleRepairer_Fix() {
 	// Output:
 	// 42703.join_neighbor
 	// SELECT o.id, customers.cust_nm FROM orders o JOIN customers ON o.customer_id = customers.id
+}
+
+func ExampleAmbiguousError() {
+	r := repair.New(exampleCatalog())
+	sql := "SELECT id FROM customers c JOIN orders o ON o.customer_id = c.id"
+	f := repair.Failure{SQLState: "42702", Message: `column reference "id" is ambiguous`, Position: 8}
+	_, err := r.Fix(sql, f)
+	var amb *repair.AmbiguousError
+	if errors.As(err, &amb) {
+		fmt.Println(errors.Is(err, repair.ErrNoFix), amb.Tied, amb.Alternatives)
+		fmt.Println(amb.Fixes[1].SQL)
+	}
+	// Output:
+	// true true [c.id o.id]
+	// SELECT o.id FROM customers c JOIN orders o ON o.customer_id = c.id
+}
+
+func ExampleRepairer_Table() {
+	cat := schema.NewCatalog(nil, []*schema.Table{
+		{Schema: "public", Name: "orders"},
+		{Schema: "div_01", Name: "employees"},
+		{Schema: "div_02", Name: "employees"},
+	}, nil)
+	r := repair.New(cat)
+	t, err := r.Table("employes", nil)
+	fmt.Println(t, err)
+	// The request may read div_02's tables and public's only.
+	t, err = r.Table("employes", []*schema.Table{cat.Table("div_02.employees"), cat.Table("public.orders")})
+	fmt.Println(t.QualifiedName(), err)
+	// Output:
+	// <nil> repair: no deterministic fix: "employes" is ambiguous: div_01.employees or div_02.employees
+	// div_02.employees <nil>
 }

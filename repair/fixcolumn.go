@@ -2,8 +2,6 @@ package repair
 
 import (
 	"fmt"
-	"regexp"
-	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -11,28 +9,6 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
-
-// Score thresholds for name matching: a column of a table already in the
-// query may be a looser match than one that needs a new JOIN.
-const (
-	minScopeScore    = 0.7
-	minNeighborScore = 0.8
-)
-
-// candidate is an edit with a score used for ranking.
-type candidate struct {
-	edit
-	score float64
-}
-
-func ranked(cs []candidate) []edit {
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
-	out := make([]edit, len(cs))
-	for i, c := range cs {
-		out[i] = c.edit
-	}
-	return out
-}
 
 func (d *doc) matcher() matcher { return d.r.match }
 
@@ -68,10 +44,12 @@ type neighbor struct {
 	notNull          bool
 }
 
+// neighbors returns the tables one declared foreign key away from r (the
+// ones WithTables allows), the referenced ones first, in catalog order.
 func (d *doc) neighbors(r *rel) []neighbor {
 	var out []neighbor
 	for _, fk := range r.table.ForeignKeys {
-		if t := d.r.cat.Lookup(fk.RefSchema, fk.RefTable); t != nil {
+		if t := d.r.cat.Lookup(fk.RefSchema, fk.RefTable); t != nil && d.r.allowed(t) {
 			nn := true
 			for _, c := range fk.Columns {
 				if col := r.table.Column(c); col == nil || !col.NotNull {
@@ -82,7 +60,9 @@ func (d *doc) neighbors(r *rel) []neighbor {
 		}
 	}
 	for _, ref := range d.r.cat.ReferencedBy(r.table.QualifiedName()) {
-		out = append(out, neighbor{from: r, table: ref.From, fromCols: ref.FK.RefColumns, toCols: ref.FK.Columns})
+		if d.r.allowed(ref.From) {
+			out = append(out, neighbor{from: r, table: ref.From, fromCols: ref.FK.RefColumns, toCols: ref.FK.Columns})
+		}
 	}
 	return out
 }
@@ -97,6 +77,16 @@ func (sc *scope) inScope(t *schema.Table) *rel {
 	return nil
 }
 
+// anyLevel reports whether some level of sc reads table t.
+func (sc *scope) anyLevel(t *schema.Table) bool {
+	for s := sc; s != nil; s = s.outer {
+		if s.inScope(t) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // newAlias picks an alias for a joined table that clashes with nothing.
 func (d *doc) newAlias(base string) string {
 	used := d.usedAliases()
@@ -108,6 +98,15 @@ func (d *doc) newAlias(base string) string {
 			return a
 		}
 	}
+}
+
+// writtenName returns a table's name as a statement writes it: bare when
+// the search path finds it, qualified otherwise.
+func (r *Repairer) writtenName(t *schema.Table) string {
+	if r.cat.Resolve(t.Name, r.cfg.searchPath) == t {
+		return t.Name
+	}
+	return t.Schema + "." + t.Name
 }
 
 // addJoin joins nb.table (as alias) to the FROM item holding nb.from, in a
@@ -143,9 +142,75 @@ func addJoin(nb neighbor, alias string) func(*doc) error {
 		if nb.parent && nb.notNull {
 			jt = pg_query.JoinType_JOIN_INNER
 		}
+		before := d.scopeAt(h.path)
 		sel.FromClause[nb.from.top] = pg_query.MakeJoinExprNode(jt, sel.FromClause[nb.from.top],
 			&pg_query.Node{Node: &pg_query.Node_RangeVar{RangeVar: rv}}, quals)
+		qualifyShared(sel, before, nb.table)
 		return nil
+	}
+}
+
+// qualifyShared qualifies the bare column references of sel (not of its
+// subqueries) that a newly joined table also has, with the relation they
+// named before the JOIN: the JOIN must not make them ambiguous.
+func qualifyShared(sel *pg_query.SelectStmt, before *scope, joined *schema.Table) {
+	if before == nil {
+		return
+	}
+	level := before.levelAliases()
+	qualifyBare(sel, before.output, func(col string) string {
+		if joined.Column(col) == nil {
+			return ""
+		}
+		if owners, _ := before.owners(col); len(owners) == 1 && hasString(level, owners[0].alias) {
+			return owners[0].alias
+		}
+		return ""
+	})
+}
+
+// qualifyBare qualifies the bare column references of sel (not of its
+// subqueries) with the alias qualifier returns for their name ("": left
+// alone). In ORDER BY a bare name is an output column's first, as
+// PostgreSQL reads it, and such a name is left alone (GROUP BY reads input
+// columns first).
+func qualifyBare(sel *pg_query.SelectStmt, output []string, qualifier func(col string) string) {
+	fix := func(n *pg_query.Node, outputOK bool) {
+		walkNodes(n.ProtoReflect(), func(x *pg_query.Node, _ []step) bool {
+			if x.GetSelectStmt() != nil || x.GetRangeSubselect() != nil {
+				return false
+			}
+			c := x.GetColumnRef()
+			if c == nil || len(c.Fields) != 1 {
+				return true
+			}
+			col := c.Fields[0].GetString_().GetSval()
+			if col == "" || (outputOK && hasString(output, col)) {
+				return true
+			}
+			if q := qualifier(col); q != "" {
+				c.Fields = names(q, col)
+			}
+			return true
+		})
+	}
+	for _, n := range sel.TargetList {
+		fix(n, false)
+	}
+	for _, n := range sel.FromClause {
+		fix(n, false)
+	}
+	if sel.WhereClause != nil {
+		fix(sel.WhereClause, false)
+	}
+	for _, n := range sel.GroupClause {
+		fix(n, false)
+	}
+	if sel.HavingClause != nil {
+		fix(sel.HavingClause, false)
+	}
+	for _, n := range sel.SortClause {
+		fix(n, true)
 	}
 }
 
@@ -160,11 +225,28 @@ func chain(fns ...func(*doc) error) func(*doc) error {
 	}
 }
 
-var hintColumn = regexp.MustCompile(`the column "([^"]+)"`)
-
-// undefinedColumn answers 42703: a misspelt column, a column of a table
-// one JOIN away, a double-quoted string value, or a phantom column that can
-// be dropped without changing the rows.
+// undefinedColumn answers 42703. A name is replaced by a column only when
+// exactly one target is plausible, looked for in tiers; the first tier
+// holding a plausible target decides, and a later tier is only looked at
+// when the earlier ones hold nothing even loosely similar:
+//
+//  1. the relations the name can refer to (the qualifier's, or all those
+//     in scope for a bare name): a misspelling, an abbreviation or gloss,
+//     the table's own name added or dropped (customer_id for customers.id);
+//  2. for a qualified name, the other relations in scope (a wrong
+//     qualifier: o.city for c.city);
+//  3. the tables one declared foreign key away, with the JOIN added. Only a
+//     referenced (parent) table is joined, which adds no rows and, with a
+//     LEFT JOIN on a nullable key, drops none; and only for a name that
+//     says whose column it is: a generic one (name, status, code) matches
+//     every neighbour's own and is not joined for.
+//
+// A double-quoted value compared with a column becomes a string; a bare
+// word compared with a text column may be a value (status = shipped) and
+// is left alone; a phantom ORDER BY or output column, one no table of the
+// catalog has and nothing in reach resembles, is dropped (a column of an
+// unrelated table is not a phantom: the query misses a longer join).
+// Everything else is reported by an *AmbiguousError.
 func (d *doc) undefinedColumn(f Failure) []edit {
 	off := d.offset(f.Position)
 	h := d.find(off, isColumnRef)
@@ -181,104 +263,300 @@ func (d *doc) undefinedColumn(f Failure) []edit {
 	if sc == nil {
 		return nil
 	}
-	wanted := parts[len(parts)-1]
-	var cs []candidate
-	if len(parts) == 1 && d.sql[off] == '"' && d.comparedValue(h.node, h.path) {
-		cs = append(cs, candidate{score: 2, edit: edit{rule: RuleStringValue, note: `"` + wanted + `" is a value: '` + wanted + `'`,
-			fn: func(d *doc) error {
-				h := d.find(off, isColumnRef)
-				if h == nil {
-					return errStale
-				}
-				replace(h.node, strConst(wanted))
-				return nil
-			}}})
-	}
-	hinted := map[string]bool{}
-	for _, m := range hintColumn.FindAllStringSubmatch(f.Hint, -1) {
-		hinted[m[1]] = true
-	}
+	wanted, name := parts[len(parts)-1], strings.Join(parts, ".")
 	m := d.matcher()
-	var rels []*rel
-	if len(parts) >= 2 {
-		if r, _ := sc.lookup(parts[len(parts)-2]); r != nil {
-			rels = []*rel{r}
-		}
-	} else {
-		for s := sc; s != nil; s = s.outer {
-			rels = append(rels, s.rels...)
-		}
-	}
 	qualify := len(parts) >= 2 || len(sc.rels) > 1
-	for _, r := range rels {
-		cols := r.cols
-		var ctx []string
+
+	// columns rates the columns of r as targets, written qualified or not.
+	columns := func(r *rel, level int, qualified bool, rule string) (plausible, loose []target) {
+		if r.opaque || (qualified && r.alias == "") {
+			return nil, nil
+		}
+		cols, ctx := r.cols, []string(nil)
 		if r.table != nil {
-			cols = nil
-			for _, c := range r.table.Columns {
-				cols = append(cols, c.Name)
-			}
-			ctx = tableWords(r.table)
+			cols, ctx = r.table.ColumnNames(), tableWords(r.table)
 		}
 		for _, c := range cols {
-			s := m.score(wanted, c, ctx)
-			if s < minScopeScore || r.alias == "" && qualify {
+			written := []string{c}
+			if qualified {
+				written = []string{r.alias, c}
+			}
+			label := strings.Join(written, ".")
+			t := target{rank: m.rank(wanted, c, ctx), level: level, label: label, col: c, rel: r,
+				edit: edit{rule: rule, note: name + " → " + label, fn: setColumn(off, written...)}}
+			switch {
+			case t.rank < rankNone:
+				plausible = append(plausible, t)
+			case m.loose(wanted, c):
+				t.score = m.score(wanted, c, ctx)
+				t.rival = m.within(wanted, c) && !foreignKey(r.table, c)
+				loose = append(loose, t)
+			}
+		}
+		return plausible, loose
+	}
+
+	// Tiers 1 and 2.
+	var tier1, tier2, loose1, loose2 []target
+	var from []*rel // whose neighbours tier 3 looks at
+	opaque := false
+	if len(parts) >= 2 {
+		named, _ := sc.lookup(parts[len(parts)-2])
+		if named == nil || named.opaque {
+			return nil
+		}
+		tier1, loose1 = columns(named, 0, true, RuleFuzzyColumn)
+		level := 0
+		for s := sc; s != nil; s = s.outer {
+			for _, r := range s.rels {
+				if r != named {
+					p, l := columns(r, level, true, RuleRequalify)
+					tier2, loose2 = append(tier2, p...), append(loose2, l...)
+				}
+			}
+			level++
+		}
+		tier2 = upTo(tier2, rankNamed)
+		if named.table != nil {
+			from = []*rel{named}
+		}
+	} else {
+		level := 0
+		for s := sc; s != nil; s = s.outer {
+			for _, r := range s.rels {
+				opaque = opaque || r.opaque
+				p, l := columns(r, level, qualify || s != sc, RuleFuzzyColumn)
+				tier1, loose1 = append(tier1, p...), append(loose1, l...)
+			}
+			level++
+		}
+		from = sc.tables()
+	}
+
+	bare := len(parts) == 1
+	quoted := bare && off >= 0 && int(off) < len(d.sql) && d.sql[off] == '"'
+	if bare && d.comparedValue(h.node, h.path) {
+		if quoted {
+			// MySQL's "string": a value, unless a column has that very name.
+			value := d.valueTarget(off, wanted)
+			if exact := upTo(tier1, rankExact); len(exact) > 0 {
+				d.decline(RuleStringValue, name, true, append([]target{value}, exact...))
+				return nil
+			}
+			return []edit{value.edit}
+		}
+		if d.againstText(h, sc) {
+			// status = shipped: a value written unquoted, or a column?
+			// Either reading may change the rows.
+			raw := d.rawIdent(off)
+			value := d.valueTarget(off, raw)
+			d.decline(RuleFuzzyColumn, name, len(tier1) > 0, append(append([]target{value}, tier1...), byScore(loose1)...))
+			return nil
+		}
+	}
+
+	if len(tier1) > 0 {
+		if opaque {
+			// A relation whose columns are unknown may hold the name meant.
+			d.decline(RuleFuzzyColumn, name, true, tier1)
+			return nil
+		}
+		return d.choose(RuleFuzzyColumn, name, withRivals(tier1, loose1))
+	}
+	if len(tier2) > 0 && len(loose1) == 0 {
+		return d.choose(RuleRequalify, name, withRivals(tier2, loose2))
+	}
+
+	// Tier 3: tables one foreign key away, not in the query yet. The
+	// referenced ones first: joining a referencing table repeats rows, so
+	// its columns are only ever reported.
+	var parents, children, loose3 []target
+	for _, r := range from {
+		for _, nb := range d.neighbors(r) {
+			if sc.anyLevel(nb.table) {
 				continue
 			}
-			// The server's hint is plain edit distance: a tie-breaker only.
-			if hinted[r.alias+"."+c] || hinted[c] {
-				s += 0.05
-			}
-			// A table already in the query wins over a new JOIN only when
-			// its column is a good match on its own.
-			if s >= 0.85 {
-				s += 0.1
-			}
-			target := []string{c}
-			if qualify || !containsRel(sc.rels, r) {
-				target = []string{r.alias, c}
-			}
-			cs = append(cs, candidate{score: s, edit: edit{rule: RuleFuzzyColumn,
-				note: fmt.Sprintf("%s → %s", strings.Join(parts, "."), strings.Join(target, ".")), fn: setColumn(off, target...)}})
-		}
-	}
-	// Tables one foreign key away from the relation(s) in scope.
-	for _, r := range rels {
-		if r.table == nil || (len(parts) == 1 && !containsRel(sc.rels, r)) {
-			continue
-		}
-		for _, nb := range d.neighbors(r) {
+			ctx := tableWords(nb.table)
+			alias := d.newAlias(nb.table.Name)
 			for _, c := range nb.table.Columns {
-				s := m.score(wanted, c.Name, tableWords(nb.table))
-				if s < minNeighborScore {
-					continue
+				label := alias + "." + c.Name
+				t := target{rank: m.rank(wanted, c.Name, ctx), label: label, col: c.Name, table: nb.table, child: !nb.parent,
+					edit: edit{rule: RuleJoinNeighbor,
+						note: fmt.Sprintf("%s → %s, joining %s on %s", name, label, nb.table.QualifiedName(), joinText(nb, alias)),
+						fn:   chain(setColumn(off, alias, c.Name), addJoin(nb, alias))}}
+				switch {
+				case t.rank <= rankNamed && nb.parent:
+					parents = append(parents, t)
+				case t.rank <= rankNamed:
+					children = append(children, t)
+				case m.loose(wanted, c.Name):
+					t.score = m.score(wanted, c.Name, ctx)
+					loose3 = append(loose3, t)
 				}
-				if !nb.parent {
-					s -= 0.05 // a child table multiplies rows
-				}
-				if other := sc.inScope(nb.table); other != nil {
-					cs = append(cs, candidate{score: s + 0.05, edit: edit{rule: RuleRequalify,
-						note: fmt.Sprintf("%s → %s.%s", strings.Join(parts, "."), other.alias, c.Name), fn: setColumn(off, other.alias, c.Name)}})
-					continue
-				}
-				alias := d.newAlias(nb.table.Name)
-				cs = append(cs, candidate{score: s, edit: edit{rule: RuleJoinNeighbor,
-					note: fmt.Sprintf("%s → %s.%s, joining %s on %s", strings.Join(parts, "."), alias, c.Name, nb.table.QualifiedName(), joinText(nb, alias)),
-					fn:   chain(setColumn(off, alias, c.Name), addJoin(nb, alias))}})
 			}
 		}
 	}
-	if len(cs) == 0 {
+	if len(parents) > 0 {
+		best, tied := pick(parents)
+		switch {
+		case len(loose1)+len(loose2) > 0 || opaque:
+			// Something in the query resembles the name: it may be meant.
+		case m.generic(wanted):
+			// Every neighbour has a name or a status: whose is a guess.
+		case best == nil:
+			d.decline(RuleJoinNeighbor, name, true, tied)
+			return nil
+		default:
+			return []edit{best.edit}
+		}
+	}
+	// Reported: in-query candidates first, then the neighbours' plausible
+	// columns, then (only when the query has nothing) their loose ones.
+	inQuery := append(append(append([]target(nil), tier2...), byScore(loose1)...), byScore(loose2)...)
+	if len(inQuery) > 0 {
+		loose3 = nil
+	}
+	if len(parents)+len(children) > 0 {
+		d.decline(RuleJoinNeighbor, name, false, append(append(append(inQuery, parents...), children...), byScore(loose3)...))
+		return nil
+	}
+	if len(inQuery)+len(loose3) > 0 {
+		d.decline(RuleFuzzyColumn, name, false, append(inQuery, byScore(loose3)...))
+		return nil
+	}
+	if !d.r.anyColumn(wanted) {
 		if e, ok := d.dropPhantom(h, off); ok {
 			return []edit{e}
 		}
 	}
-	return ranked(cs)
+	return nil
 }
 
-func containsRel(rs []*rel, r *rel) bool {
-	for _, x := range rs {
-		if x == r {
+// upTo returns the targets of rank at most r.
+func upTo(ts []target, r rank) []target {
+	var out []target
+	for _, t := range ts {
+		if t.rank <= r {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// withRivals adds to targets whose best is only rankImplied (the table's
+// own name dropped: date for invoices.invoice_date) the other columns of
+// that relation holding all the wanted words that are no foreign key
+// (invoices.due_date), at the same rank: they are as likely, and tie. A
+// foreign key column (region_code, manager_id) names another entity and is
+// no rival to the table's own.
+func withRivals(ts, loose []target) []target {
+	best, _ := pick(append([]target(nil), ts...))
+	if best == nil || best.rank != rankImplied {
+		return ts
+	}
+	for _, l := range loose {
+		if l.rival && l.rel == best.rel {
+			l.rank = rankImplied
+			ts = append(ts, l)
+		}
+	}
+	return ts
+}
+
+// foreignKey reports whether col is a column of a foreign key of t.
+func foreignKey(t *schema.Table, col string) bool {
+	if t == nil {
+		return false
+	}
+	for _, fk := range t.ForeignKeys {
+		if hasString(fk.Columns, col) {
+			return true
+		}
+	}
+	return false
+}
+
+// choose returns the edit of the one strongest target, or records the tie.
+func (d *doc) choose(rule, name string, ts []target) []edit {
+	best, tied := pick(ts)
+	if best == nil {
+		d.decline(rule, name, true, tied)
+		return nil
+	}
+	return []edit{best.edit}
+}
+
+// valueTarget turns the column reference at off into the string s.
+func (d *doc) valueTarget(off int32, s string) target {
+	lit := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	return target{rank: rankExact, label: lit, col: s, edit: edit{rule: RuleStringValue, note: `"` + s + `" is a value: ` + lit,
+		fn: func(d *doc) error {
+			h := d.find(off, isColumnRef)
+			if h == nil {
+				return errStale
+			}
+			replace(h.node, strConst(s))
+			return nil
+		}}}
+}
+
+// rawIdent returns the identifier written at off, in its original case
+// (the parser folds an unquoted one to lower case).
+func (d *doc) rawIdent(off int32) string {
+	end := int(off)
+	for end < len(d.sql) {
+		c := d.sql[end]
+		if c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			end++
+			continue
+		}
+		break
+	}
+	return d.sql[off:end]
+}
+
+// againstText reports whether the comparison holding a bare name (on its
+// right side, see comparedValue) compares it with text: a column of a
+// text, character or enum type, or lower/upper/trim of one.
+func (d *doc) againstText(h *hit, sc *scope) bool {
+	for i := len(h.path) - 1; i >= 0; i-- {
+		switch v := h.path[i].msg.Interface().(type) {
+		case *pg_query.List, *pg_query.Node:
+			continue
+		case *pg_query.A_Expr:
+			return d.textExpr(v.Lexpr, sc)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func (d *doc) textExpr(n *pg_query.Node, sc *scope) bool {
+	if fc := n.GetFuncCall(); fc != nil && len(fc.Args) == 1 {
+		switch funcName(fc) {
+		case "lower", "upper", "trim", "btrim", "initcap":
+			return true
+		}
+		return false
+	}
+	c := n.GetColumnRef()
+	if c == nil {
+		return false
+	}
+	r, col := sc.resolve(c)
+	if r == nil || r.table == nil {
+		return false
+	}
+	cl := r.table.Column(col)
+	if cl == nil {
+		return false
+	}
+	if len(cl.EnumLabels) > 0 {
+		return true
+	}
+	for _, p := range []string{"text", "character", "varchar", "char", "citext", "name"} {
+		if strings.HasPrefix(cl.Type, p) && !strings.HasSuffix(cl.Type, "[]") {
 			return true
 		}
 	}
@@ -359,199 +637,4 @@ func hasAggregate(sel *pg_query.SelectStmt) bool {
 		})
 	}
 	return found
-}
-
-// undefinedTable answers 42P01: a misspelt table name, or a qualifier with
-// no FROM entry ("missing FROM-clause entry for table c") that names a
-// table one foreign key away, which is then joined.
-func (d *doc) undefinedTable(f Failure) []edit {
-	off := d.offset(f.Position)
-	if strings.HasPrefix(f.Message, "missing FROM-clause entry") || strings.HasPrefix(f.Message, "invalid reference to FROM-clause entry") {
-		return d.missingFrom(off)
-	}
-	h := d.find(off, isRangeVar)
-	if h == nil {
-		return nil
-	}
-	rv := h.node.GetRangeVar()
-	m := d.matcher()
-	var cs []candidate
-	for _, t := range d.r.cat.Tables {
-		s := m.score(rv.Relname, t.Name, nil)
-		if rv.Schemaname != "" && rv.Schemaname != t.Schema {
-			s -= 0.1
-		}
-		if s < minScopeScore {
-			continue
-		}
-		if d.r.cat.Resolve(t.Name, d.r.cfg.searchPath) == t {
-			s += 0.05
-		}
-		t := t
-		old := rv.Relname
-		cs = append(cs, candidate{score: s, edit: edit{rule: RuleFuzzyTable, note: old + " → " + t.QualifiedName(),
-			fn: func(d *doc) error {
-				h := d.find(off, isRangeVar)
-				if h == nil {
-					return errStale
-				}
-				rv := h.node.GetRangeVar()
-				rv.Relname, rv.Schemaname = t.Name, ""
-				if d.r.cat.Resolve(t.Name, d.r.cfg.searchPath) != t {
-					rv.Schemaname = t.Schema
-				}
-				if rv.Alias == nil && old != t.Name && d.qualifierUsed(old) {
-					rv.Alias = &pg_query.Alias{Aliasname: old}
-				}
-				return nil
-			}}})
-	}
-	return ranked(cs)
-}
-
-// qualifierUsed reports a column reference qualified with q.
-func (d *doc) qualifierUsed(q string) bool {
-	return len(d.findAll(d.tree.ProtoReflect(), func(n *pg_query.Node) bool {
-		c := n.GetColumnRef()
-		if c == nil || len(c.Fields) < 2 {
-			return false
-		}
-		p := colParts(c)
-		return p[len(p)-2] == q
-	})) > 0
-}
-
-func (d *doc) missingFrom(off int32) []edit {
-	h := d.find(off, isColumnRef)
-	if h == nil {
-		return nil
-	}
-	parts := colParts(h.node.GetColumnRef())
-	if len(parts) < 2 {
-		return nil
-	}
-	q, col := parts[len(parts)-2], parts[len(parts)-1]
-	sc := d.scopeAt(h.path)
-	if sc == nil {
-		return nil
-	}
-	m := d.matcher()
-	// How well the qualifier names a table: its name, a prefix or its initials.
-	qscore := func(t *schema.Table) float64 {
-		s := m.score(q, t.Name, nil)
-		if abbrev(q, t.Name) || q == initials(t.Name) {
-			s = max(s, 0.85)
-		}
-		for _, w := range splitWords(t.Name) {
-			if len(q) == 1 && w[0] == q[0] {
-				s = max(s, 0.7)
-			}
-		}
-		return s
-	}
-	hasCol := func(t *schema.Table) bool { return col == "" || t.Column(col) != nil }
-	var cs []candidate
-	for _, r := range sc.tables() {
-		if s := qscore(r.table); s >= 0.6 && hasCol(r.table) {
-			alias := r.alias
-			cs = append(cs, candidate{score: s + 0.1, edit: edit{rule: RuleFromAlias, note: q + ".* → " + alias + ".*",
-				fn: requalify(off, q, alias)}})
-		}
-	}
-	for _, r := range sc.tables() {
-		for _, nb := range d.neighbors(r) {
-			if !hasCol(nb.table) || sc.inScope(nb.table) != nil {
-				continue
-			}
-			s := qscore(nb.table)
-			if !nb.parent {
-				s -= 0.05
-			}
-			if s < 0.5 {
-				continue
-			}
-			cs = append(cs, candidate{score: s, edit: edit{rule: RuleMissingFrom,
-				note: fmt.Sprintf("joined %s AS %s on %s", nb.table.QualifiedName(), q, joinText(nb, q)),
-				fn:   addJoin(nb, q)}})
-		}
-	}
-	return ranked(cs)
-}
-
-// initials returns the first letters of a name's words ("order_lines" → "ol").
-func initials(name string) string {
-	var b strings.Builder
-	for _, w := range splitWords(name) {
-		b.WriteByte(w[0])
-	}
-	return b.String()
-}
-
-// requalify renames qualifier q to alias in every column reference of the
-// select holding the reference at off, in a fresh tree.
-func requalify(off int32, q, alias string) func(*doc) error {
-	return func(d *doc) error {
-		h := d.find(off, isColumnRef)
-		if h == nil {
-			return errStale
-		}
-		sel, _, _ := h.enclosingSelect()
-		for _, x := range d.findAll(sel.ProtoReflect(), isColumnRef) {
-			c := x.node.GetColumnRef()
-			if p := colParts(c); len(p) == 2 && p[0] == q {
-				c.Fields[0] = pg_query.MakeStrNode(alias)
-			}
-		}
-		return nil
-	}
-}
-
-// ambiguousColumn answers 42702 by qualifying the column with each
-// relation in scope that has it, the first FROM item first.
-func (d *doc) ambiguousColumn(f Failure) []edit {
-	off := d.offset(f.Position)
-	h := d.find(off, isColumnRef)
-	if h == nil {
-		return nil
-	}
-	parts := colParts(h.node.GetColumnRef())
-	if len(parts) != 1 || parts[0] == "" {
-		return nil
-	}
-	sc := d.scopeAt(h.path)
-	if sc == nil {
-		return nil
-	}
-	owners, _ := sc.owners(parts[0])
-	// The referenced side of a foreign key on this very column first (it
-	// is never NULL-extended by the child), then FROM order.
-	sort.SliceStable(owners, func(i, j int) bool {
-		return references(owners[j], owners[i], parts[0]) && !references(owners[i], owners[j], parts[0])
-	})
-	var out []edit
-	for _, r := range owners {
-		if r.alias == "" {
-			continue
-		}
-		out = append(out, edit{rule: RuleAmbiguous, note: parts[0] + " → " + r.alias + "." + parts[0], fn: setColumn(off, r.alias, parts[0])})
-	}
-	return out
-}
-
-// references reports whether child's column col is a foreign key to
-// parent's column of the same name.
-func references(child, parent *rel, col string) bool {
-	if child.table == nil || parent.table == nil {
-		return false
-	}
-	for _, fk := range child.table.ForeignKeys {
-		if fk.RefSchema == parent.table.Schema && fk.RefTable == parent.table.Name {
-			for i, c := range fk.Columns {
-				if c == col && fk.RefColumns[i] == col {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }

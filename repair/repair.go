@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -112,6 +113,8 @@ type config struct {
 	gloss         func(word string) []string
 	maxCandidates int
 	logger        *slog.Logger
+	tables        map[string]bool // qualified names; nil: every table
+	glossers      int             // WithGlosser calls, so With knows to rebuild the matcher
 }
 
 type optionFunc func(*config)
@@ -128,7 +131,22 @@ func WithSearchPath(schemas ...string) Option {
 // full words an abbreviation may stand for ("qty" → "quantity"). Built-in
 // abbreviations are always used.
 func WithGlosser(f func(word string) []string) Option {
-	return optionFunc(func(c *config) { c.gloss = f })
+	return optionFunc(func(c *config) { c.gloss, c.glossers = f, c.glossers+1 })
+}
+
+// WithTables restricts the tables Fix may bring into a query, by a 42P01
+// correction or a JOIN, to the named ones ("schema.table"; repeatable: the
+// sets add up), e.g. the tables a request may read. Tables the query
+// already reads are matched against whatever it reads.
+func WithTables(qualified ...string) Option {
+	return optionFunc(func(c *config) {
+		if c.tables == nil {
+			c.tables = map[string]bool{}
+		}
+		for _, q := range qualified {
+			c.tables[q] = true
+		}
+	})
 }
 
 // WithMaxCandidates bounds the number of fixes Fix returns (default 3).
@@ -155,6 +173,7 @@ type Repairer struct {
 	cat    *schema.Catalog
 	cfg    config
 	idents map[string]bool // every schema, table and column name
+	cols   []string        // every column name, sorted, once
 	match  matcher
 }
 
@@ -171,18 +190,68 @@ func New(cat *schema.Catalog, opts ...Option) *Repairer {
 		cat = schema.NewCatalog(nil, nil, nil)
 	}
 	r := &Repairer{cat: cat, cfg: cfg, idents: map[string]bool{}}
+	cols := map[string]bool{}
 	for _, t := range cat.Tables {
 		r.idents[t.Schema], r.idents[t.Name] = true, true
 		for _, c := range t.Columns {
-			r.idents[c.Name] = true
+			r.idents[c.Name], cols[c.Name] = true, true
 		}
 	}
+	for c := range cols {
+		r.cols = append(r.cols, c)
+	}
+	sort.Strings(r.cols)
 	all := make([]string, 0, len(r.idents))
 	for n := range r.idents {
 		all = append(all, n)
 	}
 	r.match = newMatcher(cfg.gloss, all)
 	return r
+}
+
+// With returns a Repairer for the same catalog with opts applied on top of
+// r's options, e.g. a request's search path and tables:
+//
+//	rr := r.With(repair.WithSearchPath("div_03", "public"), repair.WithTables(names...))
+//
+// It shares r's name index, so it is cheap unless opts set a glosser.
+func (r *Repairer) With(opts ...Option) *Repairer {
+	cfg := r.cfg
+	cfg.searchPath = append([]string(nil), cfg.searchPath...)
+	if cfg.tables != nil {
+		tables := make(map[string]bool, len(cfg.tables))
+		for k := range cfg.tables {
+			tables[k] = true
+		}
+		cfg.tables = tables
+	}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	if len(cfg.searchPath) == 0 {
+		cfg.searchPath = []string{"public"}
+	}
+	out := &Repairer{cat: r.cat, cfg: cfg, idents: r.idents, cols: r.cols, match: r.match}
+	if cfg.glossers != r.cfg.glossers {
+		out.match = newMatcher(cfg.gloss, r.match.names())
+	}
+	return out
+}
+
+// anyColumn reports whether some table of the catalog has a column of that
+// name, or one a typo away.
+func (r *Repairer) anyColumn(name string) bool {
+	for _, c := range r.cols {
+		if r.match.rank(name, c, nil) <= rankTypo {
+			return true
+		}
+	}
+	return false
+}
+
+// allowed reports whether Fix may bring t into a query (WithTables).
+func (r *Repairer) allowed(t *schema.Table) bool {
+	return r.cfg.tables == nil || r.cfg.tables[t.QualifiedName()]
 }
 
 // Normalize rewrites MySQL, SQLite and T-SQL idioms into PostgreSQL. Text
@@ -225,7 +294,13 @@ func (r *Repairer) parse(sql string) (*pg_query.ParseResult, string, []Change, e
 
 // Fix returns candidate repairs of sql for the failure the server reported
 // on it, best first. Positions in f refer to sql. It returns ErrNoFix when
-// nothing deterministic applies and a *ParseError when sql does not parse.
+// nothing deterministic applies, an *AmbiguousError (errors.Is ErrNoFix)
+// when a name could stand for several things or only for loosely similar
+// ones, and a *ParseError when sql does not parse.
+//
+// A name is replaced only when exactly one target is plausible: 42703,
+// 42P01 and 42702 propose at most one fix each, never a guess among
+// several (see the package documentation for the rules).
 func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 	var fixes []Fix
 	// Dialect normalization first: an undefined function or a syntax error
@@ -270,6 +345,9 @@ func (r *Repairer) Fix(sql string, f Failure) ([]Fix, error) {
 		fixes = append(fixes, Fix{SQL: out, Rule: e.rule, Note: e.note, Changes: []Change{{Rule: e.rule, Note: e.note}}, Verify: verify})
 	}
 	if len(fixes) == 0 {
+		if amb := d.ambiguity(f.SQLState); amb != nil {
+			return nil, amb
+		}
 		return nil, ErrNoFix
 	}
 	if len(fixes) > r.cfg.maxCandidates {

@@ -168,9 +168,9 @@ var repairCases = []repairCase{
 		want: "SELECT id, total_amt FROM orders WHERE id < 4", state: "42703", rules: []string{RuleFuzzyColumn}},
 	{name: "column of FK parent: join", sql: "SELECT o.id, o.cust_nm FROM orders o WHERE o.id < 5",
 		want: "SELECT o.id, c.cust_nm FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id < 5", state: "42703", rules: []string{RuleJoinNeighbor}},
-	{name: "unqualified column of FK parent: join then qualify", sql: "SELECT id, customer_name FROM orders WHERE total_amt > 1000",
+	{name: "unqualified column of FK parent: the join qualifies the shared id", sql: "SELECT id, customer_name FROM orders WHERE total_amt > 1000",
 		want: "SELECT o.id, c.cust_nm FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total_amt > 1000", state: "42703",
-		rules: []string{RuleJoinNeighbor, RuleAmbiguous}},
+		rules: []string{RuleJoinNeighbor}},
 	{name: "column in other schema's parent", sql: "SELECT e.first_nm, e.dept_name FROM hr.employees e",
 		want: "SELECT e.first_nm, d.dept_name FROM hr.employees e JOIN hr.departments d USING (dept_id)", state: "42703", rules: []string{RuleJoinNeighbor}},
 	{name: "column of joined table: requalify", sql: "SELECT o.id, o.cust_nm FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id < 4",
@@ -198,11 +198,12 @@ var repairCases = []repairCase{
 	{name: "table name instead of alias", sql: "SELECT customers.cust_nm FROM customers c WHERE c.id = 1",
 		want: "SELECT cust_nm FROM customers WHERE id = 1", state: "42P01", rules: []string{RuleFromAlias}},
 
-	// 42702 ambiguous column.
-	{name: "ambiguous id", sql: "SELECT id, cust_nm, total_amt FROM customers JOIN orders ON customers.id = orders.customer_id WHERE total_amt > 1400",
-		want: "SELECT c.id, c.cust_nm, o.total_amt FROM customers c JOIN orders o ON c.id = o.customer_id WHERE o.total_amt > 1400", state: "42702", rules: []string{RuleAmbiguous}},
-	{name: "ambiguous in WHERE", sql: "SELECT p.name FROM products p JOIN order_lines l ON l.product_id = p.id WHERE unit_price > 100",
-		want: "SELECT p.name FROM products p JOIN order_lines l ON l.product_id = p.id WHERE p.unit_price > 100", state: "42702", rules: []string{RuleAmbiguous}},
+	// 42702 ambiguous column: qualified only where the join makes the
+	// candidates equal (testdata/nofix/qualify.sql has the others).
+	{name: "ambiguous join key", sql: "SELECT order_id, count(*) FROM order_lines l JOIN invoices i ON i.order_id = l.order_id GROUP BY order_id",
+		want: "SELECT l.order_id, count(*) FROM order_lines l JOIN invoices i ON i.order_id = l.order_id GROUP BY l.order_id", state: "42702", rules: []string{RuleAmbiguous}},
+	{name: "ambiguous join key in WHERE", sql: "SELECT e.first_nm FROM hr.employees e JOIN hr.departments d ON d.dept_id = e.dept_id WHERE dept_id = 2",
+		want: "SELECT first_nm FROM hr.employees WHERE dept_id = 2", state: "42702", rules: []string{RuleAmbiguous}},
 
 	{name: "ambiguous FK column: referenced side", sql: "SELECT dept_id, dept_name, count(e.emp_id) FROM hr.employees e RIGHT JOIN hr.departments d ON d.dept_id = e.dept_id GROUP BY 1, 2",
 		want: "SELECT d.dept_id, d.dept_name, count(e.emp_id) FROM hr.departments d LEFT JOIN hr.employees e ON d.dept_id = e.dept_id GROUP BY 1, 2", state: "42702", rules: []string{RuleAmbiguous}},
@@ -254,6 +255,56 @@ var repairCases = []repairCase{
 		want: "SELECT id, CASE WHEN sales_rep_id IS NULL THEN 'none' ELSE sales_rep_id::text END FROM orders WHERE id < 13", state: "22P02", rules: []string{RuleInvalidText}},
 	{name: "text branch of a numeric CASE", sql: "SELECT id, CASE WHEN is_paid THEN total_amt ELSE 'unpaid' END FROM orders WHERE id < 6",
 		want: "SELECT id, CASE WHEN is_paid THEN total_amt::text ELSE 'unpaid' END FROM orders WHERE id < 6", state: "22P02", rules: []string{RuleInvalidText}},
+}
+
+// precisionCases are repairs that exactly one target justifies: typos
+// with swapped letters, a column named after its own table, a parent's
+// column the name points at, the inner query's column of a name both
+// levels have. Their counterparts with several targets are in
+// testdata/nofix.
+var precisionCases = []repairCase{
+	{name: "swapped letters", sql: "SELECT nmae, sku FROM products WHERE id < 4",
+		want: "SELECT name, sku FROM products WHERE id < 4", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "swapped letters in email", sql: "SELECT cust_nm, emial FROM customers WHERE id < 3",
+		want: "SELECT cust_nm, email FROM customers WHERE id < 3", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "swapped letters in a filter", sql: "SELECT id FROM orders WHERE stauts = 'pending'",
+		want: "SELECT id FROM orders WHERE status = 'pending'", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "name of the table itself", sql: "SELECT name FROM customers WHERE city = 'Rome'",
+		want: "SELECT cust_nm FROM customers WHERE city = 'Rome'", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "abbreviated name of the table itself", sql: "SELECT nme, city FROM customers WHERE is_vip",
+		want: "SELECT cust_nm, city FROM customers WHERE is_vip", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "key named after its table", sql: "SELECT customer_id, cust_nm FROM customers WHERE is_vip",
+		want: "SELECT id, cust_nm FROM customers WHERE is_vip", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "date of an order", sql: "SELECT id, date FROM orders WHERE id < 6",
+		want: "SELECT id, order_date FROM orders WHERE id < 6", state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "parent column named by its table", sql: "SELECT c.cust_nm, c.country_name FROM customers c WHERE c.id < 5",
+		want:  "SELECT c.cust_nm, k.name FROM customers c JOIN countries k ON k.code = c.country_code WHERE c.id < 5",
+		state: "42703", rules: []string{RuleJoinNeighbor}},
+	{name: "distinctive column of the only parent that has it", sql: "SELECT cust_nm, region FROM customers WHERE id < 5",
+		want:  "SELECT c.cust_nm, k.region FROM customers c JOIN countries k ON k.code = c.country_code WHERE c.id < 5",
+		state: "42703", rules: []string{RuleJoinNeighbor}},
+	{name: "parent on a nullable key: LEFT JOIN keeps every order", sql: "SELECT id, warehouse_name FROM orders WHERE id < 12",
+		want:  "SELECT o.id, w.name FROM orders o LEFT JOIN warehouses w ON w.id = o.warehouse_id WHERE o.id < 12",
+		state: "42703", rules: []string{RuleJoinNeighbor}},
+	{name: "same name inside and outside a subquery: the inner one", sql: "SELECT c.cust_nm FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND stauts = 'shipped')",
+		want:  "SELECT c.cust_nm FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.status = 'shipped')",
+		state: "42703", rules: []string{RuleFuzzyColumn}},
+	{name: "swapped letters in a table", sql: "SELECT count(*) FROM prodcuts WHERE discontinued",
+		want: "SELECT count(*) FROM products WHERE discontinued", state: "42P01", rules: []string{RuleFuzzyTable}},
+	{name: "ambiguous key of a LEFT JOIN: the preserved side", sql: "SELECT dept_id, count(e.emp_id) FROM hr.departments d LEFT JOIN hr.employees e ON e.dept_id = d.dept_id GROUP BY dept_id",
+		want:  "SELECT d.dept_id, count(e.emp_id) FROM hr.departments d LEFT JOIN hr.employees e ON e.dept_id = d.dept_id GROUP BY d.dept_id",
+		state: "42702", rules: []string{RuleAmbiguous}},
+	{name: "ambiguous key equated in WHERE", sql: "SELECT order_id, amount FROM invoices i, order_lines l WHERE l.order_id = i.order_id AND l.line_no = 1",
+		want:  "SELECT i.order_id, i.amount FROM invoices i JOIN order_lines l ON l.order_id = i.order_id WHERE l.line_no = 1",
+		state: "42702", rules: []string{RuleAmbiguous}},
+}
+
+func TestPrecisionCases(t *testing.T) {
+	pool, cat := fixture(t)
+	r := New(cat)
+	for _, c := range precisionCases {
+		t.Run(c.name, func(t *testing.T) { checkCase(t, r, pool, c) })
+	}
 }
 
 // repairLoop runs sql, and while it fails asks Fix and takes the first

@@ -15,6 +15,9 @@ type rel struct {
 	opaque bool
 	rv     *pg_query.RangeVar
 	top    int // index of the top-level FROM item holding it
+	// nullable is true on the NULL-extended side of an outer join: its
+	// columns may be NULL where the other side's are not.
+	nullable bool
 }
 
 func (r *rel) has(col string) bool {
@@ -55,7 +58,7 @@ func (d *doc) scopeAt(path []step) *scope {
 func (d *doc) newScope(s *pg_query.SelectStmt, ctx []step, outer *scope) *scope {
 	sc := &scope{sel: s, outer: outer}
 	for i, f := range s.FromClause {
-		d.addFrom(sc, f, i, s, ctx)
+		d.addFrom(sc, f, i, s, ctx, false)
 	}
 	for _, t := range s.TargetList {
 		if rt := t.GetResTarget(); rt != nil {
@@ -79,11 +82,11 @@ func outputName(rt *pg_query.ResTarget) string {
 	return ""
 }
 
-func (d *doc) addFrom(sc *scope, n *pg_query.Node, top int, s *pg_query.SelectStmt, ctx []step) {
+func (d *doc) addFrom(sc *scope, n *pg_query.Node, top int, s *pg_query.SelectStmt, ctx []step, nullable bool) {
 	switch {
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
-		r := &rel{alias: rv.Relname, rv: rv, top: top}
+		r := &rel{alias: rv.Relname, rv: rv, top: top, nullable: nullable}
 		if rv.Alias != nil {
 			r.alias = rv.Alias.Aliasname
 		}
@@ -109,11 +112,20 @@ func (d *doc) addFrom(sc *scope, n *pg_query.Node, top int, s *pg_query.SelectSt
 		sc.rels = append(sc.rels, r)
 	case n.GetJoinExpr() != nil:
 		j := n.GetJoinExpr()
-		d.addFrom(sc, j.Larg, top, s, ctx)
-		d.addFrom(sc, j.Rarg, top, s, ctx)
+		left, right := nullable, nullable
+		switch j.Jointype {
+		case pg_query.JoinType_JOIN_LEFT:
+			right = true
+		case pg_query.JoinType_JOIN_RIGHT:
+			left = true
+		case pg_query.JoinType_JOIN_FULL:
+			left, right = true, true
+		}
+		d.addFrom(sc, j.Larg, top, s, ctx, left)
+		d.addFrom(sc, j.Rarg, top, s, ctx, right)
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
-		r := &rel{top: top, opaque: true}
+		r := &rel{top: top, opaque: true, nullable: nullable}
 		if rs.Alias != nil {
 			r.alias = rs.Alias.Aliasname
 		}
@@ -130,7 +142,7 @@ func (d *doc) addFrom(sc *scope, n *pg_query.Node, top int, s *pg_query.SelectSt
 		}
 		sc.rels = append(sc.rels, r)
 	default: // functions, VALUES...: unknown columns
-		r := &rel{top: top, opaque: true}
+		r := &rel{top: top, opaque: true, nullable: nullable}
 		if rf := n.GetRangeFunction(); rf != nil && rf.Alias != nil {
 			r.alias = rf.Alias.Aliasname
 		}
@@ -280,4 +292,13 @@ func (d *doc) usedAliases() map[string]bool {
 		return true
 	})
 	return used
+}
+
+// levelAliases returns the aliases of sc's innermost level.
+func (sc *scope) levelAliases() []string {
+	var out []string
+	for _, r := range sc.rels {
+		out = append(out, r.alias)
+	}
+	return out
 }

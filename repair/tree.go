@@ -118,6 +118,9 @@ type doc struct {
 	r    *Repairer
 	sql  string
 	tree *pg_query.ParseResult
+	// declined is set by an analysis that found several targets, or only
+	// loose ones, and proposed none.
+	declined *declined
 }
 
 // offset converts PostgreSQL's 1-based character position to a byte offset.

@@ -1,7 +1,16 @@
 -- Small ERP-like fixture for the repair tests: abbreviated column names,
--- a second schema, text dates, booleans, double precision money.
+-- a second schema, text dates, booleans, double precision money; tables
+-- reachable through two foreign keys with like-named columns (countries,
+-- warehouses), a table name in two schemas off the search path (archive).
 
 CREATE SCHEMA hr;
+CREATE SCHEMA archive;
+
+CREATE TABLE countries (
+    code char(2) PRIMARY KEY,
+    name text NOT NULL,
+    region text NOT NULL
+);
 
 CREATE TABLE categories (
     id int PRIMARY KEY,
@@ -12,7 +21,7 @@ CREATE TABLE customers (
     id int PRIMARY KEY,
     cust_nm text NOT NULL,
     city text NOT NULL,
-    country_code char(2) NOT NULL,
+    country_code char(2) NOT NULL REFERENCES countries,
     email text UNIQUE,
     is_vip boolean NOT NULL DEFAULT false,
     credit_limit double precision NOT NULL,
@@ -40,7 +49,22 @@ CREATE TABLE hr.employees (
     last_nm text NOT NULL,
     dept_id int NOT NULL REFERENCES hr.departments,
     hire_dt date NOT NULL,
-    salary numeric(10,2) NOT NULL
+    salary numeric(10,2) NOT NULL,
+    email text
+);
+
+-- Departments closed before the current hr schema.
+CREATE TABLE archive.departments (
+    dept_id int PRIMARY KEY,
+    dept_name text NOT NULL,
+    closed_on date NOT NULL
+);
+
+CREATE TABLE warehouses (
+    id int PRIMARY KEY,
+    name text NOT NULL,
+    city text NOT NULL,
+    country_code char(2) NOT NULL REFERENCES countries
 );
 
 CREATE TABLE orders (
@@ -51,7 +75,8 @@ CREATE TABLE orders (
     shipped_at timestamp,
     status text NOT NULL,
     total_amt numeric(12,2) NOT NULL,
-    is_paid boolean NOT NULL
+    is_paid boolean NOT NULL,
+    warehouse_id int REFERENCES warehouses
 );
 
 CREATE TABLE order_lines (
@@ -80,6 +105,13 @@ CREATE TABLE legacy_events (
     ref_num text NOT NULL
 );
 
+INSERT INTO countries VALUES ('IT', 'Italy', 'South'), ('DE', 'Germany', 'Central'), ('FR', 'France', 'West'),
+    ('ES', 'Spain', 'South'), ('PT', 'Portugal', 'West'), ('NL', 'Netherlands', 'North');
+
+INSERT INTO warehouses VALUES (1, 'Milan hub', 'Milan', 'IT'), (2, 'Lyon depot', 'Lyon', 'FR'), (3, 'Rotterdam port', 'Rotterdam', 'NL');
+
+INSERT INTO archive.departments VALUES (10, 'Telesales', date '2019-06-30'), (11, 'Print shop', date '2021-03-31');
+
 INSERT INTO categories VALUES (1, 'Hardware'), (2, 'Software'), (3, 'Services'), (4, 'Spare parts');
 
 INSERT INTO customers
@@ -100,7 +132,7 @@ FROM generate_series(1, 10) i;
 INSERT INTO hr.departments VALUES (1, 'Sales'), (2, 'Support'), (3, 'Finance'), (4, 'Legal');
 
 INSERT INTO hr.employees
-SELECT i, 'First' || i, 'Last' || i, 1 + i % 3, date '2020-01-15' + i * 100, 3000 + i * 250
+SELECT i, 'First' || i, 'Last' || i, 1 + i % 3, date '2020-01-15' + i * 100, 3000 + i * 250, 'e' || i || '@corp.example'
 FROM generate_series(1, 6) i;
 
 INSERT INTO orders
@@ -110,7 +142,8 @@ SELECT i, 1 + (i * 7) % 12,
        CASE WHEN i % 4 = 2 THEN NULL ELSE (date '2024-01-01' + i * 9) + (i % 5) * interval '1 day' + interval '3 hours' END,
        (ARRAY['shipped', 'pending', 'cancelled', 'delivered'])[1 + i % 4],
        (i * 37.25)::numeric(12,2),
-       i % 3 <> 0
+       i % 3 <> 0,
+       CASE WHEN i % 5 = 0 THEN NULL ELSE 1 + i % 3 END
 FROM generate_series(1, 40) i;
 
 INSERT INTO order_lines
