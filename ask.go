@@ -208,6 +208,9 @@ type candidate struct {
 	message   string
 	position  int // 1-based character position in validated SQL, 0 if none
 	failedSQL string
+	// alternatives are what a failing name could stand for when more than
+	// one fix was plausible (repair declined to guess).
+	alternatives []string
 }
 
 // Ask answers a question: see the package documentation for the pipeline.
@@ -273,7 +276,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 			break
 		}
 		hint := st.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
-		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: []string{hint}})
+		hints := []string{hint}
+		if len(worst.alternatives) > 0 {
+			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
+		}
+		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
 		res.Attempts++
 		if err != nil {
 			e.cfg.logger.DebugContext(ctx, "nl2sql: repair turn failed", "err", err)
@@ -399,12 +406,15 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
 					f.Position = utf8.RuneCountInString(sqls[i][:min(f.Position, len(sqls[i]))]) + 1
-					if fixes, err := rp.Fix(sqls[i], f); err == nil {
-						if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
-							c.SQL = fix.SQL
-							c.Repairs = append(c.Repairs, fix.Rule)
-							pending = append(pending, c)
-						}
+					fixes, err := rp.Fix(sqls[i], f)
+					var ae *repair.AmbiguousError
+					if errors.As(err, &ae) {
+						c.alternatives = ae.Alternatives
+					}
+					if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
+						c.SQL = fix.SQL
+						c.Repairs = append(c.Repairs, fix.Rule)
+						pending = append(pending, c)
 					}
 					continue
 				} else {
@@ -427,6 +437,10 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			}
 			fixes, err := rp.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
 			if err != nil {
+				var ae *repair.AmbiguousError
+				if errors.As(err, &ae) {
+					c.alternatives = ae.Alternatives
+				}
 				continue
 			}
 			if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {

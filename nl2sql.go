@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -65,7 +64,6 @@ type state struct {
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
 	repairers  sync.Map            // scope key -> *repair.Repairer
-	logger     *slog.Logger
 	tables     []validate.Table
 	types      []string // enums and column types, for validate.WithTypes
 	validators sync.Map // scope key -> *validate.Validator
@@ -201,7 +199,6 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
 	}
 	st.types = catalogTypes(cat)
-	st.logger = e.cfg.logger
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})

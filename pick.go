@@ -18,6 +18,10 @@ type RepairResult struct {
 	Rules    []string `json:"rules,omitempty"`
 	SQLState string   `json:"sqlstate,omitempty"` // of the last failure, when it still fails
 	Message  string   `json:"message,omitempty"`
+	// Candidates are what the failing name could stand for when more than
+	// one fix was plausible: repair does not guess, it reports them
+	// ("p.name", "countries.name", "'shipped'").
+	Candidates []string `json:"candidates,omitempty"`
 }
 
 // Repair applies deterministic repair only (no model): dialect
@@ -38,7 +42,7 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 	}
 	out.Changed = out.SQLOut != sql && len(c.Repairs) > 0
 	if c.Status != "ok" {
-		out.SQLState, out.Message = c.Code, c.Error
+		out.SQLState, out.Message, out.Candidates = c.Code, c.Error, c.alternatives
 		return out, nil
 	}
 	_, err = e.executor(st, path, scoped).Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -19,17 +18,15 @@ func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
 	if r, ok := st.repairers.Load(key); ok {
 		return r.(*repair.Repairer)
 	}
-	cat := st.cat
+	opts := []repair.Option{repair.WithSearchPath(path...)}
 	if scoped {
 		var names []string
 		for _, t := range st.scopeTables(path, scoped) {
 			names = append(names, t.Schema+"."+t.Name)
 		}
-		cat = st.cat.Subset(names)
+		opts = append(opts, repair.WithTables(names...))
 	}
-	r := repair.New(cat, repair.WithSearchPath(path...), repair.WithLogger(st.logger),
-		repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
-	actual, _ := st.repairers.LoadOrStore(key, r)
+	actual, _ := st.repairers.LoadOrStore(key, st.repairer.With(opts...))
 	return actual.(*repair.Repairer)
 }
 

@@ -209,6 +209,17 @@ func TestRepairAndPickCommands(t *testing.T) {
 	if m := decode(t, out); code != 0 || m["sql_out"] != "SELECT COALESCE(first_name, 'x') FROM employees" {
 		t.Errorf("repair without LIMIT: exit %d %s %v", code, errs, m)
 	}
+	// The confident wrong fix: nme is the table's own name column,
+	// never a neighbour's.
+	code, out, errs = cli(t, "repair", "--dsn", dsn, "SELECT nme FROM customers")
+	if m := decode(t, out); code != 0 || m["sql_out"] != "SELECT customer_name FROM customers" {
+		t.Errorf("repair nme: exit %d %s %v", code, errs, m)
+	}
+	// More than one plausible target: no guess, the alternatives reported.
+	code, out, _ = cli(t, "repair", "--dsn", dsn, "SELECT invoice_no, date FROM invoices WHERE status = 'Overdue'")
+	if m := decode(t, out); code != 1 || m["executes"] != false || !reflect.DeepEqual(m["candidates"], []any{"invoice_date", "due_date"}) {
+		t.Errorf("ambiguous repair: exit %d %v", code, m)
+	}
 	code, out, _ = cli(t, "repair", "--dsn", dsn, "SELECT frobnicate FROM employees WHERE zzz = 1")
 	m = decode(t, out)
 	if code != 1 || m["executes"] != false || m["error"].(map[string]any)["sqlstate"] != "42703" {

@@ -10,11 +10,16 @@ import (
 )
 
 // repairJSON is the public shape of a repair line:
-// {"id","sql_in","sql_out","changed","executes","error":{"sqlstate","message"}}.
+// {"id","sql_in","sql_out","changed","executes","rules","error":{"sqlstate","message"},
+// "candidates"} (candidates: what a failing name may stand for, when repair
+// declined to guess).
 func repairJSON(r *nl2sql.RepairResult) map[string]any {
 	m := map[string]any{"sql_in": r.SQLIn, "sql_out": r.SQLOut, "changed": r.Changed, "executes": r.Executes, "rules": r.Rules}
 	if !r.Executes {
 		m["error"] = map[string]any{"sqlstate": r.SQLState, "message": r.Message}
+	}
+	if len(r.Candidates) > 0 {
+		m["candidates"] = r.Candidates
 	}
 	return m
 }
