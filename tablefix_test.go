@@ -64,3 +64,23 @@ func TestTableNamesBeforePolicy(t *testing.T) {
 		})
 	}
 }
+
+// A filter on a column that does not exist whose value names the request's
+// own scope is dropped (the scope already applies); the same filter naming
+// another schema, or in an unscoped request, is not.
+func TestScopeFilterThroughEngine(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Pool(t, erptest.Divisions(t, 2))
+	scoped, err := nl2sql.New(pool, nl2sql.WithScope("div_02"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scoped.Repair(ctx, "SELECT count(*) FROM employees e WHERE e.division = 'div_02'")
+	if err != nil || !r.Executes || !slices.Contains(r.Rules, "42703.scope_filter") {
+		t.Errorf("scoped: %+v %v", r, err)
+	}
+	r, err = scoped.Repair(ctx, "SELECT count(*) FROM employees e WHERE e.division = 'div_01'")
+	if err != nil || r.Executes {
+		t.Errorf("another division's name dropped: %+v %v", r, err)
+	}
+}
