@@ -128,7 +128,8 @@ func WithGlossary(g map[string][]string) Option {
 	return optionFunc(func(c *config) { c.glossary = g })
 }
 
-// WithModules configures modules for routing: module -> tables.
+// WithModules configures modules for routing: module -> tables (a table
+// several modules list goes to the first by name).
 func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
 
 // WithValueIndex turns the value index (distinct values of low-cardinality
