@@ -44,7 +44,10 @@ package main
 // (retrieval_miss, column_miss, llm_error, ...), "wrong_result" when its
 // query ran but ex_match is false, "gold_error" when the gold query failed
 // (the error field says why; it counts as not matched), else "". tags is
-// the CSV's tags column split like expected_tables ([] without one).
+// the CSV's tags column split like expected_tables ([] without one). When
+// the gold result exceeds the row cap (1000) the comparison is not made
+// (gold_error: which rows a cut result holds is the server's choice); an
+// answer cut at the cap has more rows than the gold and does not match.
 //
 // The gold query runs once per question through the execute package, as the
 // engine's answers do, so both decode values alike: validated, in a READ ONLY
@@ -345,6 +348,16 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 			if l.FailureClass == "" {
 				l.FailureClass = "gold_error"
 			}
+		case gold.Truncated:
+			// The rows of a cut result are whichever the server sent first:
+			// comparing them would give another verdict on another run.
+			errs = append(errs, fmt.Sprintf("gold_sql: more than %d rows, the row cap: not compared", len(gold.Rows)))
+			if l.FailureClass == "" {
+				l.FailureClass = "gold_error"
+			}
+		case l.Executed && res.Truncated:
+			// More rows than the gold query's: no match, whichever came first.
+			l.FailureClass = "wrong_result"
 		case l.Executed:
 			ordered, _ := ordersRows(q.goldSQL) // it ran, so it parses
 			l.ExMatchStrict, l.ExMatch = compareResults(gold.Rows, res.Rows, len(gold.Columns), len(res.Columns), ordered)
