@@ -492,7 +492,9 @@ const cheapCost = 1e5
 
 // agreement runs cheap candidates with a small row cap and returns, per
 // candidate, the share of the other compared candidates that returned the
-// same rows (-1: not compared).
+// same rows (-1: not compared). A result cut at the cap is not compared:
+// which rows came first is the server's choice (a parallel or synchronized
+// scan sends others on the next run).
 func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) []float64 {
 	out := make([]float64, len(cands))
 	for i := range out {
@@ -507,7 +509,7 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 			continue
 		}
 		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, 200, role)...)
-		if err != nil {
+		if err != nil || r.Truncated {
 			continue
 		}
 		digests[i] = resultDigest(r)
