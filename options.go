@@ -107,7 +107,10 @@ func WithStatementTimeout(d time.Duration) Option {
 }
 
 // WithGenerateBudget bounds the wall time of one round of candidate
-// generation (default: the request's context only).
+// generation (default: the request's context only). Which samples arrive in
+// time depends on the model's speed, so with a budget the same model
+// answers can give other candidates from run to run; leave it unset where
+// runs must be reproducible.
 func WithGenerateBudget(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.generateBudget = d })
 }
