@@ -540,7 +540,9 @@ type runOutcome struct {
 
 // agreement runs cheap candidates with a small row cap and returns, per
 // candidate, the share of the other compared candidates' votes that went to
-// the same rows (-1: not compared) and what the run gave.
+// the same rows (-1: not compared) and what the run gave. A result cut at
+// the cap is not compared: which rows came first is the server's choice (a
+// parallel or synchronized scan sends others on the next run).
 func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) ([]float64, []runOutcome) {
 	out := make([]float64, len(cands))
 	runs := make([]runOutcome, len(cands))
@@ -556,6 +558,10 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 		}
 		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, compareRows, role)...)
 		if err != nil {
+			continue
+		}
+		if r.Truncated {
+			runs[i].rows = len(r.Rows) // not empty, but not comparable
 			continue
 		}
 		digest, dup := resultDigest(r)

@@ -107,7 +107,10 @@ func WithStatementTimeout(d time.Duration) Option {
 }
 
 // WithGenerateBudget bounds the wall time of one round of candidate
-// generation (default: the request's context only).
+// generation (default: the request's context only). Which samples arrive in
+// time depends on the model's speed, so with a budget the same model
+// answers can give other candidates from run to run; leave it unset where
+// runs must be reproducible.
 func WithGenerateBudget(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.generateBudget = d })
 }
@@ -128,7 +131,8 @@ func WithGlossary(g map[string][]string) Option {
 	return optionFunc(func(c *config) { c.glossary = g })
 }
 
-// WithModules configures modules for routing: module -> tables.
+// WithModules configures modules for routing: module -> tables (a table
+// several modules list goes to the first by name).
 func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
 
 // WithValueIndex turns the value index (distinct values of low-cardinality

@@ -44,7 +44,8 @@ func WithMaxTokens(n int) Option { return optionFunc(func(c *config) { c.maxToke
 
 // WithBudget bounds the wall time of one Generate call: samples that have not
 // answered by then are abandoned and the ones that did are used (default: no
-// bound beyond the caller's context).
+// bound beyond the caller's context). Which ones did depends on the model's
+// speed: without a budget, the same replies always give the same Output.
 func WithBudget(d time.Duration) Option { return optionFunc(func(c *config) { c.budget = d }) }
 
 // WithConcurrency bounds parallel model calls per Generate (default 8).

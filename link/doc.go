@@ -37,11 +37,15 @@
 //
 // A ValueIndex holds the distinct values of low-cardinality text columns so
 // that "in Negotiation" becomes WHERE stage = 'Negotiation' rather than a
-// guess. BuildValueIndex takes them from enum labels and pg_stats where it
-// can and otherwise runs one bounded SELECT DISTINCT per column (value cap,
-// per-query timeout, overall budget, limited concurrency); it stores short
-// distinct values only, never rows, and serialises with encoding/json.
-// Examples feeds schema.WithExamples for M-Schema rendering.
+// guess. BuildValueIndex takes them from enum labels and exact pg_stats
+// where it can and otherwise runs one bounded SELECT DISTINCT per column
+// (value cap, repeatable block sample of large tables, per-query timeout,
+// overall budget, limited concurrency); it stores short distinct values
+// only, never rows, and serialises with encoding/json. Examples feeds
+// schema.WithExamples for M-Schema rendering.
 //
-// Everything here is deterministic: equal inputs give equal results.
+// Everything here is deterministic: equal inputs give equal results. For
+// BuildValueIndex the inputs are the data and pg_stats: not the moment
+// ANALYZE ran for tables it reads whole, nor the server's speed (its
+// timeouts are failure guards, reported in BuildStats).
 package link

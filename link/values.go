@@ -32,20 +32,27 @@ const (
 type ValueColumn struct {
 	Table  string      `json:"table"` // qualified
 	Column string      `json:"column"`
-	Values []string    `json:"values"` // most common first when known
+	Values []string    `json:"values"` // in byte order; enum labels in label order
 	Source ValueSource `json:"source"`
 }
 
 // BuildStats counts what BuildValueIndex did.
 type BuildStats struct {
-	Candidates             int  `json:"candidates"` // text-like columns considered
-	FromStats              int  `json:"from_stats"`
-	FromSample             int  `json:"from_sample"`
-	FromEnum               int  `json:"from_enum"`
-	SkippedHighCardinality int  `json:"skipped_high_cardinality"`
-	SkippedErrors          int  `json:"skipped_errors"`
-	SkippedBudget          int  `json:"skipped_budget"`
-	BudgetExhausted        bool `json:"budget_exhausted,omitempty"`
+	Candidates             int `json:"candidates"` // text-like columns considered
+	FromStats              int `json:"from_stats"`
+	FromSample             int `json:"from_sample"`
+	FromEnum               int `json:"from_enum"`
+	SkippedHighCardinality int `json:"skipped_high_cardinality"`
+	SkippedErrors          int `json:"skipped_errors"` // failed queries (permissions, timeouts...)
+	SkippedBudget          int `json:"skipped_budget"`
+	// TimedOut counts the failed queries that hit WithQueryTimeout: which
+	// ones do depends on the server's speed, so an index with TimedOut > 0
+	// may differ from one built at another time.
+	TimedOut int `json:"timed_out,omitempty"`
+	// BudgetExhausted is set when WithBudget ran out: the index then holds
+	// no sampled column at all (only enum labels and pg_stats values), so
+	// that it does not depend on how far the build got.
+	BudgetExhausted bool `json:"budget_exhausted,omitempty"`
 }
 
 // ValueIndex is a small, serialisable index of the distinct values of
@@ -412,14 +419,17 @@ func WithMaxQueries(n int) ValueOption {
 	return valueOptionFunc(func(c *valueConfig) { c.maxColumns = n })
 }
 
-// WithBudget bounds the whole build (default 60s). When it runs out the
-// index built so far is returned, with Stats.BudgetExhausted set.
+// WithBudget bounds the whole build (default 60s). It is a failure guard,
+// not a work budget (that is WithMaxQueries and WithSampleAbove): when it
+// runs out, the sampled columns are all left out, whatever part of them was
+// read, and Stats.BudgetExhausted is set.
 func WithBudget(d time.Duration) ValueOption {
 	return valueOptionFunc(func(c *valueConfig) { c.budget = d })
 }
 
-// WithQueryTimeout bounds each SELECT DISTINCT (default 3s); a column whose
-// query times out is skipped.
+// WithQueryTimeout bounds each sampling query (default 3s); a column whose
+// query times out is skipped and counted in Stats.SkippedErrors and
+// Stats.TimedOut.
 func WithQueryTimeout(d time.Duration) ValueOption {
 	return valueOptionFunc(func(c *valueConfig) { c.queryTimeout = d })
 }
@@ -430,8 +440,10 @@ func WithConcurrency(n int) ValueOption {
 	return valueOptionFunc(func(c *valueConfig) { c.concurrency = n })
 }
 
-// WithSampleAbove reads tables estimated above n rows through
-// TABLESAMPLE SYSTEM, aiming at about n rows (default 100000).
+// WithSampleAbove reads tables estimated above n rows through a repeatable
+// block sample, TABLESAMPLE SYSTEM (p) REPEATABLE (0), with p the largest
+// of 100/2, 100/4, ... percent (at least 0.01) expected to read at most n
+// rows (default 100000). The same table gives the same sample on every run.
 func WithSampleAbove(n int64) ValueOption {
 	return valueOptionFunc(func(c *valueConfig) { c.sampleRows = n })
 }
@@ -462,10 +474,13 @@ func WithValueLogger(l *slog.Logger) ValueOption {
 var ErrNilCatalog = errors.New("link: nil catalog")
 
 type statRow struct {
-	inherited bool
 	nullFrac  float64
 	nDistinct float64
 	mcv       []string
+	// sampleRows is the fewest rows ANALYZE samples from the table (300 x
+	// the largest statistics target of its columns): a table with no more
+	// rows was read whole, and its statistics are exact.
+	sampleRows int64
 }
 
 type valueJob struct {
@@ -478,17 +493,30 @@ type valueJob struct {
 
 // BuildValueIndex reads the distinct values of the low-cardinality text
 // columns (text, varchar, char, citext, enums) of the tables and
-// materialized views of cat (plain views with WithViews; foreign tables never). Enum labels come from
-// the catalog; pg_stats answers for analyzed columns whose most common values
-// cover every distinct value (and rules out high-cardinality ones); the rest
-// get one bounded query each:
+// materialized views of cat (plain views with WithViews; foreign tables
+// never). Enum labels come from the catalog. pg_stats rules out columns
+// with more distinct values than WithMaxValues (when its sample is large
+// enough to prove it), and answers for columns of tables ANALYZE read whole
+// (at most 300 x the statistics target rows, so the statistics are exact)
+// whose most common values cover every distinct value; the rest get one
+// bounded query each:
 //
-//	SELECT DISTINCT left(col::text, maxLen+1) FROM t [TABLESAMPLE SYSTEM (p)]
-//	WHERE col IS NOT NULL LIMIT maxValues+1
+//	SELECT DISTINCT left(col::text, maxLen+1) FROM t
+//	[TABLESAMPLE SYSTEM (p) REPEATABLE (0)] WHERE col IS NOT NULL
+//	LIMIT maxValues+1
 //
 // under a per-query timeout, a column cap, an overall budget and bounded
 // concurrency. Failing columns (permissions, timeouts) are skipped and
 // counted; only the cancellation of ctx is an error.
+//
+// The index is deterministic: the same data and statistics give the same
+// index on every run, at any speed and concurrency. Values are sorted in
+// byte order on both paths (exact statistics and a query give the same
+// list, so ANALYZE running between two builds changes nothing for tables
+// it reads whole); samples are repeatable; the work is bounded by counts
+// (WithMaxQueries, WithSampleAbove, WithMaxValues), and the wall-clock
+// limits are failure guards whose firing is reported (Stats.TimedOut,
+// Stats.BudgetExhausted).
 func BuildValueIndex(ctx context.Context, db schema.Querier, cat *schema.Catalog, opts ...ValueOption) (*ValueIndex, error) {
 	cfg := valueConfig{maxValues: 50, maxValueLen: 80, maxColumns: 2000, budget: 60 * time.Second,
 		queryTimeout: 3 * time.Second, concurrency: 4, sampleRows: 100_000}
@@ -540,8 +568,9 @@ func BuildValueIndex(ctx context.Context, db schema.Querier, cat *schema.Catalog
 	}
 	var queries []*valueJob
 	for _, j := range jobs {
-		key := j.t.QualifiedName() + "." + j.col.Name
-		row, ok := stats[key+"\x00"+strconv.FormatBool(j.t.Kind == schema.KindPartitionedTable)]
+		// A partitioned table's statistics are its partitions' (inherited).
+		inherited := j.t.Kind == schema.KindPartitionedTable
+		row, ok := stats[j.t.QualifiedName()+"."+j.col.Name+"\x00"+strconv.FormatBool(inherited)]
 		if !ok {
 			queries = append(queries, j)
 			continue
@@ -554,9 +583,16 @@ func BuildValueIndex(ctx context.Context, db schema.Querier, cat *schema.Catalog
 			}
 			nd = -nd * float64(j.t.EstimatedRows)
 		}
+		// Read whole: not a partitioned table (its partitions are sampled
+		// in proportion to their sizes), and no more rows than ANALYZE
+		// samples. Otherwise most_common_vals and n_distinct come from
+		// ANALYZE's random sample and change with every ANALYZE.
+		exact := !inherited && j.t.EstimatedRows >= 0 && j.t.EstimatedRows <= row.sampleRows
 		switch {
-		case nd > float64(cfg.maxValues):
+		case nd > float64(cfg.maxValues) && (exact || provesHighCardinality(row, j.t.EstimatedRows, cfg.maxValues)):
 			idx.Stats.SkippedHighCardinality++
+		case !exact:
+			queries = append(queries, j)
 		case row.nullFrac >= 1:
 			// Only NULLs: nothing to index.
 		case float64(len(row.mcv)) >= math.Round(nd):
@@ -567,7 +603,9 @@ func BuildValueIndex(ctx context.Context, db schema.Querier, cat *schema.Catalog
 					row.mcv[i] = strings.TrimRight(v, " ")
 				}
 			}
-			if vals := cfg.keep(row.mcv); len(vals) > 0 {
+			// Sorted like the query's values: the order of most_common_vals
+			// is ANALYZE's (frequency, ties in the column's collation).
+			if vals := cfg.keep(sortedCopy(row.mcv)); len(vals) > 0 {
 				idx.Columns = append(idx.Columns, ValueColumn{Table: j.t.QualifiedName(), Column: j.col.Name, Values: vals, Source: SourceStats})
 				idx.Stats.FromStats++
 			}
@@ -608,6 +646,19 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("link: value index: %w", err)
 	}
+	cut := false
+	for _, j := range queries {
+		if !j.ok && (j.err == nil || errors.Is(j.err, errBudget)) {
+			cut = true // not read, or stopped by the budget
+		}
+	}
+	if cut {
+		// What was read depends on the server's speed: keep none of it.
+		idx.Stats.SkippedBudget += len(queries)
+		idx.Stats.BudgetExhausted = true
+		cfg.logger.Warn("link: value index budget exhausted: no sampled column kept", "budget", cfg.budget, "queries", len(queries))
+		queries = nil
+	}
 	for _, j := range queries {
 		switch {
 		case j.ok:
@@ -617,11 +668,11 @@ feed:
 			}
 		case errors.Is(j.err, errHighCardinality):
 			idx.Stats.SkippedHighCardinality++
-		case j.err == nil || budgetCtx.Err() != nil:
-			idx.Stats.SkippedBudget++
-			idx.Stats.BudgetExhausted = true
 		default:
 			idx.Stats.SkippedErrors++
+			if errors.Is(j.err, errQueryTimeout) {
+				idx.Stats.TimedOut++
+			}
 			cfg.logger.Warn("link: value query failed", "table", j.t.QualifiedName(), "column", j.col.Name, "err", j.err)
 		}
 	}
@@ -636,7 +687,27 @@ feed:
 	return idx, nil
 }
 
-var errHighCardinality = errors.New("more distinct values than the cap")
+// provesHighCardinality reports whether an n_distinct estimate above m,
+// drawn from a sample of the table, proves the column has more than m
+// distinct values, whatever rows ANALYZE happened to draw. ANALYZE
+// estimates n*d / (n - f1 + f1*n/N) (n non-NULL sampled rows, d distinct
+// values among them, f1 of them seen once, N non-NULL rows), rounded. With
+// at most m distinct values d, f1 <= m, so the estimate is at most
+// n*m / (n - m), which rounds to m or less when n > 2m^2 + m. With fewer
+// sampled rows (a low statistics target, mostly NULLs) a few rare values
+// can push the estimate anywhere, differently after every ANALYZE: the
+// column is then read by a query.
+func provesHighCardinality(row statRow, estimatedRows int64, m int) bool {
+	sampled := min(row.sampleRows, max(estimatedRows, 0)) // ANALYZE samples at least this many
+	nonNull := (1 - row.nullFrac) * float64(sampled)
+	return nonNull > float64(2*m*m+m)
+}
+
+var (
+	errHighCardinality = errors.New("more distinct values than the cap")
+	errBudget          = errors.New("the value index budget ran out")
+	errQueryTimeout    = errors.New("query timeout")
+)
 
 // keep drops empty and over-long values and caps the count.
 func (cfg *valueConfig) keep(vals []string) []string {
@@ -653,62 +724,106 @@ func (cfg *valueConfig) keep(vals []string) []string {
 	return out
 }
 
+// readStats reads pg_stats for the schemas, keyed "schema.table.column\x00inherited",
+// with the number of rows ANALYZE samples from each table at least.
 func readStats(ctx context.Context, db schema.Querier, schemas []string) (map[string]statRow, error) {
 	out := map[string]statRow{}
 	if len(schemas) == 0 {
 		return out, nil
 	}
-	rows, err := db.Query(ctx, `SELECT schemaname::text, tablename::text, attname::text, inherited,
-		coalesce(null_frac, 0)::float8, coalesce(n_distinct, 0)::float8, most_common_vals::text::text[]
-		FROM pg_catalog.pg_stats WHERE schemaname = ANY($1)`, schemas)
+	// attstattarget: -1 (PostgreSQL 16 and older) or NULL (17) for the default.
+	rows, err := db.Query(ctx, `WITH target AS (
+	SELECT n.nspname, c.relname, 300 * max(CASE WHEN coalesce(a.attstattarget::int, -1) < 0
+		THEN current_setting('default_statistics_target')::int ELSE a.attstattarget::int END)::int8 AS sample_rows
+	FROM pg_catalog.pg_attribute a
+	JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+	JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+	WHERE n.nspname = ANY($1) AND a.attnum > 0 AND NOT a.attisdropped
+	GROUP BY 1, 2)
+SELECT s.schemaname::text, s.tablename::text, s.attname::text, s.inherited,
+	coalesce(s.null_frac, 0)::float8, coalesce(s.n_distinct, 0)::float8,
+	s.most_common_vals::text::text[], coalesce(t.sample_rows, 0)
+FROM pg_catalog.pg_stats s
+LEFT JOIN target t ON t.nspname = s.schemaname AND t.relname = s.tablename
+WHERE s.schemaname = ANY($1)`, schemas)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var s, t, c string
+		var inherited bool
 		var r statRow
-		if err := rows.Scan(&s, &t, &c, &r.inherited, &r.nullFrac, &r.nDistinct, &r.mcv); err != nil {
+		if err := rows.Scan(&s, &t, &c, &inherited, &r.nullFrac, &r.nDistinct, &r.mcv, &r.sampleRows); err != nil {
 			return nil, err
 		}
-		out[s+"."+t+"."+c+"\x00"+strconv.FormatBool(r.inherited)] = r
+		out[s+"."+t+"."+c+"\x00"+strconv.FormatBool(inherited)] = r
 	}
 	return out, rows.Err()
 }
 
-// sample reads the distinct values of one column with a bounded query.
+// samplePercent returns the TABLESAMPLE SYSTEM percentage for a table of
+// about rows rows: the largest of 50, 25, 12.5, ... (not below 0.01)
+// expected to read at most target rows; ok is false when the whole table
+// is read. Halving steps keep the sample, and so the values, the same when
+// the row estimate moves a little.
+func samplePercent(rows, target int64) (pct float64, ok bool) {
+	if target <= 0 || rows <= target {
+		return 0, false
+	}
+	pct = 100
+	for pct/2 >= 0.01 && float64(rows)*pct/100 > float64(target) {
+		pct /= 2
+	}
+	return pct, true
+}
+
+// sampleSeed is the TABLESAMPLE REPEATABLE seed: a fixed seed picks the
+// same blocks of an unchanged table on every run.
+const sampleSeed = 0
+
+// sample reads the distinct values of one column with a bounded query. It
+// returns errBudget when ctx (the build's budget) ran out, and an error
+// wrapping errQueryTimeout when the query's own timeout did.
 func (cfg *valueConfig) sample(ctx context.Context, db schema.Querier, j *valueJob) error {
 	if ctx.Err() != nil {
-		return nil // budget or caller ended: not this column's fault
+		return errBudget // budget or caller ended: not this column's fault
 	}
 	qctx, cancel := context.WithTimeout(ctx, cfg.queryTimeout)
 	defer cancel()
+	fail := func(err error) error {
+		switch {
+		case ctx.Err() != nil:
+			return errBudget
+		case qctx.Err() != nil:
+			return fmt.Errorf("%w after %v: %w", errQueryTimeout, cfg.queryTimeout, err)
+		}
+		return err
+	}
 	col := schema.QuoteIdent(j.col.Name)
 	from := j.t.QuoteQualified()
-	if rows := j.t.EstimatedRows; rows > cfg.sampleRows && cfg.sampleRows > 0 {
-		pct := max(0.01, 100*float64(cfg.sampleRows)/float64(rows))
-		from += " TABLESAMPLE SYSTEM (" + strconv.FormatFloat(pct, 'f', 4, 64) + ")"
+	if pct, ok := samplePercent(j.t.EstimatedRows, cfg.sampleRows); ok {
+		from += " TABLESAMPLE SYSTEM (" + strconv.FormatFloat(pct, 'f', -1, 64) + ") REPEATABLE (" + strconv.Itoa(sampleSeed) + ")"
 	}
+	// No ORDER BY: when more than maxValues values come back, which ones
+	// does not matter (the column is skipped); otherwise all of them do.
 	sql := fmt.Sprintf("SELECT DISTINCT left(%s::text, %d) FROM %s WHERE %s IS NOT NULL LIMIT %d",
 		col, cfg.maxValueLen+1, from, col, cfg.maxValues+1)
 	rows, err := db.Query(qctx, sql)
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	defer rows.Close()
 	var vals []string
 	for rows.Next() {
 		var v string
 		if err := rows.Scan(&v); err != nil {
-			return err
+			return fail(err)
 		}
 		vals = append(vals, v)
 	}
 	if err := rows.Err(); err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		return err
+		return fail(err)
 	}
 	if len(vals) > cfg.maxValues {
 		return errHighCardinality

@@ -33,13 +33,20 @@ func (ix *Retriever) assignModules(cat *schema.Catalog) {
 	}
 	if len(ix.cfg.modules) > 0 {
 		// Configured modules list bare or qualified table names; a bare
-		// name matches that table in every schema.
+		// name matches that table in every schema. A table listed by
+		// several modules goes to the first by name (qualified names
+		// first), not to whichever map order brings first.
+		names := make([]string, 0, len(ix.cfg.modules))
+		for m := range ix.cfg.modules {
+			names = append(names, m)
+		}
+		sort.Strings(names)
 		bare := map[string]string{}
-		for m, tables := range ix.cfg.modules {
-			for _, name := range tables {
+		for _, m := range names {
+			for _, name := range ix.cfg.modules[m] {
 				if t := cat.Table(name); t != nil && strings.Contains(name, ".") {
 					add(m, t.QualifiedName())
-				} else {
+				} else if _, ok := bare[name]; !ok {
 					bare[name] = m
 				}
 			}

@@ -430,3 +430,34 @@ func TestRetrieverExampleValues(t *testing.T) {
 		t.Errorf("sales_orders rank: %d without values, %d with (want 0 and an improvement)", before, after)
 	}
 }
+
+// TestModulesOverlapDeterministic: a table two configured modules list goes
+// to the same module on every build (the first by name, a qualified
+// listing before a bare one), not to the one map iteration brings first.
+func TestModulesOverlapDeterministic(t *testing.T) {
+	table := func(name string) *schema.Table {
+		return &schema.Table{Schema: "public", Name: name, Kind: schema.KindTable,
+			Columns: []schema.Column{{Name: "id", Type: "integer"}, {Name: "label", Type: "text"}}}
+	}
+	cat := schema.NewCatalog([]schema.Schema{{Name: "public"}}, []*schema.Table{table("a"), table("b"), table("c"), table("d")}, nil)
+	modules := map[string][]string{
+		"Zeta": {"b", "c", "public.d"}, "Alpha": {"a", "b", "d"}, "Mid": {"c"},
+		"Beta": {"a"}, "Gamma": {"c"}, "Delta": {"b"}, "Eta": {"d"},
+	}
+	want := map[string]string{"public.a": "Alpha", "public.b": "Alpha", "public.c": "Gamma", "public.d": "Zeta"}
+	for i := range 20 {
+		r, err := retrieve.New(context.Background(), cat, retrieve.WithModules(modules))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for m, tables := range r.Modules() {
+			for _, q := range tables {
+				got[q] = m
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("build %d: modules %v, want %v", i+1, got, want)
+		}
+	}
+}

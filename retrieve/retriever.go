@@ -58,7 +58,9 @@ func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.sto
 func WithGlosser(g Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
 
 // WithModules configures modules: module name -> tables (qualified, or bare
-// names matching that table in every schema). Unlisted tables go to "other".
+// names matching that table in every schema). Unlisted tables go to "other";
+// a table listed by several modules goes to the first by name, qualified
+// listings before bare ones.
 func WithModules(m map[string][]string) Option { return optionFunc(func(c *config) { c.modules = m }) }
 
 // WithModuleSource chooses how modules are found when none are configured.

@@ -2,8 +2,8 @@ package main
 
 // The exam subcommand scores the engine on a CSV of questions with gold SQL.
 //
-//	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
-//	            [--scope-column NAME] [--limit N] [common flags]
+//	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--timings FILE.jsonl]
+//	            [--llm SPEC|none] [--scope-column NAME] [--limit N] [common flags]
 //
 // Input: an RFC 4180 CSV with a header row; columns are found by name:
 // qid (or id), question and gold_sql are required; difficulty, evidence,
@@ -21,7 +21,16 @@ package main
 //	 "ex_match_strict":bool,"ex_match":bool,
 //	 "tables":[retrieved tables],"gold_tables":[tables the gold query reads],
 //	 "table_recall":float,"failure_class":"","confidence":float,
-//	 "latency_ms":{"stage":ms,...,"total":ms},"error":"","tags":[...]}
+//	 "latency_ms":{},"error":"","tags":[...]}
+//
+// The same database, exam and answers give the same --out file, byte for
+// byte, on every run: nothing in it depends on time. Timings go to
+// --timings instead (nowhere without it), one line per question in the
+// same order:
+//
+//	{"qid","latency_ms":{"stage":ms,...,"total":ms}}
+//
+// latency_ms stays in the --out lines for compatibility, always empty.
 //
 // ex_match_strict: the same rows (a multiset, or a sequence when the gold
 // query has a top-level ORDER BY) with the same columns in the same order.
@@ -35,7 +44,10 @@ package main
 // (retrieval_miss, column_miss, llm_error, ...), "wrong_result" when its
 // query ran but ex_match is false, "gold_error" when the gold query failed
 // (the error field says why; it counts as not matched), else "". tags is
-// the CSV's tags column split like expected_tables ([] without one).
+// the CSV's tags column split like expected_tables ([] without one). When
+// the gold result exceeds the row cap (1000) the comparison is not made
+// (gold_error: which rows a cut result holds is the server's choice); an
+// answer cut at the cap has more rows than the gold and does not match.
 //
 // The gold query runs once per question through the execute package, as the
 // engine's answers do, so both decode values alike: validated, in a READ ONLY
@@ -43,8 +55,8 @@ package main
 // search_path set locally, row cap 1000 (like the answers' default).
 //
 // With --llm none (or no model configured) the exam measures retrieval only:
-// no sql, executed false, only tables, gold_tables, table_recall and
-// latency_ms are meaningful, and the gold query is not run.
+// no sql, executed false, only tables, gold_tables and table_recall are
+// meaningful (and the timings), and the gold query is not run.
 //
 // At the end a summary goes to stdout:
 //
@@ -97,9 +109,15 @@ type examLine struct {
 	TableRecall   float64            `json:"table_recall"`
 	FailureClass  string             `json:"failure_class"`
 	Confidence    float64            `json:"confidence"`
-	LatencyMS     map[string]float64 `json:"latency_ms"`
+	LatencyMS     map[string]float64 `json:"latency_ms"` // always empty: timings go to --timings
 	Error         string             `json:"error"`
 	Tags          []string           `json:"tags"`
+}
+
+// examTiming is one line of the --timings JSONL.
+type examTiming struct {
+	QID       string             `json:"qid"`
+	LatencyMS map[string]float64 `json:"latency_ms"` // per stage and "total"
 }
 
 // examScore is the counts and rates of a set of questions.
@@ -151,7 +169,8 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c.register(fs)
 	lf.register(fs)
 	examFile := fs.String("exam", "", "exam CSV: qid,question,gold_sql[,difficulty,evidence,scope,tags,expected_tables]")
-	outFile := fs.String("out", "", "write one JSON result per question to FILE")
+	outFile := fs.String("out", "", "write one JSON result per question to FILE (the same on every run)")
+	timingsFile := fs.String("timings", "", "write each question's latency per stage to FILE")
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
 	fs.Usage = func() {
@@ -179,14 +198,30 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var out io.Writer = io.Discard
-	if *outFile != "" {
-		f, err := os.Create(*outFile)
-		if err != nil {
-			return usageErr("%v", err)
+	var files []*os.File
+	create := func(name string) (io.Writer, error) {
+		if name == "" {
+			return io.Discard, nil
 		}
-		defer f.Close()
-		out = f
+		f, err := os.Create(name)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		files = append(files, f)
+		return f, nil
+	}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	out, err := create(*outFile)
+	if err != nil {
+		return err
+	}
+	timingsOut, err := create(*timingsFile)
+	if err != nil {
+		return err
 	}
 	eng, pool, err := openEngine(ctx, &c, model, stderr)
 	if err != nil {
@@ -205,19 +240,23 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	timingsEnc := json.NewEncoder(timingsOut)
 	progress := isTerminal(stderr)
 	var stopped error
 	for i, q := range qs {
 		if progress {
 			fmt.Fprintf(stderr, "\r\x1b[K[%d/%d] %s  ex %d/%d", i+1, len(qs), q.qid, sum.Ex, sum.Total)
 		}
-		l := x.one(ctx, q)
+		l, lat := x.one(ctx, q)
 		if ctx.Err() != nil { // an interrupted question is not scored
 			stopped = ctx.Err()
 			break
 		}
 		if err := enc.Encode(l); err != nil {
 			return &exitError{code: 2, err: fmt.Errorf("--out: %w", err)}
+		}
+		if err := timingsEnc.Encode(examTiming{QID: q.qid, LatencyMS: lat}); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("--timings: %w", err)}
 		}
 		sum.add(l)
 		if q.difficulty != "" {
@@ -253,7 +292,9 @@ type examiner struct {
 	defScope string
 }
 
-func (x *examiner) one(ctx context.Context, q examQuestion) *examLine {
+// one runs and scores a question; the latencies (ms per stage and
+// "total") come apart, so that the line is the same on every run.
+func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[string]float64) {
 	l := &examLine{QID: q.qid, Difficulty: q.difficulty, Question: q.question, Tables: []string{},
 		GoldTables: []string{}, LatencyMS: map[string]float64{}, Tags: append([]string{}, q.tags...)}
 	scope := q.scope
@@ -307,6 +348,16 @@ func (x *examiner) one(ctx context.Context, q examQuestion) *examLine {
 			if l.FailureClass == "" {
 				l.FailureClass = "gold_error"
 			}
+		case gold.Truncated:
+			// The rows of a cut result are whichever the server sent first:
+			// comparing them would give another verdict on another run.
+			errs = append(errs, fmt.Sprintf("gold_sql: more than %d rows, the row cap: not compared", len(gold.Rows)))
+			if l.FailureClass == "" {
+				l.FailureClass = "gold_error"
+			}
+		case l.Executed && res.Truncated:
+			// More rows than the gold query's: no match, whichever came first.
+			l.FailureClass = "wrong_result"
 		case l.Executed:
 			ordered, _ := ordersRows(q.goldSQL) // it ran, so it parses
 			l.ExMatchStrict, l.ExMatch = compareResults(gold.Rows, res.Rows, len(gold.Columns), len(res.Columns), ordered)
@@ -315,13 +366,14 @@ func (x *examiner) one(ctx context.Context, q examQuestion) *examLine {
 			}
 		}
 	}
+	lat := map[string]float64{}
 	for k, d := range timings {
-		l.LatencyMS[k] = millis(d)
+		lat[k] = millis(d)
 	}
-	l.LatencyMS["total"] = millis(took)
+	lat["total"] = millis(took)
 	l.TableRecall = recall(l.GoldTables, l.Tables)
 	l.Error = strings.Join(errs, "; ")
-	return l
+	return l, lat
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

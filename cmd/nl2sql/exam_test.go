@@ -40,8 +40,7 @@ func examLines(t *testing.T, path string) (map[string]map[string]any, []string) 
 		if r < 0 || r > 1 {
 			t.Errorf("%s: table_recall %v", m["qid"], r)
 		}
-		lat := m["latency_ms"].(map[string]any)
-		if tot, ok := lat["total"].(float64); !ok || tot <= 0 {
+		if lat := m["latency_ms"].(map[string]any); len(lat) != 0 { // timings go to --timings
 			t.Errorf("%s: latency_ms = %v", m["qid"], lat)
 		}
 		qid := m["qid"].(string)
@@ -49,6 +48,34 @@ func examLines(t *testing.T, path string) (map[string]map[string]any, []string) 
 		order = append(order, qid)
 	}
 	return byQID, order
+}
+
+// examTimings reads the --timings JSONL: latency per stage by qid, in the
+// order of the --out lines, each with a positive total.
+func examTimings(t *testing.T, path string, order []string) map[string]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]any{}
+	var got []string
+	for _, s := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		m := decode(t, s)
+		if !reflect.DeepEqual(keys(m), []string{"latency_ms", "qid"}) {
+			t.Fatalf("timings keys = %v", keys(m))
+		}
+		lat := m["latency_ms"].(map[string]any)
+		if tot, ok := lat["total"].(float64); !ok || tot <= 0 {
+			t.Errorf("%s: latency_ms = %v", m["qid"], lat)
+		}
+		out[m["qid"].(string)] = lat
+		got = append(got, m["qid"].(string))
+	}
+	if !reflect.DeepEqual(got, order) {
+		t.Errorf("timings qids = %v, want %v", got, order)
+	}
+	return out
 }
 
 func strs(v any) []string {
@@ -61,14 +88,19 @@ func strs(v any) []string {
 
 func TestExamRetrieval(t *testing.T) {
 	dsn := erptest.Single(t)
-	out := filepath.Join(t.TempDir(), "out.jsonl")
-	code, stdout, errs := cli(t, "exam", "--dsn", dsn, "--llm", "none", "--exam", smallExam, "--out", out)
+	out, timings := filepath.Join(t.TempDir(), "out.jsonl"), filepath.Join(t.TempDir(), "timings.jsonl")
+	code, stdout, errs := cli(t, "exam", "--dsn", dsn, "--llm", "none", "--exam", smallExam, "--out", out, "--timings", timings)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines, order := examLines(t, out)
 	if want := []string{"hr-01", "hr-02", "hr-03", "hr-05", "hr-06", "hr-07", "hr-08"}; !reflect.DeepEqual(order, want) {
 		t.Fatalf("qids = %v, want %v", order, want)
+	}
+	for qid, lat := range examTimings(t, timings, order) {
+		if _, ok := lat["retrieve"]; !ok {
+			t.Errorf("%s: no retrieve latency: %v", qid, lat)
+		}
 	}
 	var recallSum float64
 	all := 0
@@ -170,8 +202,9 @@ GROUP BY j.job_family ORDER BY avg_base_salary DESC`,
 		return llmfake.Reply{Content: "I am not sure what you mean."}
 	})
 	t.Setenv("OPENAI_API_KEY", "test")
-	out := filepath.Join(t.TempDir(), "out.jsonl")
-	code, stdout, errs := cli(t, "exam", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", srv.BaseURL(), "--exam", exam, "--out", out)
+	out, timings := filepath.Join(t.TempDir(), "out.jsonl"), filepath.Join(t.TempDir(), "timings.jsonl")
+	code, stdout, errs := cli(t, "exam", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", srv.BaseURL(), "--exam", exam,
+		"--out", out, "--timings", timings)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -179,6 +212,7 @@ GROUP BY j.job_family ORDER BY avg_base_salary DESC`,
 	if len(order) != 8 || order[7] != "bad-gold" {
 		t.Fatalf("qids = %v", order)
 	}
+	lat := examTimings(t, timings, order)
 	type want struct {
 		executed, strict, loose bool
 		class                   string
@@ -207,8 +241,8 @@ GROUP BY j.job_family ORDER BY avg_base_salary DESC`,
 		if w.executed && (l["sql"] == "" || l["confidence"].(float64) <= 0) {
 			t.Errorf("%s: executed without sql/confidence: %v", qid, l)
 		}
-		if _, ok := l["latency_ms"].(map[string]any)["generate"]; !ok {
-			t.Errorf("%s: no generate latency: %v", qid, l["latency_ms"])
+		if _, ok := lat[qid]["generate"]; !ok {
+			t.Errorf("%s: no generate latency: %v", qid, lat[qid])
 		}
 	}
 	if e := lines["bad-gold"]["error"].(string); !strings.Contains(e, "gold_sql") || !strings.Contains(e, "no_such_column") {
