@@ -24,6 +24,8 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/nl2sqlgo/nl2sql/internal/datasets"
 )
 
 // EnvDir names the environment variable that overrides the dataset location.
@@ -35,28 +37,7 @@ var ErrNotFound = errors.New("spider: dataset directory not found")
 // Dir locates the dataset: $NL2SQL_SPIDER_DIR, else
 // ../shared/datasets/spider-pools relative to the repository root found by
 // walking up from the working directory (the directory holding go.mod).
-func Dir() (string, bool) {
-	if d := os.Getenv(EnvDir); d != "" {
-		return d, isDataset(d)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", false
-	}
-	for dir := wd; ; {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(filepath.Dir(dir), "shared", "datasets", "spider-pools")
-			if isDataset(d) {
-				return d, true
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
+func Dir() (string, bool) { return datasets.Locate(EnvDir, "spider-pools", isDataset) }
 
 func isDataset(d string) bool {
 	for _, f := range []string{"pools.jsonl.gz", "databases.sql.gz"} {
