@@ -62,10 +62,11 @@ type (
 	}
 	// QueryResult is a query and its rows.
 	QueryResult struct {
-		SQL       string   `json:"sql" jsonschema:"the query as run (with its LIMIT)"`
+		SQL       string   `json:"sql" jsonschema:"the query (as written plus the engine's fixes; the row cap is applied when it runs, not written into it)"`
 		Columns   []Column `json:"columns"`
 		Rows      [][]any  `json:"rows"`
 		Truncated bool     `json:"truncated" jsonschema:"true when the row cap cut the result"`
+		RowCap    int      `json:"row_cap" jsonschema:"the row cap the query ran with"`
 	}
 	Column struct {
 		Name string `json:"name"`
@@ -313,7 +314,7 @@ func rowSummary(n int, truncated bool) string {
 }
 
 func queryResult(res *nl2sql.Result) QueryResult {
-	out := QueryResult{SQL: res.SQL, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated}
+	out := QueryResult{SQL: res.SQL, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated, RowCap: res.RowCap}
 	for i, c := range res.Columns {
 		out.Columns[i] = Column{Name: c.Name, Type: c.Type}
 	}

@@ -194,10 +194,9 @@ func TestInProcess(t *testing.T) {
 
 	t.Run("run_sql max_rows", func(t *testing.T) {
 		out := decode[RunSQLOutput](t, call(t, cs, "run_sql", map[string]any{"sql": "SELECT emp_id FROM employees ORDER BY emp_id", "max_rows": 3}))
-		// The engine asks for one row more than the cap (LIMIT 4) so that a
-		// cut result is reported as truncated.
-		if len(out.Rows) != 3 || !out.Truncated || !strings.Contains(out.SQL, "LIMIT 4") {
-			t.Errorf("want 3 rows, truncated, LIMIT 4; got %d rows, truncated %v, sql %q", len(out.Rows), out.Truncated, out.SQL)
+		// The cap is reported beside the query, never written into it.
+		if len(out.Rows) != 3 || !out.Truncated || out.RowCap != 3 || out.SQL != "SELECT emp_id FROM employees ORDER BY emp_id" {
+			t.Errorf("want 3 rows, truncated, row_cap 3, the SQL as sent; got %d rows, truncated %v, row_cap %d, sql %q", len(out.Rows), out.Truncated, out.RowCap, out.SQL)
 		}
 	})
 
