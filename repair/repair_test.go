@@ -330,6 +330,11 @@ func repairLoop(ctx context.Context, t *testing.T, r *Repairer, pool *pgxpool.Po
 		if err != nil {
 			t.Fatalf("round %d: Fix(%q, %s %q pos %d): %v", round, sql, f.SQLState, f.Message, f.Position, err)
 		}
+		// As the engine does: a fix whose Verify query finds a row is not
+		// applied.
+		if fixes = verified(t, pool, fixes); len(fixes) == 0 {
+			t.Fatalf("round %d: every fix of %q failed its check", round, sql)
+		}
 		t.Logf("round %d: %s %s → [%s] %s", round, f.SQLState, f.Message, fixes[0].Rule, fixes[0].SQL)
 		for _, c := range fixes[0].Changes {
 			rules = append(rules, c.Rule)
