@@ -364,6 +364,22 @@ const maxFixRounds = 3
 func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, role string, cands []*candidate) {
 	v, rp := st.validator(path, scoped), st.repairerFor(path, scoped)
 	resolve := st.resolver(path, scoped)
+	// fix asks repair about a failure of sql and takes its first fix that
+	// holds (see firstVerified); when repair declined to guess, c keeps the
+	// alternatives. It reports whether c holds a new statement to check.
+	fix := func(c *candidate, sql string, f repair.Failure) bool {
+		fixes, err := rp.Fix(sql, f)
+		var ae *repair.AmbiguousError
+		if errors.As(err, &ae) {
+			c.alternatives = ae.Alternatives
+		}
+		fx, ok := e.firstVerified(ctx, st, path, scoped, role, fixes)
+		if ok {
+			c.SQL = fx.SQL
+			c.Repairs = append(c.Repairs, fx.Rule)
+		}
+		return ok
+	}
 	for _, c := range cands {
 		if norm, changes, err := rp.Normalize(c.SQL); err == nil && len(changes) > 0 {
 			c.SQL = norm
@@ -401,19 +417,11 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 					// saw it (it could be a function call), and repaired like
 					// the server's own 42703/42P01.
 					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
-				} else if f, ok := st.unknownRelation(ve, path); ok && round < maxFixRounds {
+				} else if f, ok := st.unknownRelation(ve, path, sqls[i]); ok && round < maxFixRounds {
 					// A table name that names nothing: corrected to the one
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
-					f.Position = utf8.RuneCountInString(sqls[i][:min(f.Position, len(sqls[i]))]) + 1
-					fixes, err := rp.Fix(sqls[i], f)
-					var ae *repair.AmbiguousError
-					if errors.As(err, &ae) {
-						c.alternatives = ae.Alternatives
-					}
-					if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
-						c.SQL = fix.SQL
-						c.Repairs = append(c.Repairs, fix.Rule)
+					if fix(c, sqls[i], f) {
 						pending = append(pending, c)
 					}
 					continue
@@ -428,28 +436,24 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 				continue
 			}
 			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = "failed", r.Err, r.SQLState, r.Message, r.SQLState, r.Message
-			c.failedSQL, c.position = r.SQL, 0
-			if r.Location >= 0 && r.Location <= len(r.SQL) {
-				c.position = utf8.RuneCountInString(r.SQL[:r.Location]) + 1
-			}
+			c.failedSQL, c.position = r.SQL, charPosition(r.SQL, r.Location)
 			if r.SQLState == "" || round == maxFixRounds {
 				continue
 			}
-			fixes, err := rp.Fix(r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position})
-			if err != nil {
-				var ae *repair.AmbiguousError
-				if errors.As(err, &ae) {
-					c.alternatives = ae.Alternatives
-				}
-				continue
-			}
-			if fix, ok := e.firstVerified(ctx, st, path, scoped, role, fixes); ok {
-				c.SQL = fix.SQL
-				c.Repairs = append(c.Repairs, fix.Rule)
+			if fix(c, r.SQL, repair.Failure{SQLState: r.SQLState, Message: r.Message, Position: c.position}) {
 				pending = append(pending, c)
 			}
 		}
 	}
+}
+
+// charPosition turns a byte offset into sql into the 1-based character
+// position PostgreSQL reports; 0 when the offset is unknown.
+func charPosition(sql string, offset int) int {
+	if offset < 0 || offset > len(sql) {
+		return 0
+	}
+	return utf8.RuneCountInString(sql[:offset]) + 1
 }
 
 // missingColumn reports whether every violation of a rejection is a

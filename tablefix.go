@@ -33,10 +33,10 @@ func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
 // unknownRelation reports whether a rejection is only about relations that
 // exist nowhere in the catalog, named unqualified or in a schema of the
 // request (V012 for a misspelt "custmers"), and returns the failure the
-// server would have given for the first: such a name is a slip the 42P01
+// server would have given for the first (its position in sql): such a name is a slip the 42P01
 // correction may fix, then the fixed query is validated again. A relation
 // of another schema (another tenant's table) stays refused.
-func (st *state) unknownRelation(ve *validate.Error, path []string) (repair.Failure, bool) {
+func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) (repair.Failure, bool) {
 	if ve == nil {
 		return repair.Failure{}, false
 	}
@@ -67,7 +67,7 @@ func (st *state) unknownRelation(ve *validate.Error, path []string) (repair.Fail
 			}
 		}
 		if i == 0 {
-			first = repair.Failure{SQLState: "42P01", Message: fmt.Sprintf("relation %q does not exist", name), Position: is.Location}
+			first = repair.Failure{SQLState: "42P01", Message: fmt.Sprintf("relation %q does not exist", name), Position: charPosition(sql, is.Location)}
 		}
 	}
 	return first, true
@@ -75,24 +75,17 @@ func (st *state) unknownRelation(ve *validate.Error, path []string) (repair.Fail
 
 // resolver maps a relation named in a query of the scope to its qualified
 // name: a schema-qualified name as is, an unqualified one along the search
-// path; "" when it is not a table the request may read.
+// path; "" when it is not a table the request may read (scopeTables: with a
+// scope, the tables of the search path's schemas; without, every table).
 func (st *state) resolver(path []string, scoped bool) func(schemaName, name string) string {
-	allowed := map[string]bool{}
-	for _, t := range st.scopeTables(path, scoped) {
-		allowed[t.Schema+"."+t.Name] = true
-	}
 	return func(schemaName, name string) string {
-		qn := schemaName + "." + name
+		t := st.cat.Lookup(schemaName, name)
 		if schemaName == "" {
-			t := st.cat.Resolve(name, path)
-			if t == nil {
-				return ""
-			}
-			qn = t.QualifiedName()
+			t = st.cat.Resolve(name, path)
 		}
-		if !allowed[qn] {
+		if t == nil || (scoped && !slices.Contains(path, t.Schema)) {
 			return ""
 		}
-		return qn
+		return t.QualifiedName()
 	}
 }

@@ -64,21 +64,31 @@ type Pool struct {
 // Database is the PostgreSQL database name of the pool's Spider database.
 func (p *Pool) Database() string { return "sp_" + strings.ToLower(p.DB) }
 
+// openGzip opens the gzip file name of the dataset directory dir.
+func openGzip(dir, name string) (io.Reader, func(), error) {
+	f, err := os.Open(filepath.Join(dir, name))
+	if err != nil {
+		return nil, nil, err
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("spider: %s: %w", name, err)
+	}
+	return zr, func() { f.Close() }, nil
+}
+
 // Pools reads every question, in file order.
 func Pools() ([]Pool, error) {
 	dir, ok := Dir()
 	if !ok {
 		return nil, ErrNotFound
 	}
-	f, err := os.Open(filepath.Join(dir, "pools.jsonl.gz"))
+	zr, closeFile, err := openGzip(dir, "pools.jsonl.gz")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("spider: pools: %w", err)
-	}
+	defer closeFile()
 	var out []Pool
 	sc := bufio.NewScanner(zr)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -138,15 +148,11 @@ func readScripts() (map[string]string, error) {
 	if !ok {
 		return nil, ErrNotFound
 	}
-	f, err := os.Open(filepath.Join(dir, "databases.sql.gz"))
+	zr, closeFile, err := openGzip(dir, "databases.sql.gz")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("spider: databases: %w", err)
-	}
+	defer closeFile()
 	b, err := io.ReadAll(zr)
 	if err != nil {
 		return nil, fmt.Errorf("spider: databases: %w", err)
