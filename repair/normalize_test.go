@@ -75,22 +75,29 @@ func TestNormalizeRules(t *testing.T) {
 		{`SELECT id FROM orders WHERE "status" = "pending"`, "SELECT id FROM orders WHERE status = 'pending'", RuleQuotedString},
 	}
 	for _, c := range cases {
-		out, changes, err := r.Normalize(c.in)
-		if err != nil {
-			t.Errorf("%s: %v", c.in, err)
-			continue
-		}
-		if out != c.want {
-			t.Errorf("Normalize(%q)\n got  %s\n want %s", c.in, out, c.want)
-		}
-		var rules []string
-		for _, ch := range changes {
-			rules = append(rules, ch.Rule)
-		}
-		if !contains(rules, c.rule) {
+		_, rules, ok := normalized(t, r, c.in, c.want)
+		if ok && !contains(rules, c.rule) {
 			t.Errorf("%s: rules %v lack %s", c.in, rules, c.rule)
 		}
 	}
+}
+
+// normalized checks that Normalize rewrites in into want and returns its
+// output and the rules it applied; ok is false when Normalize failed.
+func normalized(t *testing.T, r *Repairer, in, want string) (out string, rules []string, ok bool) {
+	t.Helper()
+	out, changes, err := r.Normalize(in)
+	if err != nil {
+		t.Errorf("%s: %v", in, err)
+		return "", nil, false
+	}
+	if out != want {
+		t.Errorf("Normalize(%q)\n got  %s\n want %s", in, out, want)
+	}
+	for _, ch := range changes {
+		rules = append(rules, ch.Rule)
+	}
+	return out, rules, true
 }
 
 func TestParseErrors(t *testing.T) {
