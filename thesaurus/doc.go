@@ -1,0 +1,76 @@
+// Package thesaurus relates business words to each other, so that a
+// question's words can meet a schema's: "staff" and "headcount" lead to
+// "employee", "clients" to "customer", "tenure" to "hire date", "deals" to
+// "opportunity", "spend" to "purchase order", "revenue" to "sales order" and
+// "invoice", and "vendor" and "supplier" to each other.
+//
+//	for _, t := range thesaurus.Default().Related("Staff") {
+//		fmt.Println(t.Text, t.Source, t.Weight) // employee curated 1, ...
+//	}
+//
+// Related accepts any case and the plural ("clients", "sales orders",
+// "people"), underscores for spaces ("hire_date"), and returns related words
+// and phrases best first, never the word itself. A caller that matches
+// question words against a schema's vocabulary keeps the related terms that
+// occur in that vocabulary, and may weigh a match by Term.Weight.
+//
+// # Sources
+//
+// Default holds two lists, both embedded in the binary and parsed once on
+// first use:
+//
+//   - curated.txt (Source Curated, Weight 1): about two hundred groups
+//     written from general business and ERP knowledge, for the links
+//     WordNet lacks: the words of questions ("headcount", "spend",
+//     "pipeline") and of schemas ("employee", "purchase order",
+//     "opportunity").
+//   - wordnet.txt (Source WordNet, Weight 0.5): synonyms from WordNet 3.0
+//     (Princeton University; its licence is in WORDNET-LICENSE and the
+//     file's header), only for the business senses of the words in
+//     seed.txt: "deal" is a business deal and a bargain, never a hand of
+//     cards; "staff" is personnel, never a stick. A WordNet synonym is a
+//     synonym in general English, weaker than a curated link.
+//
+// wordnet.txt is generated: TestWordNetUpToDate rebuilds it from the WordNet
+// database of Debian's wordnet-base package (/usr/share/wordnet, or the
+// directory in NL2SQL_WORDNET_DIR) and seed.txt, and fails when the
+// committed file differs; it skips when WordNet is not installed. After
+// changing seed.txt or the selection rule:
+//
+//	apt-get install wordnet-base
+//	go generate ./thesaurus
+//
+// # Text format
+//
+// curated.txt, wordnet.txt and a user's file (Parse) share one line-based
+// format, UTF-8, one entry a line:
+//
+//	# a comment, to the end of the line
+//	vendor, supplier, provider          a group: each relates to all others
+//	headcount, workforce -> employee    a directed link: the left terms lead
+//	                                    to the right ones, not back, and not
+//	                                    to each other
+//	people = person                     an irregular form: a lookup of
+//	                                    "people" also finds "person"'s links
+//
+// A term is one or more words of letters, digits and ' - . / & +, separated
+// by spaces (or underscores); terms are lower-cased. Write singular forms:
+// lookups reduce regular plurals ("-s", "-es", "-ies", "-men") by
+// themselves, when the singular is in the thesaurus. A malformed line is a
+// *ParseError with its line number.
+//
+// # Your own list
+//
+// Parse a file in the same format (its terms get Source User, Weight 1) and
+// put it before the built-in lists:
+//
+//	f, err := os.Open("thesaurus.txt")
+//	...
+//	user, err := thesaurus.Parse(f)
+//	...
+//	th := thesaurus.Merge(user, thesaurus.Default())
+//
+// A Thesaurus is immutable and safe for concurrent use. Related does work
+// bounded by the entries of the looked-up word (words longer than a few
+// hundred bytes find nothing) and never panics.
+package thesaurus
