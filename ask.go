@@ -34,7 +34,7 @@ type Result struct {
 	// it: it is the query as written plus its fixes.
 	RowCap     int         `json:"row_cap"`
 	Confidence float64     `json:"confidence"`
-	Attempts   int         `json:"attempts"` // model calls: samples plus repair turns
+	Attempts   int         `json:"attempts"` // model calls: samples (backward recall's too) plus repair turns
 	Tables     []string    `json:"tables"`   // relations the final SQL reads
 	Context    []string    `json:"context"`  // tables shown to the model
 	Candidates []Candidate `json:"candidates"`
@@ -51,7 +51,7 @@ type Column struct {
 // Candidate is one query considered for the answer.
 type Candidate struct {
 	SQL     string   `json:"sql"`
-	Origin  string   `json:"origin"` // "sample" or "repair_prompt"
+	Origin  string   `json:"origin"` // "sample", "backward" (sampled again after backward recall) or "repair_prompt"
 	Votes   int      `json:"votes"`
 	Status  string   `json:"status"` // "ok", "rejected", "failed"
 	Score   float64  `json:"score"`
@@ -123,21 +123,32 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if strings.TrimSpace(question) == "" {
 		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
 	}
-	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
 	t := time.Now()
 	var qopts []retrieve.QueryOption
-	if c.Scoped {
-		qopts = append(qopts, retrieve.WithScope(c.SearchPath[0]))
+	if e.cfg.scoped(ac.scope) {
+		qopts = append(qopts, retrieve.WithScope(e.cfg.searchPath(ac.scope)[0]))
 	}
 	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
 	if err != nil {
 		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
 	}
-	c.Tables = rr.Tables
-	names := rr.Names()
-	c.Timings["retrieve"] = time.Since(t)
+	took := time.Since(t)
+	c := e.buildContext(ctx, st, question, ac, rr.Tables)
+	c.Timings["retrieve"] = took
+	return c, nil
+}
 
-	t = time.Now()
+// buildContext builds the context of a question shown the given tables, in
+// their order and all of them (the retrieval's; after them, in Ask, those
+// backward recall added, with reason "backward"): links, join plan,
+// few-shot examples and prompt. Its timings are "link", "plan" and
+// "prompt".
+func (e *Engine) buildContext(ctx context.Context, st *state, question string, ac askConfig, tables []retrieve.TableHit) *Context {
+	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
+	c.Tables = tables
+	names := (&retrieve.Result{Tables: tables}).Names()
+
+	t := time.Now()
 	c.Links = st.linker.Link(ctx, question, ac.evidence, names)
 	c.Timings["link"] = time.Since(t)
 
@@ -194,7 +205,7 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	c.Difficulty = generate.Classify(question, len(core))
 	c.Prompt = generate.Build(data)
 	c.Timings["prompt"] = time.Since(t)
-	return c, nil
+	return c
 }
 
 // candidate is the Engine's working state for one query.
@@ -267,6 +278,19 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	t = time.Now()
 	e.check(ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
 	e.mark(ctx, res, "validate", t, nil)
+
+	// Backward recall, once: the candidates failed on tables of the scope
+	// the context lacked; show them and sample again.
+	if !anyOK(cands) {
+		if recalled := st.recallTables(c, cands); len(recalled) > 0 {
+			t = time.Now()
+			nc, more, berr := e.backward(ctx, st, c, ac, recalled, res)
+			c = nc
+			res.Context = append(res.Context, recalled...)
+			cands = append(cands, more...)
+			e.mark(ctx, res, "backward", t, berr)
+		}
+	}
 
 	// LLM repair turns, only when nothing deterministic worked.
 	t = time.Now()
@@ -613,8 +637,8 @@ func resultDigest(r *execute.Result) (string, bool) {
 
 // Tracer observes the stages of Ask calls, for metrics and tracing systems:
 // Stage is called when a stage ends ("retrieve", "link", "plan", "prompt",
-// "generate", "validate", "repair", "score", "execute"), from the calling
-// goroutine.
+// "generate", "validate", "backward" (only when backward recall ran),
+// "repair", "score", "execute"), from the calling goroutine.
 type Tracer interface {
 	Stage(ctx context.Context, stage string, took time.Duration, err error)
 }

@@ -21,9 +21,12 @@
 // An Ask call retrieves the tables the question needs, links its phrases to
 // columns and values, plans the joins, asks the model for K candidates (K by
 // difficulty), normalizes dialect, validates and EXPLAINs every candidate in
-// parallel, repairs failures (deterministic fixes keyed on SQLSTATE first,
-// then a targeted repair prompt, bounded), scores what survives, and runs the
-// best in a read-only transaction with timeouts and row caps. The Result
+// parallel, repairs failures (deterministic fixes keyed on SQLSTATE first;
+// once, when every candidate failed on a table of the scope the context
+// lacked, backward recall: the context gains those tables and the model
+// samples again; then a targeted repair prompt, bounded), scores what
+// survives, and runs the best in a read-only transaction with timeouts and
+// row caps. The Result
 // carries the rows and the whole trace: candidates with scores, attempts,
 // tables, per-stage timings, and on failure a class saying which stage lost.
 //

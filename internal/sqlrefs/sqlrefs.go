@@ -26,6 +26,24 @@ type Refs struct {
 	Tables  []string // qualified, sorted
 	Columns []string // "schema.table.column", sorted
 	Joins   []Edge   // sorted, From < To
+	// Unresolved are the column references that name no column of a
+	// catalog table they could refer to, in text order. Some are no
+	// mistake (an output column named in ORDER BY, a column of a subquery
+	// or CTE); a query the server refused with 42703 has its missing column
+	// among them, at the server's position.
+	Unresolved []Unresolved
+}
+
+// Unresolved is a column reference that names no column of the catalog
+// tables it was looked up in.
+type Unresolved struct {
+	Location int    // byte offset of the reference in the query text
+	Column   string // as written: "col" or "alias.col"
+	// Tables are the qualified tables the reference was looked up in: for
+	// "a.col", the table a names (none when a names no table of the
+	// catalog); for a bare "col", every catalog table of the FROM items in
+	// scope, innermost first.
+	Tables []string
 }
 
 type rel struct {
@@ -54,6 +72,7 @@ type walker struct {
 	tables  map[string]bool
 	columns map[string]bool
 	joins   map[Edge]bool
+	missed  []Unresolved
 }
 
 // Extract parses sql (one or more statements) and resolves its references
@@ -70,7 +89,8 @@ func Extract(sql string, cat *schema.Catalog, searchPath []string) (*Refs, error
 	for _, st := range tree.Stmts {
 		w.node(st.Stmt, nil)
 	}
-	r := &Refs{Tables: keys(w.tables), Columns: keys(w.columns)}
+	r := &Refs{Tables: keys(w.tables), Columns: keys(w.columns), Unresolved: w.missed}
+	sort.SliceStable(r.Unresolved, func(i, j int) bool { return r.Unresolved[i].Location < r.Unresolved[j].Location })
 	for e := range w.joins {
 		r.Joins = append(r.Joins, e)
 	}
@@ -313,7 +333,49 @@ func (w *walker) resolve(c *pg_query.ColumnRef, sc *scope) string {
 func (w *walker) columnRef(c *pg_query.ColumnRef, sc *scope) {
 	if col := w.resolve(c, sc); col != "" {
 		w.columns[col] = true
+	} else if u, ok := unresolved(c, sc); ok {
+		w.missed = append(w.missed, u)
 	}
+}
+
+// unresolved describes a column reference resolve could not map, with the
+// tables it was looked up in; false for a star, or a qualifier naming a
+// subquery, CTE or function (whose columns the catalog does not know).
+func unresolved(c *pg_query.ColumnRef, sc *scope) (Unresolved, bool) {
+	var parts []string
+	for _, f := range c.Fields {
+		s := f.GetString_()
+		if s == nil {
+			return Unresolved{}, false
+		}
+		parts = append(parts, s.Sval)
+	}
+	u := Unresolved{Location: int(c.Location), Column: strings.Join(parts, ".")}
+	switch len(parts) {
+	case 1:
+		seen := map[string]bool{}
+		for s := sc; s != nil; s = s.parent {
+			for _, r := range s.order {
+				if r.table != nil && !seen[r.table.QualifiedName()] {
+					seen[r.table.QualifiedName()] = true
+					u.Tables = append(u.Tables, r.table.QualifiedName())
+				}
+			}
+		}
+	case 2, 3:
+		for s := sc; s != nil; s = s.parent {
+			if r, ok := s.rels[parts[len(parts)-2]]; ok {
+				if r.table == nil {
+					return Unresolved{}, false
+				}
+				u.Tables = []string{r.table.QualifiedName()}
+				break
+			}
+		}
+	default:
+		return Unresolved{}, false
+	}
+	return u, true
 }
 
 // equality records a = b between columns of different tables as a join edge.

@@ -2,6 +2,7 @@ package sqlrefs
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -85,5 +86,28 @@ func TestExtract(t *testing.T) {
 	}
 	if _, err := Extract("SELEC 1", cat(), nil); err == nil {
 		t.Error("syntax error not reported")
+	}
+}
+
+func TestExtractUnresolved(t *testing.T) {
+	sql := "SELECT c.nickname, mileage, x.id, s.n FROM customers c JOIN orders ON orders.customer_id = c.id, (SELECT 1 AS n) s WHERE EXISTS (SELECT 1 FROM lines l WHERE l.colour = 'red' AND weight > 1) ORDER BY c.name, n"
+	refs, err := Extract(sql, cat(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) int { return strings.Index(sql, s) }
+	want := []Unresolved{
+		{Location: at("c.nickname"), Column: "c.nickname", Tables: []string{"public.customers"}},
+		{Location: at("mileage"), Column: "mileage", Tables: []string{"public.customers", "public.orders"}},
+		{Location: at("x.id"), Column: "x.id"}, // no FROM item x: no table
+		{Location: at("l.colour"), Column: "l.colour", Tables: []string{"public.lines"}},
+		// Innermost first, then the outer query's tables.
+		{Location: at("weight"), Column: "weight", Tables: []string{"public.lines", "public.customers", "public.orders"}},
+		// An output column named in ORDER BY is no column of a table either
+		// (s.n, of a subquery, is not listed).
+		{Location: strings.LastIndex(sql, "n"), Column: "n", Tables: []string{"public.customers", "public.orders"}},
+	}
+	if !reflect.DeepEqual(refs.Unresolved, want) {
+		t.Errorf("unresolved:\n got %+v\nwant %+v", refs.Unresolved, want)
 	}
 }
