@@ -49,9 +49,8 @@ type level struct {
 	aliases map[string]bool // output column names (usable in ORDER BY/GROUP BY)
 	parent  *level
 	ctes    map[string]int // CTE name -> cross-join weight of its body
-	// For the fan-trap lint: the ON and WHERE conjuncts, and the USING or
-	// NATURAL joins (collected when linting).
-	quals  []*pg.Node
+	// For the fan-trap lint: the USING or NATURAL joins (collected when
+	// linting).
 	usings []usingJoin
 }
 
@@ -126,9 +125,6 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	// WHERE conjuncts that mention several relations connect them.
 	for _, conj := range conjuncts(s.WhereClause) {
 		a.connect(conj, lv, uf)
-		if a.lint {
-			lv.quals = append(lv.quals, conj)
-		}
 	}
 	weight := a.crossJoin(s, lv, uf)
 	if weight > 1 {
@@ -275,9 +271,6 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 		// conditions: ON true does not.
 		for _, conj := range conjuncts(j.Quals) {
 			a.connect(conj, lv, uf)
-			if a.lint {
-				lv.quals = append(lv.quals, conj)
-			}
 		}
 		a.expr(j.Quals, lv)
 		return all

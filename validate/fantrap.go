@@ -30,8 +30,8 @@ var multiplying = setOf("sum", "avg", "count")
 // colRef is a column reference resolved to a FROM item of a level.
 type colRef struct {
 	rel     *relation
-	col     string // the table's column name (after an alias column list)
-	written string // as written, for messages
+	col     string   // the table's column name (after an alias column list)
+	written []string // the name as written, for messages
 }
 
 // colEq is an equality between columns of two FROM items.
@@ -40,29 +40,35 @@ type colEq struct{ x, y colRef }
 // fan is a join that repeats the rows of one relation per row of another.
 type fan struct {
 	one, many *relation
-	cond      []string // the equalities, as written
-	many1     []string // the many side's columns in the join, for the message
+	pairs     []colEq // the equalities of the join, x on one and y on many
 	mult      map[*relation]bool
 }
 
 // fanTrap warns about aggregates multiplied by a one-to-many join (L010).
 func (a *analyzer) fanTrap(s *pg.SelectStmt, lv *level) {
+	tables, keyed := 0, 0 // a many side needs keys, a one side may not
+	for _, r := range lv.rels {
+		if r.table != nil {
+			tables++
+			if described(r.table) {
+				keyed++
+			}
+		}
+	}
+	if tables < 2 || keyed == 0 {
+		return
+	}
 	aggs := multiplyingAggregates(s)
 	if len(aggs) == 0 {
 		return
 	}
-	keyed := 0
-	for _, r := range lv.rels {
-		if r.table != nil {
-			keyed++
-		}
-	}
-	if keyed < 2 {
-		return
-	}
 	var eqs []colEq
-	fixed := map[*relation][]string{} // columns equated with constants
-	for _, q := range lv.quals {
+	var fixed map[*relation][]string // columns equated with constants
+	quals := conjuncts(s.WhereClause)
+	for _, item := range s.FromClause {
+		quals = joinQuals(item, quals)
+	}
+	for _, q := range quals {
 		e := q.GetAExpr()
 		if e == nil || e.Kind != pg.A_Expr_Kind_AEXPR_OP || len(e.Name) != 1 || e.Name[0].GetString_().GetSval() != "=" {
 			continue
@@ -73,9 +79,9 @@ func (a *analyzer) fanTrap(s *pg.SelectStmt, lv *level) {
 		case lok && rok && l.rel != r.rel:
 			eqs = append(eqs, colEq{l, r})
 		case lok && constant(e.Rexpr):
-			fixed[l.rel] = append(fixed[l.rel], l.col)
+			fixed = addColumn(fixed, l)
 		case rok && constant(e.Lexpr):
-			fixed[r.rel] = append(fixed[r.rel], r.col)
+			fixed = addColumn(fixed, r)
 		}
 	}
 	for _, u := range lv.usings {
@@ -145,13 +151,31 @@ func (a *analyzer) fanTrap(s *pg.SelectStmt, lv *level) {
 			if name == "COUNT" {
 				hint = "; to count rows of " + relNames(rels) + ", use COUNT(DISTINCT ...) of a key"
 			}
+			var cond, by []string
+			for _, p := range f.pairs {
+				cond = append(cond, identPath(p.y.written...)+" = "+identPath(p.x.written...))
+				if c := identPath(p.y.written[len(p.y.written)-1]); !slices.Contains(by, c) {
+					by = append(by, c)
+				}
+			}
 			a.warn(CodeFanTrap, int(agg.Location),
 				"%s(%s) reads %s, whose rows repeat once per matching row of %s (joined to %s on %s), so the aggregate counts each of them several times (fan trap); aggregate %s in a subquery grouped by %s and join that, or leave %s out if the question does not need it%s",
-				name, argLabel(agg), relNames(rels), relLabel(f.many), relLabel(f.one), strings.Join(f.cond, " AND "),
-				relLabel(f.many), strings.Join(f.many1, ", "), relLabel(f.many), hint)
+				name, argLabel(agg), relNames(rels), relLabel(f.many), relLabel(f.one), strings.Join(cond, " AND "),
+				relLabel(f.many), strings.Join(by, ", "), relLabel(f.many), hint)
 			break
 		}
 	}
+}
+
+// joinQuals appends the conjuncts of the ON conditions of a FROM item's
+// joins (not those inside subqueries, which are levels of their own).
+func joinQuals(n *pg.Node, out []*pg.Node) []*pg.Node {
+	if j := n.GetJoinExpr(); j != nil {
+		out = joinQuals(j.Larg, out)
+		out = joinQuals(j.Rarg, out)
+		out = append(out, conjuncts(j.Quals)...)
+	}
+	return out
 }
 
 // multiplyingAggregates returns the SUM, AVG and COUNT(expr) calls of a
@@ -204,7 +228,15 @@ func (lv *level) column(n *pg.Node) (colRef, bool) {
 	if !ok {
 		return colRef{}, false
 	}
-	return colRef{rel: r, col: col, written: identPath(f...)}, true
+	return colRef{rel: r, col: col, written: f}, true
+}
+
+func addColumn(m map[*relation][]string, c colRef) map[*relation][]string {
+	if m == nil {
+		m = map[*relation][]string{}
+	}
+	m[c.rel] = append(m[c.rel], c.col)
+	return m
 }
 
 // tableColumn maps a visible column name to the table's column name.
@@ -225,7 +257,7 @@ func appendUsing(eqs []colEq, l, r *relation, col string) []colEq {
 	if !lok || !rok {
 		return eqs
 	}
-	return append(eqs, colEq{colRef{l, lc, identPath(l.alias, col)}, colRef{r, rc, identPath(r.alias, col)}})
+	return append(eqs, colEq{colRef{l, lc, []string{l.alias, col}}, colRef{r, rc, []string{r.alias, col}}})
 }
 
 // constant reports whether an expression is a constant (possibly cast).
@@ -240,10 +272,10 @@ func constant(n *pg.Node) bool {
 // plainly (grouping sets, ROLLUP and CUBE group some rows without them):
 // column references, output positions and output names.
 func (lv *level) groupedColumns(s *pg.SelectStmt) map[*relation][]string {
-	out := map[*relation][]string{}
+	var out map[*relation][]string
 	add := func(n *pg.Node) bool {
 		if c, ok := lv.column(n); ok {
-			out[c.rel] = append(out[c.rel], c.col)
+			out = addColumn(out, c)
 			return true
 		}
 		return false
@@ -286,19 +318,14 @@ func fanOut(one, many *relation, eqs []colEq, fixed, grouped map[*relation][]str
 		return nil
 	}
 	for _, key := range keysOf(one.table, many.table) {
-		var f fan
-		var cols []string // many's columns in the join
+		var used []colEq
 		whole := true
 		for _, k := range key {
 			found := false
 			for _, p := range pairs {
 				if p.x.col == k {
 					found = true
-					cols = append(cols, p.y.col)
-					f.cond = append(f.cond, p.y.written+" = "+p.x.written)
-					if c := identPath(p.y.col); !slices.Contains(f.many1, c) {
-						f.many1 = append(f.many1, c)
-					}
+					used = append(used, p)
 				}
 			}
 			whole = whole && found
@@ -306,12 +333,14 @@ func fanOut(one, many *relation, eqs []colEq, fixed, grouped map[*relation][]str
 		if !whole {
 			continue
 		}
-		cols = append(append(cols, fixed[many]...), grouped[many]...)
+		cols := append(slices.Clone(fixed[many]), grouped[many]...) // many's columns with one value per row of one
+		for _, p := range used {
+			cols = append(cols, p.y.col)
+		}
 		if uniqueIn(many.table, cols) {
 			return nil // one row of many per row of one: no fan-out
 		}
-		f.one, f.many = one, many
-		return &f
+		return &fan{one: one, many: many, pairs: used}
 	}
 	return nil
 }
