@@ -154,7 +154,7 @@ func (a *analyzer) fanTrap(s *pg.SelectStmt, lv *level) {
 			var cond, by []string
 			for _, p := range f.pairs {
 				cond = append(cond, identPath(p.y.written...)+" = "+identPath(p.x.written...))
-				if c := identPath(p.y.written[len(p.y.written)-1]); !slices.Contains(by, c) {
+				if c := identPath(p.y.col); !slices.Contains(by, c) { // the table's name: the subquery reads the table
 					by = append(by, c)
 				}
 			}
