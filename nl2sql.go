@@ -196,7 +196,11 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		return nil, &Error{Class: ClassConfig, Message: "indexing the catalog failed", Err: err}
 	}
 	for _, t := range cat.Tables {
-		st.tables = append(st.tables, validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames()})
+		vt := validate.Table{Schema: t.Schema, Name: t.Name, Columns: t.ColumnNames(), PrimaryKey: t.PrimaryKey, Unique: t.Unique}
+		for _, fk := range t.ForeignKeys {
+			vt.ForeignKeys = append(vt.ForeignKeys, validate.ForeignKey{Columns: fk.Columns, RefSchema: fk.RefSchema, RefTable: fk.RefTable, RefColumns: fk.RefColumns})
+		}
+		st.tables = append(st.tables, vt)
 	}
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))

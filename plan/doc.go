@@ -38,10 +38,22 @@
 // ShortestPath and KShortestPaths (Yen's algorithm: loopless, distinct,
 // non-decreasing cost) link two tables. Connect links any number with the
 // shortest-path Steiner heuristic and reports the bridge and junction
-// tables it had to add. MaxHops bounds path length and Exclude keeps tables
-// out. When tables cannot all be connected, Connect returns the forest of
+// tables it had to add. MaxHops bounds path length, Exclude keeps tables
+// out, Within keeps paths inside schemas and Among inside a set of tables
+// (a question's context: the skeleton then only names tables the prompt
+// shows). When tables cannot all be connected, Connect returns the forest of
 // what can be, with a *NoPathError naming the rest (errors.Is(err,
 // plan.ErrNoPath)); its Skeleton shows them as CROSS JOINs with a comment.
+//
+// # Fan-outs
+//
+// A join from a table's key to the rows that reference it repeats the
+// table's rows: Tree.FanOuts lists those joins with the tables each one
+// multiplies, the fan trap of SUM(orders.total) over orders JOIN
+// order_lines (the validator's lint L010 finds it in a query).
+// Tree.Prune drops the tables a question does not need that only hang off
+// the tree, so a many side wanted optionally does not fan the rows out, and
+// the FanOutNotes skeleton option marks each such join with a comment.
 //
 // Junctions lists the many-to-many link tables (its doc gives the rule).
 // Searches allocate only for what they visit, from a per-graph pool, so a

@@ -73,3 +73,41 @@ func ExampleGraph_KShortestPaths() {
 	// 2.00 school.enrollments -[course_id=id]-> school.courses -[teacher_id=id]-> school.teachers
 	// junctions: [school.enrollments]
 }
+
+func ExampleTree_FanOuts() {
+	g := plan.NewGraph(exampleCatalog())
+	tree, err := g.Connect([]string{"school.students", "school.courses", "school.teachers"})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range tree.FanOuts() {
+		fmt.Printf("one row per %s: %v repeat\n", f.Many, f.Multiplied)
+	}
+	// Output:
+	// one row per school.enrollments: [school.students] repeat
+	// one row per school.enrollments: [school.courses school.teachers] repeat
+	// one row per school.courses: [school.teachers] repeat
+}
+
+func ExampleTree_Prune() {
+	g := plan.NewGraph(exampleCatalog())
+	// The question is about students; courses were retrieved too.
+	tree, err := g.Connect([]string{"school.students", "school.courses"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(tree.Skeleton(plan.WithSearchPath("school"), plan.FanOutNotes(true)))
+	fmt.Println(tree.Prune("school.students").Skeleton(plan.WithSearchPath("school")))
+	// Output:
+	// FROM students s JOIN enrollments e ON e.student_id = s.id /* one row per e: s repeats */ JOIN courses c ON c.id = e.course_id /* one row per e: c repeats */
+	// FROM students s
+}
+
+func ExampleAmong() {
+	g := plan.NewGraph(exampleCatalog())
+	// The context retrieved students and teachers, not the tables between.
+	_, err := g.Connect([]string{"school.students", "school.teachers"}, plan.Among("school.students", "school.teachers"))
+	fmt.Println(errors.Is(err, plan.ErrNoPath))
+	// Output:
+	// true
+}

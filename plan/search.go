@@ -49,7 +49,10 @@ type searchConfig struct {
 	maxHops int
 	exclude []string
 	within  []string
-	allow   []bool // by schema index, from within; nil allows every schema
+	among   []string
+	amongOn bool
+	allow   []bool         // by schema index, from within; nil allows every schema
+	only    map[int32]bool // node ids, from among; nil allows every table
 }
 
 type searchOptionFunc func(*searchConfig)
@@ -72,6 +75,23 @@ func Exclude(tables ...string) SearchOption {
 // always allowed. Unknown schemas are ignored.
 func Within(schemas ...string) SearchOption {
 	return searchOptionFunc(func(c *searchConfig) { c.within = append(c.within, schemas...) })
+}
+
+// Among keeps paths and trees inside the named tables ("schema.table";
+// bare names mean public): the tables of a question's retrieved context,
+// say, so that a skeleton never joins through a table the prompt does not
+// show. Requested tables are always allowed, as with Within, so Among
+// restricts only the bridge and junction tables a search may add; a search
+// that needs a table outside the set fails with a *NoPathError (Connect
+// returns the forest of what it could join). Unknown names are ignored;
+// Among with only unknown names allows no table besides the requested ones.
+// Repeated Among options add up (their union is allowed); Exclude and Within
+// still apply to the tables Among allows.
+func Among(tables ...string) SearchOption {
+	return searchOptionFunc(func(c *searchConfig) {
+		c.among = append(c.among, tables...)
+		c.amongOn = true
+	})
 }
 
 // Path is a chain of joins from one table to another.
@@ -115,6 +135,7 @@ type query struct {
 	banNode map[int32]bool // never entered
 	banEdge map[int32]bool // never used (edge index)
 	allow   []bool         // schema index -> may be entered; nil: all
+	only    map[int32]bool // node -> may be entered; nil: all
 	maxHops int            // 0: unlimited
 	// maxCost, when positive, ends the search once every state left costs
 	// more (run then sets exceeded): the caller has a cheaper answer.
@@ -288,7 +309,7 @@ func (g *Graph) run(q *query) (nodes []int32, edges []int32, cost float64, ok bo
 		}
 		from, base, hops := l.node, l.cost, l.hops+1
 		for _, a := range g.adj[from] {
-			if q.banEdge[a.edge] || ((q.banNode[a.to] || (q.allow != nil && !q.allow[g.schemaOf[a.to]])) && !q.targets[a.to]) {
+			if q.banEdge[a.edge] || ((q.banNode[a.to] || (q.allow != nil && !q.allow[g.schemaOf[a.to]]) || (q.only != nil && !q.only[a.to])) && !q.targets[a.to]) {
 				continue
 			}
 			c := base + a.weight + extra
@@ -346,6 +367,14 @@ func (g *Graph) searchConfig(opts []SearchOption) (searchConfig, map[int32]bool)
 			}
 		}
 	}
+	if cfg.amongOn {
+		cfg.only = make(map[int32]bool, len(cfg.among))
+		for _, t := range cfg.among {
+			if id, ok := g.lookup(t); ok {
+				cfg.only[id] = true
+			}
+		}
+	}
 	return cfg, ban
 }
 
@@ -359,7 +388,7 @@ func (g *Graph) ShortestPath(from, to string, opts ...SearchOption) (Path, error
 	}
 	cfg, ban := g.searchConfig(opts)
 	delete(ban, ids[0])
-	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.allow, cfg.maxHops)
+	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, &cfg, cfg.maxHops)
 	if !ok {
 		return Path{}, &NoPathError{
 			Components:  [][]string{{g.name(ids[0])}, {g.name(ids[1])}},
@@ -369,10 +398,10 @@ func (g *Graph) ShortestPath(from, to string, opts ...SearchOption) (Path, error
 	return g.path(nodes, edges), nil
 }
 
-func (g *Graph) shortest(from, to int32, banNode, banEdge map[int32]bool, allow []bool, maxHops int) ([]int32, []int32, bool) {
+func (g *Graph) shortest(from, to int32, banNode, banEdge map[int32]bool, cfg *searchConfig, maxHops int) ([]int32, []int32, bool) {
 	nodes, edges, _, ok := g.run(&query{
 		sources: []int32{from}, targets: map[int32]bool{to: true},
-		banNode: banNode, banEdge: banEdge, allow: allow, maxHops: maxHops,
+		banNode: banNode, banEdge: banEdge, allow: cfg.allow, only: cfg.only, maxHops: maxHops,
 	})
 	return nodes, edges, ok
 }
@@ -412,7 +441,7 @@ func (g *Graph) KShortestPaths(from, to string, k int, opts ...SearchOption) []P
 		cost         float64
 	}
 	costOf := func(nodes, edges []int32) float64 { return g.path(nodes, edges).Cost }
-	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, cfg.allow, cfg.maxHops)
+	nodes, edges, ok := g.shortest(ids[0], ids[1], ban, nil, &cfg, cfg.maxHops)
 	if !ok {
 		return nil
 	}
@@ -443,7 +472,7 @@ func (g *Graph) KShortestPaths(from, to string, k int, opts ...SearchOption) []P
 					continue
 				}
 			}
-			sn, se, ok := g.shortest(spur, ids[1], banNode, banEdge, cfg.allow, hops)
+			sn, se, ok := g.shortest(spur, ids[1], banNode, banEdge, &cfg, hops)
 			if !ok {
 				continue
 			}

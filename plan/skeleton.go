@@ -13,6 +13,7 @@ type SkeletonOption interface{ applySkeleton(*skeletonConfig) }
 type skeletonConfig struct {
 	searchPath []string
 	multiline  bool
+	fanNotes   bool
 }
 
 type skeletonOptionFunc func(*skeletonConfig)
@@ -28,6 +29,15 @@ func WithSearchPath(schemas ...string) SkeletonOption {
 // Multiline puts each JOIN on its own line.
 func Multiline(on bool) SkeletonOption {
 	return skeletonOptionFunc(func(c *skeletonConfig) { c.multiline = on })
+}
+
+// FanOutNotes marks each join that fans out (see Tree.FanOuts) with a
+// comment after its ON condition, naming by alias the table it gives one
+// row per and the one whose rows repeat:
+//
+//	JOIN shop.order_items oi ON oi.order_id = o.id /* one row per oi: o repeats */
+func FanOutNotes(on bool) SkeletonOption {
+	return skeletonOptionFunc(func(c *skeletonConfig) { c.fanNotes = on })
 }
 
 // Aliases returns the short alias of every table of the tree, as Skeleton
@@ -93,6 +103,13 @@ func (t *Tree) Skeleton(opts ...SkeletonOption) string {
 	var b strings.Builder
 	b.WriteString("FROM " + ref(t.tables[0]))
 	joined := map[string]bool{t.tables[0]: true}
+	var fans map[string]FanOut // by the table the join brings in
+	if cfg.fanNotes {
+		fans = map[string]FanOut{}
+		for _, f := range t.FanOuts() {
+			fans[f.Join.To] = f
+		}
+	}
 	next := 0
 	for _, comp := range t.components {
 		for _, name := range comp {
@@ -110,6 +127,10 @@ func (t *Tree) Skeleton(opts ...SkeletonOption) string {
 					}
 					b.WriteString(alias[e.To] + "." + schema.QuoteIdent(e.ToColumns[i]) + " = " +
 						alias[e.From] + "." + schema.QuoteIdent(e.FromColumns[i]))
+				}
+				if f, ok := fans[name]; ok {
+					// Aliases are letters and digits: safe inside a comment.
+					b.WriteString(" /* one row per " + alias[f.Many] + ": " + alias[f.One] + " repeats */")
 				}
 				continue
 			}

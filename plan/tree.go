@@ -17,7 +17,8 @@ type Tree struct {
 	requested  []string
 	tables     []string // join order
 	added      []string
-	joins      []Edge // joins[i] brings a new table in; From is already joined
+	joins      []Edge  // joins[i] brings a new table in; From is already joined
+	ids        []int32 // ids[i] is the index of joins[i] in g.edges
 	components [][]string
 	cost       float64
 }
@@ -98,10 +99,13 @@ func (g *Graph) Connect(tables []string, opts ...SearchOption) (*Tree, error) {
 	cfg, ban := g.searchConfig(opts)
 	for _, id := range terms {
 		delete(ban, id)
+		if cfg.only != nil {
+			cfg.only[id] = true // requested tables are always allowed
+		}
 	}
 	var best *build
 	for s := 0; s < len(terms) && s < maxStarts; s++ {
-		b := g.grow(terms, s, ban, cfg.allow, cfg.maxHops, best)
+		b := g.grow(terms, s, ban, &cfg, best)
 		if b != nil && (best == nil || b.broken < best.broken || (b.broken == best.broken && b.cost < best.cost-1e-9)) {
 			best = b
 		}
@@ -127,7 +131,7 @@ func (g *Graph) Connect(tables []string, opts ...SearchOption) (*Tree, error) {
 // grow runs the shortest-path heuristic from terms[start]. It gives up,
 // returning nil, as soon as it cannot beat best: the cost of a path found
 // includes the hubs it passes, so the running sum is the tree's cost so far.
-func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, allow []bool, maxHops int, best *build) *build {
+func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, cfg *searchConfig, best *build) *build {
 	b := &build{in: map[int32]bool{}}
 	remaining := map[int32]bool{}
 	for _, id := range terms {
@@ -142,7 +146,7 @@ func (g *Graph) grow(terms []int32, start int, ban map[int32]bool, allow []bool,
 	seed(terms[start])
 	for len(remaining) > 0 {
 		cur := b.comps[len(b.comps)-1]
-		q := &query{sources: cur, targets: remaining, banNode: ban, allow: allow, maxHops: maxHops}
+		q := &query{sources: cur, targets: remaining, banNode: ban, allow: cfg.allow, only: cfg.only, maxHops: cfg.maxHops}
 		bounded := best != nil && b.broken >= best.broken
 		if bounded {
 			// A path dearer than this loses to best: stop searching there.
@@ -232,6 +236,7 @@ func (g *Graph) tree(terms []int32, b *build) *Tree {
 				}
 				visited[to] = true
 				t.joins = append(t.joins, g.edges[e])
+				t.ids = append(t.ids, e)
 				queue = append(queue, to)
 			}
 		}

@@ -26,6 +26,11 @@ type relation struct {
 	cols      []string    // known column names; nil when unknown
 	singleRow bool        // yields at most one row (aggregate subquery)
 	joins     []*relation // earlier items a LATERAL item is joined to by its own conditions or arguments
+	// table is the allowed table the item reads (nil for CTEs, subqueries,
+	// functions and tables not given), rename maps its visible column
+	// names to the table's when an alias renames them.
+	table  *Table
+	rename map[string]string
 }
 
 func (r *relation) has(col string) bool {
@@ -44,6 +49,16 @@ type level struct {
 	aliases map[string]bool // output column names (usable in ORDER BY/GROUP BY)
 	parent  *level
 	ctes    map[string]int // CTE name -> cross-join weight of its body
+	// For the fan-trap lint: the USING or NATURAL joins (collected when
+	// linting).
+	usings []usingJoin
+}
+
+// usingJoin is a join on same-named columns (USING, NATURAL).
+type usingJoin struct {
+	left, right []*relation
+	cols        []string // the USING columns
+	natural     bool     // NATURAL: every column both sides have
 }
 
 type analyzer struct {
@@ -140,6 +155,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	}
 	a.selectStar(s, lv)
 	a.grouping(s)
+	a.fanTrap(s, lv)
 	if s.HavingClause != nil && len(s.GroupClause) == 0 {
 		a.warn(CodeHavingNoGroup, nodeLocation(s.HavingClause), "HAVING without GROUP BY treats the whole result as one group; add GROUP BY or move the condition to WHERE")
 	}
@@ -162,10 +178,25 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 		}
 		if w, ok := lv.ctes[rv.Relname]; ok && rv.Schemaname == "" {
 			r.weight = w
-		} else if t := a.c.lookupTable(rv.Schemaname, rv.Relname); t != nil && len(t.Columns) > 0 {
-			r.cols = t.Columns
+		} else if t := a.c.lookupTable(rv.Schemaname, rv.Relname); t != nil {
+			if len(t.Columns) > 0 {
+				r.cols = t.Columns
+			}
+			r.table = t
 		}
 		r.cols = aliasCols(rv.Alias, r.cols)
+		if r.table != nil && len(rv.Alias.GetColnames()) > 0 {
+			if len(r.table.Columns) == 0 {
+				r.table = nil // renamed columns of unknown names
+			} else {
+				r.rename = make(map[string]string, len(r.cols))
+				for i, c := range r.cols {
+					if i < len(r.table.Columns) {
+						r.rename[c] = r.table.Columns[i]
+					}
+				}
+			}
+		}
 		return a.addRel(r, lv, uf)
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
@@ -227,6 +258,14 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 			for _, r := range all[1:] {
 				uf.union(all[0], r)
 			}
+		}
+		if a.lint && (len(j.UsingClause) > 0 || j.IsNatural) {
+			u := usingJoin{left: left, right: right}
+			for _, n := range j.UsingClause {
+				u.cols = append(u.cols, n.GetString_().GetSval())
+			}
+			u.natural = j.IsNatural
+			lv.usings = append(lv.usings, u)
 		}
 		// ON conditions connect the relations they mention, like WHERE
 		// conditions: ON true does not.

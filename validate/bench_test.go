@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
@@ -36,6 +37,19 @@ func benchValidate(b *testing.B, v *validate.Validator, sql string) {
 }
 
 func BenchmarkValidateSimple(b *testing.B) { benchValidate(b, shopValidator(), benchSimple) }
+
+// BenchmarkValidateSimpleKeyed is BenchmarkValidateSimple with the tables'
+// keys: the fan-trap lint (L010) judges the join (it warns about nothing).
+func BenchmarkValidateSimpleKeyed(b *testing.B) {
+	keyed := slices.Clone(shopTables)
+	for i := range keyed {
+		keyed[i].PrimaryKey = []string{"id"}
+		if keyed[i].Name == "orders" {
+			keyed[i].ForeignKeys = []validate.ForeignKey{{Columns: []string{"user_id"}, RefSchema: "public", RefTable: "users", RefColumns: []string{"id"}}}
+		}
+	}
+	benchValidate(b, validate.New(validate.WithTables(keyed...), validate.WithMaxLimit(1000)), benchSimple)
+}
 
 func BenchmarkValidate10Joins(b *testing.B) {
 	var tables []validate.Table
@@ -76,7 +90,13 @@ func BenchmarkExplain6(b *testing.B) {
 // turn (the candidates a good model writes: joins, CTEs, windows,
 // subqueries) against the ERP's 91 tables: ns/op is the mean per
 // candidate; p50-µs and p95-µs are per query.
-func BenchmarkValidateERPExam(b *testing.B) {
+func BenchmarkValidateERPExam(b *testing.B) { benchERPExam(b, catalogTables) }
+
+// BenchmarkValidateERPExamKeyed is BenchmarkValidateERPExam with the
+// tables' keys, as the Engine passes them: the fan-trap lint (L010) runs.
+func BenchmarkValidateERPExamKeyed(b *testing.B) { benchERPExam(b, catalogKeyedTables) }
+
+func benchERPExam(b *testing.B, tables func(testing.TB, *pgxpool.Pool) []validate.Table) {
 	exam, err := erp.Exam()
 	if err != nil {
 		b.Fatal(err)
@@ -84,7 +104,7 @@ func BenchmarkValidateERPExam(b *testing.B) {
 	dsn := pgtest.FromTemplate(b, "validate-erp-"+erp.Version(), func(ctx context.Context, conn *pgx.Conn) error {
 		return erp.Load(ctx, conn, erp.Options{NoData: true})
 	})
-	v := validate.New(validate.WithTables(catalogTables(b, pgtest.Pool(b, dsn))...), validate.WithSearchPath("public"), validate.WithMaxLimit(1000))
+	v := validate.New(validate.WithTables(tables(b, pgtest.Pool(b, dsn))...), validate.WithSearchPath("public"), validate.WithMaxLimit(1000))
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

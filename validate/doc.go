@@ -151,7 +151,24 @@
 // cartesian product, L002 column neither grouped nor aggregated, L003
 // ambiguous column, L004 SELECT * on a wide table, L005 = NULL / <> NULL
 // (SeverityError), L006 LIMIT without ORDER BY, L007 LIKE without wildcard,
-// L008 HAVING without GROUP BY, L009 unknown column (needs Table.Columns).
+// L008 HAVING without GROUP BY, L009 unknown column (needs Table.Columns),
+// L010 fan trap (needs Table keys).
+//
+// L010 reads the join conditions of each query level (ON, WHERE, USING,
+// NATURAL), resolved to FROM items like the column checks: a join that
+// equates a whole key of one relation (its primary key, a unique set, or
+// the columns another table's foreign key references) with columns of
+// another that are not unique there repeats each row of the first once
+// per matching row of the second. SUM, AVG and COUNT(expr) (not DISTINCT,
+// not COUNT(*), MIN or MAX) whose columns all belong to the repeated side,
+// or to relations joined through it, are then counted several times:
+// SUM(o.total) FROM orders o JOIN order_lines l ON l.order_id = o.id. No
+// warning when the many side's key is grouped (GROUP BY l.id) or fixed by
+// constants, when the aggregate reads the many side too (SUM(l.qty *
+// p.price)), or when the many side is a subquery or CTE (pre-aggregated).
+// Relations without key data (Table.PrimaryKey, Unique, ForeignKeys),
+// CTEs, subqueries and functions are never judged, and a join graph with a
+// cycle around the join is left alone.
 //
 // Rewrite notes (SeverityInfo): R001 LIMIT added, R002 LIMIT capped.
 //

@@ -144,6 +144,7 @@ const (
 	CodeLikeNoWild    = "L007" // LIKE pattern without % or _ (ILIKE is a case-insensitive equality and not flagged)
 	CodeHavingNoGroup = "L008" // HAVING without GROUP BY
 	CodeUnknownColumn = "L009" // column not found in any FROM relation of known columns
+	CodeFanTrap       = "L010" // SUM/AVG/COUNT over rows a one-to-many join repeats (needs Table keys)
 )
 
 // Rewrite notes (SeverityInfo).

@@ -9,10 +9,32 @@ import (
 // (case-sensitive, as stored: unquoted identifiers are lower case). Columns
 // is optional; when given, lint can find ambiguous or unknown columns and
 // SELECT * on wide tables.
+//
+// The keys are optional too (column names as in Columns); when given, lint
+// finds joins that repeat a table's rows under an aggregate (L010, the fan
+// trap). With no key data the lint says nothing about the table.
 type Table struct {
 	Schema  string
 	Name    string
 	Columns []string
+	// PrimaryKey lists the primary key's columns.
+	PrimaryKey []string
+	// Unique lists the column sets of the other unique constraints and
+	// unique indexes (without expressions or predicates).
+	Unique [][]string
+	// ForeignKeys lists the table's foreign keys.
+	ForeignKeys []ForeignKey
+}
+
+// ForeignKey is a foreign key of a Table: Columns reference RefColumns of
+// RefSchema.RefTable, pairwise (an empty RefSchema means the table's own).
+// The referenced columns are unique in the referenced table, as PostgreSQL
+// requires, so a key declared here also tells lint about that table.
+type ForeignKey struct {
+	Columns    []string
+	RefSchema  string
+	RefTable   string
+	RefColumns []string
 }
 
 // Option configures a Validator.
