@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/thesaurus"
 )
 
 // Option configures a Retriever.
@@ -31,6 +32,7 @@ type config struct {
 	moduleSource   ModuleSource
 	moduleKeywords map[string][]string
 	glossary       map[string][]string
+	thesaurus      *thesaurus.Thesaurus
 	examples       map[string][]string
 	sharedSchemas  []string
 	hubDegree      int
@@ -80,6 +82,14 @@ func WithGlossary(g map[string][]string) Option {
 	return optionFunc(func(c *config) { c.glossary = g })
 }
 
+// WithThesaurus sets the thesaurus that relates the words of a question to
+// the words of the schema ("staff" -> employee, "tenure" -> hire date);
+// default thesaurus.Default(), nil for none. Merge a list of your own with
+// the default: thesaurus.Merge(mine, thesaurus.Default()).
+func WithThesaurus(t *thesaurus.Thesaurus) Option {
+	return optionFunc(func(c *config) { c.thesaurus = t })
+}
+
 // WithExamples adds example values per column ("schema.table.column") to the
 // documents, so a question naming a value finds its column.
 func WithExamples(ex map[string][]string) Option {
@@ -124,6 +134,11 @@ type Retriever struct {
 	glossaryFor map[string][]string // table or column -> glossary terms
 	graph       *plan.Graph
 	valueTables map[string]int // lower-cased stored value -> tables holding it
+	names       map[string][]string // stemmed name words -> tables of that name
+	vocab       map[string]bool     // terms of the table and column documents
+	vocabText   string              // the vocabulary's terms in one string
+	terms       map[string][]string // table -> sorted terms of its own text
+	df          map[string]int      // term -> tables whose own text holds it
 	perSchema   map[string]int // schema -> tables
 }
 
@@ -138,7 +153,7 @@ func New(ctx context.Context, cat *schema.Catalog, opts ...Option) (*Retriever, 
 	cfg := config{
 		gloss: defaultGloss, sharedSchemas: []string{"public"}, hubDegree: 8,
 		maxTables: 12, seeds: 6, fkDecay: 0.5, batch: 256,
-		logger: slog.New(slog.DiscardHandler),
+		logger: slog.New(slog.DiscardHandler), thesaurus: thesaurus.Default(),
 	}
 	for _, o := range opts {
 		o.apply(&cfg)
@@ -223,6 +238,16 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 		sort.Strings(ix.glossaryFor[k])
 	}
 	docs := ix.documents(cat, fp)
+	ix.names = tableNames(cat, ix.cfg.gloss)
+	ix.vocab = vocabulary(docs)
+	ix.vocabText = joinVocabulary(ix.vocab)
+	ix.terms = ix.tableTerms(cat)
+	ix.df = map[string]int{}
+	for _, ts := range ix.terms {
+		for _, w := range ts {
+			ix.df[w]++
+		}
+	}
 	for i := range docs {
 		if docs[i].Kind == KindModule {
 			h := fnv.New64a()
@@ -330,6 +355,12 @@ func WithLimit(n int) QueryOption { return queryOptionFunc(func(q *query) { q.ma
 type Result struct {
 	Tables  []TableHit  `json:"tables"`
 	Modules []ModuleHit `json:"modules"`
+	// Match grades how well the question's words meet the schema's; with
+	// MatchNone, Tables is empty.
+	Match Match `json:"match"`
+	// Known is the share of the question's content words the schema
+	// knows (directly or through the thesaurus), 0 to 1.
+	Known float64 `json:"known"`
 }
 
 // TableHit is a retrieved table.
@@ -378,6 +409,13 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	if q.evidence != "" {
 		text += " " + q.evidence
 	}
+	qw := questionWords(text)
+	// The lexical searches also look for the schema words the thesaurus
+	// relates to the question's words; the embedding sees the question.
+	lexical := text
+	if ex := ix.expansion(qw); len(ex) > 0 {
+		lexical += " " + strings.Join(ex, " ")
+	}
 	var scopes []string
 	if q.scope != "" {
 		scopes = append([]string{q.scope}, ix.cfg.sharedSchemas...)
@@ -396,11 +434,11 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: vector search: %w", err)
 	}
-	thits, err := ix.cfg.store.SearchText(ctx, text, depth, tf)
+	thits, err := ix.cfg.store.SearchText(ctx, lexical, depth, tf)
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: text search: %w", err)
 	}
-	chits, err := ix.cfg.store.SearchText(ctx, text, depth*3, Filter{Kinds: []Kind{KindColumn}, Scopes: scopes})
+	chits, err := ix.cfg.store.SearchText(ctx, lexical, depth*3, Filter{Kinds: []Kind{KindColumn}, Scopes: scopes})
 	if err != nil {
 		return nil, fmt.Errorf("retrieve: column search: %w", err)
 	}
@@ -542,34 +580,95 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 			}
 		}
 	}
+	// A table the question names is what it is about, whatever the
+	// rankings say ("How many staff did we hire" -> employees). The bonus
+	// comes after FK expansion: naming a table is no evidence for its
+	// neighbours.
+	for _, n := range ix.named(qw) {
+		if !inScope(n.table) {
+			continue
+		}
+		if cands[n.table] == nil {
+			ordered = append(ordered, n.table)
+		}
+		add(n.table, n.reason, 2.0/float64(rrfK+1))
+	}
 	byScore(ordered)
-	// When the whole scope fits in the limit, the context is small anyway:
-	// hand over every table (ranked ones first) rather than risk a miss.
-	if n := ix.tablesInScope(scopes); n <= q.maxTables && len(ordered) < n {
+	named := false
+	for _, c := range cands {
+		named = named || c.reasons["name"] || c.reasons["thesaurus"] || c.reasons["glossary"]
+	}
+	res.Match, res.Known = ix.match(qw, named)
+	if res.Match == MatchNone {
+		return res, nil
+	}
+	qset := map[string]bool{}
+	for _, w := range qw.terms {
+		if !analysisWord(w) {
+			qset[w] = true
+		}
+	}
+	for i, w := range qw.raw {
+		if analysisWord(qw.terms[i]) {
+			continue
+		}
+		for _, r := range ix.related(w, true) {
+			for _, x := range strings.Fields(r) {
+				qset[x] = true
+			}
+		}
+	}
+	ordered = ix.arrange(ordered, scopes, qset, func(t string) bool {
+		c := cands[t]
+		return c != nil && (c.reasons["name"] || c.reasons["thesaurus"] || c.reasons["glossary"])
+	}, func(t, reason, via string) {
+		c := cands[t]
+		if c == nil {
+			c = &cand{reasons: map[string]bool{}}
+			cands[t] = c
+		}
+		if reason != "" {
+			c.reasons[reason] = true
+			if c.via == "" {
+				c.via = via
+			}
+		}
+	})
+	margin := contextMargin
+	if res.Match == MatchWeak {
+		margin += 2
+	}
+	ordered = ix.enough(ordered, q.maxTables, margin, qw.terms, func(t string) bool {
+		c := cands[t]
+		return c.reasons["name"] || c.reasons["thesaurus"] || c.reasons["glossary"] || c.reasons["bridge"] || c.reasons["header"] || c.reasons["lines"] || c.reasons["child"]
+	})
+	// On a weak match, when the whole scope fits in the limit, hand over
+	// every table (ranked ones first) rather than risk a miss.
+	if n := ix.tablesInScope(scopes); res.Match == MatchWeak && n <= q.maxTables && len(ordered) < n {
 		seen := make(map[string]bool, len(ordered))
 		for _, t := range ordered {
 			seen[t] = true
 		}
 		for _, t := range ix.cat.Tables {
 			if name := t.QualifiedName(); !seen[name] && inScope(name) {
-				cands[name] = &cand{reasons: map[string]bool{"small": true}}
+				if cands[name] == nil {
+					cands[name] = &cand{reasons: map[string]bool{}}
+				}
+				cands[name].reasons["small"] = true
 				ordered = append(ordered, name)
 			}
 		}
 	}
-	if len(ordered) > q.maxTables {
-		ordered = ordered[:q.maxTables]
-	}
 	for _, t := range ordered {
 		c := cands[t]
 		var reasons []string
-		for _, r := range []string{"vector", "bm25", "column", "module", "glossary", "fk", "small"} {
+		for _, r := range []string{"name", "thesaurus", "vector", "bm25", "column", "module", "glossary", "fk", "bridge", "header", "lines", "child", "small"} {
 			if c.reasons[r] {
 				reasons = append(reasons, r)
 			}
 		}
 		hit := TableHit{Name: t, Score: c.score, Reasons: reasons}
-		if c.reasons["fk"] {
+		if c.reasons["fk"] || c.reasons["bridge"] || c.reasons["header"] || c.reasons["lines"] || c.reasons["child"] {
 			hit.Via = c.via
 		}
 		res.Tables = append(res.Tables, hit)
