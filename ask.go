@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -86,8 +85,13 @@ type Context struct {
 	Evidence   string
 	SearchPath []string
 	// Scoped is true when the request is restricted to SearchPath's schemas.
-	Scoped     bool
-	Tables     []retrieve.TableHit
+	Scoped bool
+	Tables []retrieve.TableHit
+	// Match grades how well the question meets the schema (none: no table
+	// is about it; the context is empty); Known is the share of its words
+	// the schema knows.
+	Match      retrieve.Match
+	Known      float64
 	Links      *link.Result
 	Joins      []plan.JoinEdge
 	Skeleton   string
@@ -109,7 +113,7 @@ func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption
 }
 
 func (e *Engine) askConfig(opts []AskOption) askConfig {
-	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role}
+	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch}
 	for _, o := range opts {
 		o.applyAsk(&ac)
 	}
@@ -134,6 +138,7 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	}
 	took := time.Since(t)
 	c := e.buildContext(ctx, st, question, ac, rr.Tables)
+	c.Match, c.Known = rr.Match, rr.Known
 	c.Timings["retrieve"] = took
 	return c, nil
 }
@@ -152,31 +157,9 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	c.Links = st.linker.Link(ctx, question, ac.evidence, names)
 	c.Timings["link"] = time.Since(t)
 
-	// Join the strongest tables (the top few and those the question's
-	// phrases point at); the M-Schema lists every key for the rest.
 	t = time.Now()
-	core := names[:min(3, len(names))]
-	for _, cl := range c.Links.Columns {
-		if len(core) >= 5 {
-			break
-		}
-		if !slices.Contains(core, cl.Table) && slices.Contains(names, cl.Table) {
-			core = append(core, cl.Table)
-		}
-	}
-	if len(core) >= 2 {
-		popts := []plan.SearchOption{plan.MaxHops(3)}
-		if c.Scoped {
-			// The query may only read these schemas: do not join through others.
-			popts = append(popts, plan.Within(c.SearchPath...))
-		}
-		if tree, err := st.graph.Connect(core, popts...); tree != nil {
-			c.Joins = tree.Edges()
-			c.Skeleton = tree.Skeleton(plan.WithSearchPath(c.SearchPath...))
-		} else if err != nil {
-			e.cfg.logger.DebugContext(ctx, "nl2sql: no join plan", "err", err)
-		}
-	}
+	jp := e.planJoins(ctx, st, c, names)
+	c.Joins, c.Skeleton = jp.joins, jp.skeleton
 	c.Timings["plan"] = time.Since(t)
 
 	t = time.Now()
@@ -202,7 +185,8 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	for _, w := range c.Links.Warnings {
 		data.Warnings = append(data.Warnings, w.Message)
 	}
-	c.Difficulty = generate.Classify(question, len(core))
+	data.Warnings = append(data.Warnings, jp.warnings...)
+	c.Difficulty = generate.Classify(question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	c.Timings["prompt"] = time.Since(t)
 	return c
@@ -251,6 +235,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 	for _, t := range c.Tables {
 		res.Context = append(res.Context, t.Name)
+	}
+	if c.Match.Below(ac.minMatch) {
+		return fail(&Error{Class: ClassRetrievalMiss, Message: fmt.Sprintf("the question does not match the schema (match %s, %.0f%% of its words known); not asking the model", c.Match, 100*c.Known)})
 	}
 	if e.gen == nil {
 		return fail(&Error{Class: ClassLLM, Message: "no model to write SQL", Err: errNoLLM})

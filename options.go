@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -33,6 +34,7 @@ type config struct {
 	modules          map[string][]string
 	values           bool
 	abstain          float64
+	minMatch         retrieve.Match
 	introspect       []schema.IntrospectOption
 	catalog          *schema.Catalog
 	valueIndex       *link.ValueIndex
@@ -43,7 +45,7 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12,
+		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12, minMatch: retrieve.MatchWeak,
 		statementTimeout: 30 * time.Second, shared: []string{"public"}, values: true,
 		scorer: DefaultScorer{}, logger: slog.New(slog.DiscardHandler),
 	}
@@ -143,6 +145,13 @@ func WithValueIndex(on bool) Option { return optionFunc(func(c *config) { c.valu
 // whose confidence is below min (default 0: never abstain).
 func WithAbstainBelow(min float64) Option { return optionFunc(func(c *config) { c.abstain = min }) }
 
+// WithMinMatch makes Ask answer ErrRetrievalMiss, before calling the
+// model, when the question meets the schema less well than m (see
+// retrieve.Match): the default, retrieve.MatchWeak, abstains only when no
+// word of the question is the schema's ("xyzzy plugh"); MatchStrong also
+// abstains on weak matches; MatchNone never abstains.
+func WithMinMatch(m retrieve.Match) Option { return optionFunc(func(c *config) { c.minMatch = m }) }
+
 // WithIntrospectOptions passes options to schema.Introspect (schema filters).
 func WithIntrospectOptions(opts ...schema.IntrospectOption) Option {
 	return optionFunc(func(c *config) { c.introspect = append(c.introspect, opts...) })
@@ -170,6 +179,7 @@ type askConfig struct {
 	role     string
 	maxRows  int
 	abstain  float64
+	minMatch retrieve.Match
 }
 
 // Evidence adds the user's hint ("active means status = 'A'").
@@ -185,6 +195,11 @@ func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c
 
 // MaxRows caps this request's rows (at most the engine's cap).
 func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxRows = n }) }
+
+// MinMatch overrides WithMinMatch for this request.
+func MinMatch(m retrieve.Match) AskOption {
+	return askOptionFunc(func(c *askConfig) { c.minMatch = m })
+}
 
 // AbstainBelow overrides WithAbstainBelow for this request.
 func AbstainBelow(min float64) AskOption {

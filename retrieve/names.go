@@ -155,8 +155,9 @@ func (ix *Retriever) named(q words) []namedTable {
 			if !free(i, n) {
 				continue
 			}
-			// A word the schema uses means what the schema means by it.
-			if n == 1 && ix.vocab[terms[i]] {
+			// A word of a table's name means what the schema means by it
+			// ("sales" in "sales region" is not a sales order).
+			if n == 1 && ix.nameWords[terms[i]] {
 				continue
 			}
 			for _, r := range ix.related(strings.Join(q.raw[i:i+n], " "), true) {

@@ -135,6 +135,7 @@ type Retriever struct {
 	graph       *plan.Graph
 	valueTables map[string]int      // lower-cased stored value -> tables holding it
 	names       map[string][]string // stemmed name words -> tables of that name
+	nameWords   map[string]bool     // the words of the names
 	vocab       map[string]bool     // terms of the table and column documents
 	vocabText   string              // the vocabulary's terms in one string
 	terms       map[string][]string // table -> sorted terms of its own text
@@ -239,6 +240,12 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	}
 	docs := ix.documents(cat, fp)
 	ix.names = tableNames(cat, ix.cfg.gloss)
+	ix.nameWords = map[string]bool{}
+	for k := range ix.names {
+		for _, w := range strings.Fields(k) {
+			ix.nameWords[w] = true
+		}
+	}
 	ix.vocab = vocabulary(docs)
 	ix.vocabText = joinVocabulary(ix.vocab)
 	ix.terms = ix.tableTerms(cat)
@@ -613,8 +620,10 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 			continue
 		}
 		for _, r := range ix.related(w, true) {
-			for _, x := range strings.Fields(r) {
-				qset[x] = true
+			// One-word synonyms only: "member" of "team member" (for
+			// employee) names project_members by accident.
+			if !strings.Contains(r, " ") {
+				qset[r] = true
 			}
 		}
 	}

@@ -155,6 +155,19 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 	for _, t := range core {
 		push(t, "", "")
 	}
+	// The lines of a document the question is about, when they hold a
+	// word of the question the document does not ("per expense category"
+	// of expense reports: the category is on the lines).
+	for _, c := range slices.Clone(out) {
+		for _, l := range ix.documentLines(c, scopes) {
+			for w := range qwords {
+				if has(ix.terms[l], w) && !has(ix.terms[c], w) {
+					push(l, "lines", c)
+					break
+				}
+			}
+		}
+	}
 	// A table referencing one the question is about, whose own name
 	// holds another word of the question: suppliers -> purchase_orders for
 	// "ordered from suppliers", warehouses -> inventory_balances for
@@ -164,7 +177,7 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 			for _, ch := range ix.children(c, scopes) {
 				if ix.namesWord(ch, c, qwords) {
 					push(ch, "child", c)
-					for _, l := range ix.lines(ch, scopes) {
+					for _, l := range ix.documentLines(ch, scopes) {
 						push(l, "lines", ch)
 					}
 				}
@@ -219,16 +232,20 @@ func (ix *Retriever) header(t string, scopes []string) string {
 	return ""
 }
 
-// lines returns the line tables of a header: the tables referencing it
-// whose name extends its own (sales_orders -> sales_order_lines).
-func (ix *Retriever) lines(t string, scopes []string) []string {
+// documentLines returns the line tables of a document table, named or
+// not after it (expense_reports -> expense_lines): tables referencing it
+// whose name shares its first word and ends in a line word.
+func (ix *Retriever) documentLines(t string, scopes []string) []string {
+	tt := ix.cat.Table(t)
+	if tt == nil {
+		return nil
+	}
+	own := Terms(tt.Name)
 	var out []string
-	for _, e := range ix.graph.Edges(t) {
-		if e.Forward || e.Self() {
-			continue
-		}
-		if ix.header(e.To, scopes) == t && lineWords[ix.lastTerm(e.To)] && !slices.Contains(out, e.To) {
-			out = append(out, e.To)
+	for _, ch := range ix.children(t, scopes) {
+		ct := Terms(ix.cat.Table(ch).Name)
+		if len(own) > 0 && len(ct) > 1 && ct[0] == own[0] && lineWords[ct[len(ct)-1]] {
+			out = append(out, ch)
 		}
 	}
 	return out
@@ -236,15 +253,6 @@ func (ix *Retriever) lines(t string, scopes []string) []string {
 
 // lineWords end the names of the tables that hold the lines of a document.
 var lineWords = map[string]bool{"line": true, "item": true, "detail": true, "entry": true, "position": true}
-
-func (ix *Retriever) lastTerm(table string) string {
-	if t := ix.cat.Table(table); t != nil {
-		if ts := Terms(t.Name); len(ts) > 0 {
-			return ts[len(ts)-1]
-		}
-	}
-	return ""
-}
 
 // children returns the tables referencing t, in scope, sorted.
 func (ix *Retriever) children(t string, scopes []string) []string {
