@@ -18,7 +18,7 @@ import (
 // carsQuestion needs vehicles (odometer_km), which retrieval leaves out of
 // its context: no word of it is a word of the table's name, columns or
 // comments.
-const carsQuestion = "What is the average mileage of our cars?"
+const carsQuestion = "What is the average mileage?"
 
 // shows reports whether a model request's prompt shows table (its M-Schema
 // section, schema omitted for the search path's).

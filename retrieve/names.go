@@ -116,9 +116,11 @@ func (ix *Retriever) expansion(q words) []string {
 // curated thesaurus entries spell ("staff" -> employee). Each span names
 // once: in "purchase order lines" the lines table is named, not
 // purchase_orders.
-func (ix *Retriever) named(q words) []namedTable {
+//
+// free reports, per term, whether no name consumed it: the words left to
+// say what else the question needs.
+func (ix *Retriever) named(q words) (out []namedTable, free []bool) {
 	terms := q.terms
-	var out []namedTable
 	used := make([]bool, len(terms))
 	seen := map[string]bool{}
 	emit := func(tables []string, reason string, words int) {
@@ -129,7 +131,7 @@ func (ix *Retriever) named(q words) []namedTable {
 			}
 		}
 	}
-	free := func(i, n int) bool {
+	unused := func(i, n int) bool {
 		for j := i; j < i+n; j++ {
 			if used[j] {
 				return false
@@ -139,7 +141,7 @@ func (ix *Retriever) named(q words) []namedTable {
 	}
 	for n := min(maxNameWords, len(terms)); n >= 1; n-- {
 		for i := 0; i+n <= len(terms); i++ {
-			if !free(i, n) {
+			if !unused(i, n) {
 				continue
 			}
 			if tables := ix.names[strings.Join(terms[i:i+n], " ")]; len(tables) > 0 {
@@ -152,7 +154,7 @@ func (ix *Retriever) named(q words) []namedTable {
 	}
 	for n := min(2, len(terms)); n >= 1; n-- {
 		for i := 0; i+n <= len(terms); i++ {
-			if !free(i, n) {
+			if !unused(i, n) {
 				continue
 			}
 			// A word of a table's name means what the schema means by it
@@ -168,7 +170,11 @@ func (ix *Retriever) named(q words) []namedTable {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].words > out[j].words })
-	return out
+	free = make([]bool, len(terms))
+	for i := range used {
+		free[i] = !used[i]
+	}
+	return out, free
 }
 
 // tableTerms returns, per table, the sorted terms of what the table itself

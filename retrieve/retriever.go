@@ -591,7 +591,8 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	// rankings say ("How many staff did we hire" -> employees). The bonus
 	// comes after FK expansion: naming a table is no evidence for its
 	// neighbours.
-	for _, n := range ix.named(qw) {
+	namedTables, free := ix.named(qw)
+	for _, n := range namedTables {
 		if !inScope(n.table) {
 			continue
 		}
@@ -609,16 +610,14 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	if res.Match == MatchNone {
 		return res, nil
 	}
+	// The question's words no table name took, with their one-word
+	// synonyms: what else it asks for.
 	qset := map[string]bool{}
-	for _, w := range qw.terms {
-		if !analysisWord(w) {
-			qset[w] = true
-		}
-	}
 	for i, w := range qw.raw {
-		if analysisWord(qw.terms[i]) {
+		if analysisWord(qw.terms[i]) || !free[i] {
 			continue
 		}
+		qset[qw.terms[i]] = true
 		for _, r := range ix.related(w, true) {
 			// One-word synonyms only: "member" of "team member" (for
 			// employee) names project_members by accident.

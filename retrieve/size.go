@@ -12,6 +12,7 @@ import (
 const (
 	minContext    = 3
 	contextMargin = 2
+	maxBridged    = 6 // tables whose pairs are bridged
 )
 
 // enough returns how many of the ranked tables a context needs: the
@@ -188,15 +189,16 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 	if len(scopes) > 0 {
 		opts = append(opts, plan.Within(scopes...))
 	}
-	lim := min(len(core), 5)
-	for i := 0; i < lim; i++ {
-		for j := i + 1; j < lim; j++ {
-			p, err := ix.graph.ShortestPath(core[i], core[j], opts...)
+	// Bridges between any two of the tables so far (the first few).
+	ends := slices.Clone(out[:min(len(out), maxBridged)])
+	for i := range ends {
+		for j := i + 1; j < len(ends); j++ {
+			p, err := ix.graph.ShortestPath(ends[i], ends[j], opts...)
 			if err != nil {
 				continue
 			}
 			for _, t := range p.Tables[1 : len(p.Tables)-1] {
-				push(t, "bridge", core[i])
+				push(t, "bridge", ends[i])
 			}
 		}
 	}

@@ -149,7 +149,7 @@ func TestAskCommand(t *testing.T) {
 	bad := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
 		return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(5)\n```"}
 	})
-	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", bad.BaseURL(), "--json", "Sleep")
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", bad.BaseURL(), "--json", "How many customers are there?")
 	if m := decode(t, out); code != 1 || m["error"].(map[string]any)["class"] != "rejected_unsafe" {
 		t.Errorf("unsafe: exit %d %s", code, out)
 	}

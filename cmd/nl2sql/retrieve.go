@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
+	"math"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
 // retrieveTable is one table of the retrieve JSON.
@@ -24,7 +27,8 @@ type retrieveJoin struct {
 
 // contextJSON is the public JSON shape of a schema context:
 // {"tables":[{"name","score","reasons"}],"columns":["schema.table.column"],
-// "joins":[{"from","to"}],"prompt_chars":N}.
+// "joins":[{"from","to"}],"prompt_chars":N,"match":"none|weak|strong",
+// "known":0..1}.
 func contextJSON(cx *nl2sql.Context) map[string]any {
 	tables := make([]retrieveTable, 0, len(cx.Tables))
 	for _, t := range cx.Tables {
@@ -44,7 +48,8 @@ func contextJSON(cx *nl2sql.Context) map[string]any {
 		joins = append(joins, retrieveJoin{From: j.From, To: j.To})
 	}
 	return map[string]any{"tables": tables, "columns": cols, "joins": joins,
-		"prompt_chars": len(cx.Prompt.System) + len(cx.Prompt.User)}
+		"prompt_chars": len(cx.Prompt.System) + len(cx.Prompt.User),
+		"match": cx.Match, "known": math.Round(cx.Known*100) / 100}
 }
 
 func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -86,8 +91,19 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
+	// Nothing of the schema matches: say so, and exit 1 (a negative answer).
+	var none error
+	if out["match"] == retrieve.MatchNone {
+		none = &exitError{code: 1, err: errors.New("no table of the schema matches the question")}
+	}
 	if c.json {
-		return writeJSON(stdout, out)
+		if err := writeJSON(stdout, out); err != nil {
+			return err
+		}
+		return none
+	}
+	if none != nil {
+		return none
 	}
 	for _, t := range out["tables"].([]retrieveTable) {
 		fmt.Fprintf(stdout, "%-40s %.4f  %s\n", t.Name, t.Score, strings.Join(t.Reasons, ","))
