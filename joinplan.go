@@ -42,12 +42,22 @@ func (e *Engine) planJoins(ctx context.Context, st *state, c *Context, names []s
 	if len(jp.core) == 0 && len(names) > 0 {
 		jp.core = append(jp.core, names[0])
 	}
+	// A phrase a needed table answers does not pull in another table with
+	// a column of the same name ("total amount" of sales_orders, not also
+	// of quotes).
+	answered := map[string]bool{}
+	for _, cl := range c.Links.Columns {
+		if slices.Contains(jp.core, cl.Table) {
+			answered[cl.Phrase] = true
+		}
+	}
 	for _, cl := range c.Links.Columns {
 		if len(jp.core) >= maxJoined {
 			break
 		}
-		if cl.Score >= 0.7 && !slices.Contains(jp.core, cl.Table) && slices.Contains(names, cl.Table) {
+		if cl.Score >= 0.7 && !answered[cl.Phrase] && !slices.Contains(jp.core, cl.Table) && slices.Contains(names, cl.Table) {
 			jp.core = append(jp.core, cl.Table)
+			answered[cl.Phrase] = true
 		}
 	}
 	if len(jp.core) < 2 {
@@ -65,37 +75,27 @@ func (e *Engine) planJoins(ctx context.Context, st *state, c *Context, names []s
 	}
 	jp.joins = tree.Edges()
 	jp.skeleton = tree.Skeleton(plan.WithSearchPath(c.SearchPath...))
-	jp.warnings = fanOutWarnings(st.cat, c.Question, c.Links, names, tree.FanOuts())
+	jp.warnings = fanOutWarnings(st.cat, c.Question, c.Links, tree.FanOuts())
 	return jp
 }
 
 // fanOutWarnings warns of the joins of a skeleton that repeat rows the
-// question aggregates: a measure it links (a numeric column) on the
-// repeated side of a one-to-many join and a sum or average asked for, or
-// rows of the question's main table counted across such a join.
-func fanOutWarnings(cat *schema.Catalog, question string, links *link.Result, names []string, fans []plan.FanOut) []string {
+// question aggregates: a sum or average asked for, and a measure it links
+// (a numeric column, not a key) on the repeated side of a one-to-many join.
+func fanOutWarnings(cat *schema.Catalog, question string, links *link.Result, fans []plan.FanOut) []string {
 	q := " " + strings.ToLower(question) + " "
-	sums := containsAny(q, " total ", " sum ", " average ", " avg ", " mean ", " how much ")
-	counts := containsAny(q, " how many ", " number of ", " count ")
+	if !containsAny(q, " total ", " sum ", " average ", " avg ", " mean ", " how much ") {
+		return nil
+	}
 	var out []string
 	for _, f := range fans {
-		why := ""
-		if sums {
-			for _, cl := range links.Columns {
-				if slices.Contains(f.Multiplied, cl.Table) && numericColumn(cat, cl.Table, cl.Column) {
-					why = fmt.Sprintf("a sum or average of %s.%s", shortName(cl.Table), cl.Column)
-					break
-				}
+		for _, cl := range links.Columns {
+			if slices.Contains(f.Multiplied, cl.Table) && numericColumn(cat, cl.Table, cl.Column) {
+				out = append(out, fmt.Sprintf("Joining %s repeats each %s row once per matching %s row, so a sum or average of %s.%s over the join counts it several times: aggregate %s in a subquery grouped by its key before joining, or leave it out if the question does not need it.",
+					shortName(f.Many), shortName(f.One), shortName(f.Many), shortName(cl.Table), cl.Column, shortName(f.Many)))
+				break
 			}
 		}
-		if why == "" && counts && len(names) > 0 && slices.Contains(f.Multiplied, names[0]) {
-			why = "a count of " + shortName(names[0]) + " rows"
-		}
-		if why == "" {
-			continue
-		}
-		out = append(out, fmt.Sprintf("Joining %s repeats each %s row once per matching %s row, so %s over the join is inflated: aggregate %s in a subquery grouped by its key before joining, or count DISTINCT keys.",
-			shortName(f.Many), shortName(f.One), shortName(f.Many), why, shortName(f.Many)))
 	}
 	return out
 }

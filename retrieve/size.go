@@ -13,6 +13,8 @@ const (
 	minContext    = 3
 	contextMargin = 2
 	maxBridged    = 6 // tables whose pairs are bridged
+	bridgeHops    = 3 // joins of a bridge: up to two tables between
+
 )
 
 // enough returns how many of the ranked tables a context needs: the
@@ -185,7 +187,7 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 			}
 		}
 	}
-	opts := []plan.SearchOption{plan.MaxHops(2)}
+	opts := []plan.SearchOption{plan.MaxHops(bridgeHops)}
 	if len(scopes) > 0 {
 		opts = append(opts, plan.Within(scopes...))
 	}
