@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"math"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -49,7 +49,7 @@ func contextJSON(cx *nl2sql.Context) map[string]any {
 	}
 	return map[string]any{"tables": tables, "columns": cols, "joins": joins,
 		"prompt_chars": len(cx.Prompt.System) + len(cx.Prompt.User),
-		"match": cx.Match, "known": math.Round(cx.Known*100) / 100}
+		"match":        cx.Match, "known": math.Round(cx.Known*100) / 100}
 }
 
 func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
