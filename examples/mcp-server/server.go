@@ -47,6 +47,7 @@ type (
 	DescribeSchemaOutput struct {
 		MSchema string   `json:"mschema" jsonschema:"the tables in M-Schema text"`
 		Tables  []string `json:"tables" jsonschema:"qualified names of the tables described"`
+		Match   string   `json:"match,omitempty" jsonschema:"with a question: how well it meets the schema (none, weak, strong); none means no table is about it"`
 	}
 	RunSQLInput struct {
 		SQL string `json:"sql" jsonschema:"one read-only SELECT statement"`
@@ -234,8 +235,9 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		for _, hit := range c.Tables {
 			add(hit.Name)
 		}
+		out.Match = string(c.Match)
 	}
-	out = DescribeSchemaOutput{MSchema: schema.MSchema(cat.Subset(names).Tables), Tables: nonNil(names)}
+	out.MSchema, out.Tables = schema.MSchema(cat.Subset(names).Tables), nonNil(names)
 	return textResult(out.MSchema, out), out, nil
 }
 

@@ -165,13 +165,20 @@ func TestInProcess(t *testing.T) {
 
 	t.Run("describe_schema question", func(t *testing.T) {
 		out := decode[DescribeSchemaOutput](t, call(t, cs, "describe_schema", map[string]any{"question": "how many employees are there?"}))
-		if !slices.Contains(out.Tables, "public.employees") {
-			t.Errorf("tables %v lack public.employees", out.Tables)
+		if !slices.Contains(out.Tables, "public.employees") || out.Match != "strong" {
+			t.Errorf("tables %v lack public.employees, or match %q is not strong", out.Tables, out.Match)
 		}
 		for _, name := range out.Tables {
 			if !strings.Contains(out.MSchema, ": "+name) { // "# Table: name" or "# View: name"
 				t.Errorf("M-Schema lacks %s", name)
 			}
+		}
+	})
+
+	t.Run("describe_schema nonsense", func(t *testing.T) {
+		out := decode[DescribeSchemaOutput](t, call(t, cs, "describe_schema", map[string]any{"question": "xyzzy plugh"}))
+		if out.Match != "none" || len(out.Tables) != 0 {
+			t.Errorf("match %q, tables %v: want none and no tables", out.Match, out.Tables)
 		}
 	})
 
