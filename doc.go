@@ -18,8 +18,11 @@
 // the stages' own: LLM (llm.Model), Embedder and SchemaStore (retrieve), and
 // Scorer, which ranks validated candidates.
 //
-// An Ask call retrieves the tables the question needs, links its phrases to
-// columns and values, plans the joins, asks the model for K candidates (K by
+// An Ask call retrieves the tables the question needs (as many as it needs:
+// the tables it names, those that join them, and a margin; none, and no
+// model call but ErrRetrievalMiss, when no word of it is the schema's),
+// links its phrases to columns and values, plans the joins of the tables it
+// needs through the context's tables only, asks the model for K candidates (K by
 // difficulty), normalizes dialect, validates and EXPLAINs every candidate in
 // parallel, repairs failures (deterministic fixes keyed on SQLSTATE first;
 // once, when every candidate failed on a table of the scope the context

@@ -213,10 +213,10 @@ func TestRecallDefog(t *testing.T) {
 		st.report(t, db)
 	}
 	full, _ := all.report(t, "defog (all)")
-	// Floors: the measured 309/314 and 99.2% mean recall, so one more miss
-	// fails.
-	if full < 0.982 {
-		t.Errorf("defog all-tables recall %.3f fell below the floor 0.982", full)
+	// Floors: the measured 311/314 (one more miss fails) and 99% mean
+	// recall.
+	if full < 0.988 {
+		t.Errorf("defog all-tables recall %.3f fell below the floor 0.988", full)
 	}
 	if m := all.meanRecall(); m < 0.99 {
 		t.Errorf("defog mean table recall %.4f fell below 0.99", m)

@@ -88,7 +88,7 @@ func TestRetrieveCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	m := decode(t, out)
-	if !reflect.DeepEqual(keys(m), []string{"columns", "joins", "prompt_chars", "tables"}) {
+	if !reflect.DeepEqual(keys(m), []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}) || m["match"] != "strong" {
 		t.Fatalf("keys = %v", keys(m))
 	}
 	tables := m["tables"].([]any)
@@ -105,6 +105,11 @@ func TestRetrieveCommand(t *testing.T) {
 	}
 	if j := m["joins"].([]any); len(j) > 0 && !reflect.DeepEqual(keys(j[0].(map[string]any)), []string{"from", "to"}) {
 		t.Errorf("join = %v", j[0])
+	}
+	// Nothing matches: the JSON says so, no tables, exit 1.
+	code, out, errs = cli(t, "retrieve", "--dsn", dsn, "--json", "xyzzy plugh")
+	if m := decode(t, out); code != 1 || m["match"] != "none" || len(m["tables"].([]any)) != 0 || !strings.Contains(errs, "no table") {
+		t.Errorf("nonsense: exit %d %s %q", code, out, errs)
 	}
 	if code, _, errs := cli(t, "retrieve", "--dsn", dsn); code != 2 || !strings.Contains(errs, "QUESTION") {
 		t.Errorf("no question: exit %d %q", code, errs)
