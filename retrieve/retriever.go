@@ -133,13 +133,13 @@ type Retriever struct {
 	moduleOf    map[string]string
 	glossaryFor map[string][]string // table or column -> glossary terms
 	graph       *plan.Graph
-	valueTables map[string]int // lower-cased stored value -> tables holding it
+	valueTables map[string]int      // lower-cased stored value -> tables holding it
 	names       map[string][]string // stemmed name words -> tables of that name
 	vocab       map[string]bool     // terms of the table and column documents
 	vocabText   string              // the vocabulary's terms in one string
 	terms       map[string][]string // table -> sorted terms of its own text
 	df          map[string]int      // term -> tables whose own text holds it
-	perSchema   map[string]int // schema -> tables
+	perSchema   map[string]int      // schema -> tables
 }
 
 // ErrEmptyQuestion is returned for a blank question.
