@@ -177,7 +177,11 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 		data.Joins = []string{c.Skeleton}
 	}
 	for _, cl := range c.Links.Columns[:min(8, len(c.Links.Columns))] {
-		data.Links = append(data.Links, "\""+cl.Phrase+"\" -> "+cl.Table+"."+cl.Column)
+		line := "\"" + cl.Phrase + "\" -> " + cl.Table + "." + cl.Column
+		if cl.Via != "" {
+			line += " (" + cl.Via + ")" // "tenure" -> hr.employees.hire_date (thesaurus: tenure -> hire date)
+		}
+		data.Links = append(data.Links, line)
 	}
 	for _, v := range c.Links.Values {
 		data.Values = append(data.Values, v.String())

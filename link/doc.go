@@ -30,7 +30,13 @@
 // Keyphrases (quoted strings, numbers, dates, capitalised phrases, word
 // n-grams) are scored against names, glosses and comments: exact name 1,
 // expanded name 0.95, partial and misspelt (edit distance) matches less,
-// comments 0.6-0.8, glossary terms 1. A column redirect warning says a
+// comments 0.6-0.8, glossary terms 1. Words the schema's names do not use
+// ("staff", "tenure", "clients") are matched through the business
+// thesaurus (package thesaurus; WithThesaurus) at 0.9 of the same match of
+// the related word (employee, hire date, customer), 0.7 for a WordNet
+// synonym; such links have Reason "thesaurus" and say which word led where
+// in Via ("thesaurus: tenure -> hire date"). A word the schema uses is
+// never looked up, so a direct match is never replaced. A column redirect warning says a
 // named table lacks a column that a table it references has ("orders by
 // region" when region is in customers); a confusable-tables warning says two
 // linked tables are easily mistaken for each other.

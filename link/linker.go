@@ -10,6 +10,7 @@ import (
 	"github.com/agnivade/levenshtein"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/thesaurus"
 )
 
 // Reason says why a table or column was linked.
@@ -26,6 +27,9 @@ const (
 	ReasonValue    Reason = "value"    // the phrase is a stored value of the column
 	ReasonColumn   Reason = "column"   // a table linked through one of its columns
 	ReasonRedirect Reason = "redirect" // a column of an FK parent, see WarnColumnRedirect
+	// ReasonThesaurus: the phrase matches no name by itself and a word the
+	// thesaurus relates to it does ("tenure" -> hire date); Via says which.
+	ReasonThesaurus Reason = "thesaurus"
 )
 
 // WarningCode identifies a kind of warning.
@@ -47,6 +51,9 @@ type TableLink struct {
 	Score  float64 `json:"score"` // 0..1
 	Phrase string  `json:"phrase"`
 	Reason Reason  `json:"reason"`
+	// Via says how a phrase reached the table through a related word:
+	// "thesaurus: staff -> employee". Empty for direct links.
+	Via string `json:"via,omitempty"`
 }
 
 // ColumnLink is a column the question refers to.
@@ -56,6 +63,9 @@ type ColumnLink struct {
 	Score  float64 `json:"score"` // 0..1
 	Phrase string  `json:"phrase"`
 	Reason Reason  `json:"reason"`
+	// Via says how a phrase reached the column through a related word:
+	// "thesaurus: tenure -> hire date". Empty for direct links.
+	Via string `json:"via,omitempty"`
 }
 
 // ValueHint says a phrase of the question is a stored value of a column.
@@ -114,6 +124,7 @@ type config struct {
 	maxTables  int
 	minScore   float64
 	logger     *slog.Logger
+	thesaurus  *thesaurus.Thesaurus
 }
 
 // WithGlossary adds user business terms. Unknown targets are ignored (and
@@ -171,6 +182,7 @@ type Linker struct {
 	cols   []colInfo
 	byName map[string]int32
 
+	names        map[string]bool    // lower-case table and column names
 	colWords     map[string][]int32 // stem of a name part or gloss word -> columns
 	colComments  map[string][]int32 // stem of a comment word -> columns
 	tableWords   map[string][]int32
@@ -201,12 +213,13 @@ type colInfo struct {
 	words   []string
 	comment []string
 	key     bool
+	ref     int32 // the table a foreign key of the column references, or -1
 }
 
 // New prepares a linker for the catalog: glosses of every name and word
 // indexes, so that Link does no per-catalog work.
 func New(cat *schema.Catalog, opts ...Option) *Linker {
-	cfg := config{auto: true, maxColumns: 30, maxTables: 30, minScore: 0.5}
+	cfg := config{auto: true, maxColumns: 30, maxTables: 30, minScore: 0.5, thesaurus: thesaurus.Default()}
 	for _, o := range opts {
 		o.apply(&cfg)
 	}
@@ -219,6 +232,7 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 	l := &Linker{
 		cat: cat, cfg: cfg,
 		byName:       make(map[string]int32, len(cat.Tables)),
+		names:        map[string]bool{},
 		colWords:     map[string][]int32{},
 		colComments:  map[string][]int32{},
 		tableWords:   map[string][]int32{},
@@ -253,6 +267,7 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 			}
 		}
 		l.byName[info.name] = int32(ti)
+		l.names[info.lower] = true
 		addPostings(l.tableWords, int32(ti), g.parts, g.words)
 		addPostings(l.tableComment, int32(ti), info.comment)
 		for ci := range t.Columns {
@@ -260,8 +275,9 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 			cg := glossOf(c.Name)
 			id := int32(len(l.cols))
 			col := colInfo{table: int32(ti), name: c.Name, lower: strings.ToLower(c.Name), parts: cg.parts, words: cg.words,
-				comment: uniqueStems(c.Comment), key: keyCols[c.Name] || c.PrimaryKey}
+				comment: uniqueStems(c.Comment), key: keyCols[c.Name] || c.PrimaryKey, ref: -1}
 			l.cols = append(l.cols, col)
+			l.names[col.lower] = true
 			addPostings(l.colWords, id, cg.parts, cg.words)
 			addPostings(l.colComments, id, col.comment)
 			if len(c.EnumLabels) > 0 {
@@ -270,6 +286,22 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 		}
 		info.hi = int32(len(l.cols))
 		l.tables = append(l.tables, info)
+	}
+	for ti := range l.tables {
+		t := &l.tables[ti]
+		for _, fk := range t.t.ForeignKeys {
+			ref, ok := l.byName[fk.Ref()]
+			if !ok {
+				continue
+			}
+			for _, name := range fk.Columns {
+				for ci := t.lo; ci < t.hi; ci++ {
+					if l.cols[ci].name == name && l.cols[ci].ref < 0 {
+						l.cols[ci].ref = ref
+					}
+				}
+			}
+		}
 	}
 	seen := map[string]bool{}
 	for _, m := range []map[string][]int32{l.colWords, l.tableWords} {
@@ -381,6 +413,10 @@ type phrase struct {
 	src    int // 0 question, 1 evidence
 	start  int // byte span in its source
 	end    int
+	// via is set on a phrase the thesaurus relates to a span of the
+	// question ("thesaurus: tenure -> hire date"): text is the span as
+	// written, words and ident are the related term's.
+	via string
 }
 
 // linkState is the working memory of one Link call.
@@ -434,6 +470,10 @@ func (l *Linker) Link(ctx context.Context, question, evidence string, tables []s
 	if strings.TrimSpace(evidence) != "" {
 		ea = analyze(evidence)
 		st.addPhrases(ea, 0.9, 1)
+	}
+	st.addThesaurus(question, qa, 1, 0)
+	if ea != nil {
+		st.addThesaurus(evidence, ea, 0.9, 1)
 	}
 	defer func() {
 		res.Incomplete = ctx.Err() != nil
@@ -515,6 +555,9 @@ func (st *linkState) buildFuzzy() {
 		}
 	}
 	for _, p := range st.phrases {
+		if p.via != "" {
+			continue // the thesaurus is spelt right
+		}
 		for _, w := range p.words {
 			if _, done := st.fuzzy[w]; done || len(w) < 4 {
 				continue
@@ -586,6 +629,9 @@ func (st *linkState) indexPhrases() {
 	for i, p := range st.phrases {
 		for _, w := range p.words {
 			st.addWordPhrase(w, i)
+			if p.via != "" {
+				continue
+			}
 			for v := range st.fuzzy[w] {
 				st.addWordPhrase(v, i)
 			}
@@ -772,6 +818,9 @@ func (st *linkState) postings(names, comments map[string][]int32) []int32 {
 		for _, w := range p.words {
 			add(names[w])
 			add(comments[w])
+			if p.via != "" {
+				continue
+			}
 			for v := range st.fuzzy[w] {
 				add(names[v])
 			}
@@ -786,32 +835,56 @@ func (st *linkState) postings(names, comments map[string][]int32) []int32 {
 // no table itself.
 func (st *linkState) linkTables() {
 	type hit struct {
-		t int32
-		p int
-		s float64
-		r Reason
+		t      int32
+		p      int
+		raw, s float64 // the match, and the match times the phrase's weight
+		r      Reason
 	}
 	var hits []hit
-	exact := map[int]bool{}
-	st.named = map[int]map[int32]float64{}
+	// spanTables holds the table names each span of the question reaches
+	// through the thesaurus.
+	var spanTables map[[3]int]map[string]bool
 	for _, ti := range st.tableCandidates() {
 		t := &st.l.tables[ti]
 		for _, i := range st.relevant(t.parts, t.words, t.comment) {
 			p := &st.phrases[i]
 			s, r := st.matchName(p, t.lower, t.parts, t.words, t.comment)
-			if s == 0 {
+			if s == 0 || p.via != "" && !thesaurusTable(s, r) {
 				continue
 			}
-			if s >= 0.9 {
-				if st.named[i] == nil {
-					st.named[i] = map[int32]float64{}
+			if p.via != "" {
+				if spanTables == nil {
+					spanTables = map[[3]int]map[string]bool{}
 				}
-				st.named[i][ti] = s
+				k := [3]int{p.src, p.start, p.end}
+				if spanTables[k] == nil {
+					spanTables[k] = map[string]bool{}
+				}
+				spanTables[k][t.lower] = true
 			}
-			if s >= 0.95 {
-				exact[i] = true
+			hits = append(hits, hit{ti, i, s, s * p.weight, r})
+		}
+	}
+	// A span the thesaurus relates to tables of different names ("sold":
+	// sales orders and invoices) names none of them: the question does not
+	// say which.
+	if spanTables != nil {
+		hits = slices.DeleteFunc(hits, func(x hit) bool {
+			p := &st.phrases[x.p]
+			return p.via != "" && len(spanTables[[3]int{p.src, p.start, p.end}]) > 1
+		})
+	}
+	exact := map[int]bool{}
+	st.named = map[int]map[int32]float64{}
+	for _, x := range hits {
+		if x.raw >= 0.9 {
+			if st.named[x.p] == nil {
+				st.named[x.p] = map[int32]float64{}
 			}
-			hits = append(hits, hit{ti, i, s * p.weight, r})
+			st.named[x.p][x.t] = x.raw
+		}
+		if x.raw >= 0.95 {
+			exact[x.p] = true
 		}
 	}
 	covered := func(i, j int) bool {
@@ -847,7 +920,11 @@ func (st *linkState) linkTables() {
 		// neither suppliers nor invoices, while "invoices" may be either).
 		p := &st.phrases[x.p]
 		if !st.covered[x.p] && (!exact[x.p] || len(p.words) == 1 || x.s >= 0.95*p.weight) {
-			st.setTable(ti, TableLink{Table: st.l.tables[ti].name, Score: x.s, Phrase: st.phrases[x.p].text, Reason: x.r})
+			tl := TableLink{Table: st.l.tables[ti].name, Score: x.s, Phrase: p.text, Reason: x.r}
+			if p.via != "" {
+				tl.Reason, tl.Via = ReasonThesaurus, p.via
+			}
+			st.setTable(ti, tl)
 		}
 	}
 }
@@ -908,7 +985,7 @@ func (st *linkState) linkColumns() {
 		for _, i := range st.relevant(c.parts, c.words, c.comment) {
 			p := &st.phrases[i]
 			s, r := st.scoreColumn(p, ci)
-			if s == 0 {
+			if s == 0 || p.via != "" && !st.thesaurusColumn(i, s, r, c) {
 				continue
 			}
 			if r == ReasonPartial || r == ReasonFuzzy {
@@ -924,7 +1001,11 @@ func (st *linkState) linkColumns() {
 				}
 			}
 			s *= p.weight * ctx
-			st.setColumn(ci, ColumnLink{Table: st.l.tables[c.table].name, Column: c.name, Score: s, Phrase: p.text, Reason: r})
+			cl := ColumnLink{Table: st.l.tables[c.table].name, Column: c.name, Score: s, Phrase: p.text, Reason: r}
+			if p.via != "" {
+				cl.Reason, cl.Via = ReasonThesaurus, p.via
+			}
+			st.setColumn(ci, cl)
 		}
 	}
 }
@@ -1107,7 +1188,7 @@ func (st *linkState) finish(res *Result) {
 	}
 	for ti, b := range best {
 		if b.Score*0.6 > tables[ti].Score {
-			tables[ti] = TableLink{Table: st.l.tables[ti].name, Score: b.Score * 0.6, Phrase: b.Phrase, Reason: ReasonColumn}
+			tables[ti] = TableLink{Table: st.l.tables[ti].name, Score: b.Score * 0.6, Phrase: b.Phrase, Reason: ReasonColumn, Via: b.Via}
 		}
 	}
 	for _, tl := range tables {

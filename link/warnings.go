@@ -99,7 +99,7 @@ func (st *linkState) parentPhrases(ti int32) []int {
 			continue
 		}
 		for _, i := range st.relevant(c.parts, c.words) {
-			if !seen[i] {
+			if !seen[i] && st.phrases[i].via == "" {
 				seen[i] = true
 				out = append(out, i)
 			}
