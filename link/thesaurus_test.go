@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/link"
@@ -20,8 +21,13 @@ import (
 // index.
 func erpCatalog(t *testing.T) (*schema.Catalog, *link.ValueIndex) {
 	t.Helper()
+	return catalogWithValues(t, pgtest.Pool(t, erptest.Single(t)))
+}
+
+// catalogWithValues introspects a database and builds its value index.
+func catalogWithValues(t *testing.T, pool *pgxpool.Pool) (*schema.Catalog, *link.ValueIndex) {
+	t.Helper()
 	ctx := context.Background()
-	pool := pgtest.Pool(t, erptest.Single(t))
 	cat, err := schema.Introspect(ctx, pool)
 	if err != nil {
 		t.Fatal(err)
