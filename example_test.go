@@ -22,8 +22,11 @@ func ExampleEngine_Ask() {
 		return
 	}
 	defer pool.Close()
-	model := openai.New(openai.WithBaseURL(os.Getenv("OPENAI_BASE_URL")), openai.WithAPIKey(os.Getenv("OPENAI_API_KEY")),
-		openai.WithModel("gpt-4.1-mini"))
+	model, err := openai.FromEnv(openai.WithModel("gpt-4.1-mini"))
+	if err != nil {
+		fmt.Println(err) // OPENAI_API_KEY unset, or OPENAI_BASE_URL malformed
+		return
+	}
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithMaxRows(100))
 	if err != nil {
 		fmt.Println(err)
