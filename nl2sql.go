@@ -157,7 +157,14 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	ropts := []retrieve.Option{
 		retrieve.WithGraph(st.graph), retrieve.WithLogger(e.cfg.logger), retrieve.WithMaxTables(e.cfg.maxTables),
 		retrieve.WithSharedSchemas(e.cfg.shared...),
-		retrieve.WithProgress(func(p retrieve.Progress) { e.progress(Progress{Stage: "index", Done: p.Done, Total: p.Total}) }),
+		// Only the embedding is long, and counted against what needs it
+		// (the documents stage counts every document: mixing the two made
+		// the bar jump back).
+		retrieve.WithProgress(func(p retrieve.Progress) {
+			if p.Stage == "embed" {
+				e.progress(Progress{Stage: "index", Done: p.Done, Total: p.Total})
+			}
+		}),
 	}
 	if e.cfg.embedder != nil {
 		ropts = append(ropts, retrieve.WithEmbedder(e.cfg.embedder))

@@ -37,7 +37,14 @@ func openEngine(ctx context.Context, c *commonFlags, model nl2sql.LLM, stderr io
 		base = append(base, nl2sql.WithScope(c.scope))
 	}
 	if isTerminal(stderr) {
+		// A bar only moves forward: a stage reported again with less done
+		// keeps what it showed.
+		shown := map[string]int{}
 		base = append(base, nl2sql.WithProgress(func(p nl2sql.Progress) {
+			if p.Done < shown[p.Stage] {
+				return
+			}
+			shown[p.Stage] = p.Done
 			if p.Total > 0 {
 				fmt.Fprintf(stderr, "\r%-10s %s", p.Stage, bar(p.Done, p.Total, 30))
 			} else {

@@ -245,7 +245,13 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var stopped error
 	for i, q := range qs {
 		if progress {
-			fmt.Fprintf(stderr, "\r\x1b[K[%d/%d] %s  ex %d/%d", i+1, len(qs), q.qid, sum.Ex, sum.Total)
+			// Retrieval mode runs no query: it counts the questions whose
+			// every gold table was retrieved, not execution matches.
+			if x.full {
+				fmt.Fprintf(stderr, "\r\x1b[K[%d/%d] %s  ex %d/%d", i+1, len(qs), q.qid, sum.Ex, sum.Total)
+			} else {
+				fmt.Fprintf(stderr, "\r\x1b[K[%d/%d] %s  all tables %d/%d", i+1, len(qs), q.qid, sum.allTables, sum.Total)
+			}
 		}
 		l, lat := x.one(ctx, q)
 		if ctx.Err() != nil { // an interrupted question is not scored
