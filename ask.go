@@ -127,10 +127,14 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if strings.TrimSpace(question) == "" {
 		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
 	}
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return nil, err
+	}
 	t := time.Now()
 	var qopts []retrieve.QueryOption
-	if e.cfg.scoped(ac.scope) {
-		qopts = append(qopts, retrieve.WithScope(e.cfg.searchPath(ac.scope)[0]))
+	if scoped {
+		qopts = append(qopts, retrieve.WithScope(path[0]))
 	}
 	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
 	if err != nil {

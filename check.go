@@ -38,7 +38,10 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (*Che
 	if err != nil {
 		return nil, err
 	}
-	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return nil, err
+	}
 	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql})[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {

@@ -153,6 +153,9 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		return prev, nil
 	}
 	st := &state{cat: cat}
+	if err := st.knownScope(e.cfg.scope); err != nil {
+		return nil, err // WithScope names no schema of the database
+	}
 	st.graph = plan.NewGraph(cat, plan.WithInferredEdges(true), plan.WithLogger(e.cfg.logger))
 	ropts := []retrieve.Option{
 		retrieve.WithGraph(st.graph), retrieve.WithLogger(e.cfg.logger), retrieve.WithMaxTables(e.cfg.maxTables),

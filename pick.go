@@ -33,7 +33,10 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*Re
 	if err != nil {
 		return nil, err
 	}
-	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return nil, err
+	}
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
 	e.check(ctx, st, path, scoped, ac.role, []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
@@ -141,7 +144,10 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	if err != nil {
 		return res, err
 	}
-	path, scoped := e.cfg.searchPath(ac.scope), e.cfg.scoped(ac.scope)
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return res, res.fail(err)
+	}
 	start := time.Now()
 	vr, err := st.validator(path, scoped).Validate(sql)
 	if err != nil {

@@ -111,6 +111,11 @@ func TestRetrieveCommand(t *testing.T) {
 	if m := decode(t, out); code != 1 || m["match"] != "none" || len(m["tables"].([]any)) != 0 || !strings.Contains(errs, "no table") {
 		t.Errorf("nonsense: exit %d %s %q", code, out, errs)
 	}
+	// A scope that names no schema is an error at start, not an answer from
+	// public alone.
+	if code, _, errs := cli(t, "retrieve", "--dsn", dsn, "--scope", "div_3", "How many employees?"); code != 2 || !strings.Contains(errs, `unknown scope "div_3"`) {
+		t.Errorf("unknown scope: exit %d %q", code, errs)
+	}
 	if code, _, errs := cli(t, "retrieve", "--dsn", dsn); code != 2 || !strings.Contains(errs, "QUESTION") {
 		t.Errorf("no question: exit %d %q", code, errs)
 	}
