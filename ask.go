@@ -245,7 +245,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		res.Context = append(res.Context, t.Name)
 	}
 	if e.gen == nil {
-		return fail(&Error{Class: ClassLLM, Message: "no model to write SQL", Err: errNoLLM})
+		return fail(&Error{Class: ClassConfig, Message: "no model to write SQL", Err: errNoLLM})
 	}
 	if c.Match.Below(ac.minMatch) {
 		return fail(&Error{Class: ClassRetrievalMiss, Message: fmt.Sprintf("the question does not match the schema (match %s, %.0f%% of its words known); not asking the model", c.Match, 100*c.Known)})
