@@ -6,7 +6,8 @@
 //	mcp-server --dsn postgres://... --llm ollama:qwen2.5-coder:7b          # stdio
 //	mcp-server --dsn postgres://... --llm none --http :8080                # streamable HTTP
 //
-// On stdio, stdout carries the protocol; logs go to stderr.
+// On stdio, stdout carries the protocol; logs go to stderr. SIGINT,
+// SIGTERM and (on stdio) the end of stdin stop the server with status 0.
 package main
 
 import (
@@ -45,6 +46,8 @@ type flags struct {
 	dsn, scope, index, http string
 	maxRows                 int
 	model                   llmSpec
+	maxFrame, maxDepth      int
+	httpCfg                 HTTPConfig
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -58,6 +61,11 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.model.url, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
+	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
+	fs.IntVar(&f.maxDepth, "max-depth", defaultMaxDepth, "deepest JSON nesting of a stdio message")
+	fs.DurationVar(&f.httpCfg.SessionIdle, "session-idle", 10*time.Minute, "HTTP: close a session idle this long (0: never)")
+	fs.IntVar(&f.httpCfg.MaxSessions, "max-sessions", 1000, "HTTP: most live sessions; more get 503 (0: no cap)")
+	fs.StringVar(&f.httpCfg.Token, "auth-token", "", "HTTP: bearer token required on every request but /healthz (default $NL2SQL_MCP_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -73,6 +81,16 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	if f.maxRows < 1 {
 		return nil, errors.New("--max-rows must be positive")
 	}
+	if f.maxFrame < 1 || f.maxDepth < 1 {
+		return nil, errors.New("--max-frame and --max-depth must be positive")
+	}
+	if f.httpCfg.SessionIdle < 0 || f.httpCfg.MaxSessions < 0 {
+		return nil, errors.New("--session-idle and --max-sessions must not be negative")
+	}
+	if f.httpCfg.Token == "" {
+		f.httpCfg.Token = os.Getenv("NL2SQL_MCP_TOKEN")
+	}
+	f.httpCfg.MaxBody = int64(f.maxFrame)
 	return f, nil
 }
 
@@ -128,6 +146,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	go func() {
 		start := time.Now()
 		if err := eng.Prepare(ctx); err != nil {
+			if ctx.Err() != nil {
+				return // shutting down
+			}
 			logger.Error("preparing the engine failed", "err", err)
 			return
 		}
@@ -136,26 +157,47 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")
-		return srv.Run(ctx, &mcp.StdioTransport{})
+		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)
 	}
-	return serveHTTP(ctx, srv, f.http, logger)
+	return serveHTTP(ctx, srv, f.http, f.httpCfg, logger)
 }
 
-// httpHandler serves srv's streamable HTTP transport; every session
-// shares the one server (and engine).
-func httpHandler(srv *mcp.Server) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+// serveStdio serves one session on t until the client closes it (end of
+// input) or ctx ends; both are a normal stop. (mcp.Server.Run logs an
+// error and returns ctx.Err() when ctx ends, which made a signal look
+// like a failure.)
+func serveStdio(ctx context.Context, srv *mcp.Server, t mcp.Transport, logger *slog.Logger) error {
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = ss.Close()
+		<-done
+		logger.Info("stopping: signal received")
+		return nil
+	case err := <-done:
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+			return err
+		}
+		logger.Info("stopping: the client closed stdin")
+		return nil
+	}
 }
 
 // serveHTTP serves the streamable HTTP transport on addr at "/" until ctx
 // ends.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, cfg HTTPConfig, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: httpHandler(srv), ReadHeaderTimeout: 10 * time.Second}
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/")
+	hs := &http.Server{Handler: httpHandler(srv, cfg), ReadHeaderTimeout: 10 * time.Second}
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/",
+		"auth", cfg.Token != "", "session_idle", cfg.SessionIdle, "max_sessions", cfg.MaxSessions)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -163,7 +205,19 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, logger *slog.L
 		return err
 	case <-ctx.Done():
 	}
+	logger.Info("stopping: signal received")
+	// Open SSE streams never go idle by themselves: close the sessions
+	// first so Shutdown does not wait the full grace period for them.
+	for ss := range srv.Sessions() {
+		_ = ss.Close()
+	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return hs.Shutdown(shutdown)
+	if err := hs.Shutdown(shutdown); err != nil {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		logger.Warn("requests still running after 5s were cut off")
+	}
+	return nil
 }

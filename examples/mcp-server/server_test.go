@@ -342,7 +342,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(httpHandler(NewServer(eng, Config{})))
+	hs := httptest.NewServer(httpHandler(NewServer(eng, Config{}), HTTPConfig{}))
 	defer hs.Close()
 	tr := &mcp.StreamableClientTransport{Endpoint: hs.URL + "/", DisableStandaloneSSE: true}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), tr, nil)

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPConfig is how the streamable HTTP endpoint guards itself.
+type HTTPConfig struct {
+	// SessionIdle closes a session that has had no request for this long
+	// (the SDK's StreamableHTTPOptions.SessionTimeout); 0: never.
+	SessionIdle time.Duration
+	// MaxSessions caps the live (initialized) sessions; a request that
+	// could open one more is refused with 503. 0: no cap.
+	MaxSessions int
+	// Token, when set, is the bearer token every request but /healthz
+	// must carry.
+	Token string
+	// MaxBody caps a request body (413 above it); 0: defaultMaxFrame.
+	MaxBody int64
+}
+
+// httpHandler serves srv's streamable HTTP transport at "/" and a health
+// check at /healthz; every session shares the one server (and engine).
+//
+// The SDK provides the idle expiry (SessionTimeout), the body limit
+// (MaxRequestBodyBytes, 413) and the DNS-rebinding check (requests to a
+// localhost address with a foreign Host header get 403; left on). It has
+// no session cap and no authentication: those are middleware here.
+func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = defaultMaxFrame
+	}
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody})
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	var h http.Handler = mcpHandler
+	if cfg.MaxSessions > 0 {
+		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions}
+	}
+	if cfg.Token != "" {
+		h = bearerAuth(cfg.Token, h)
+	}
+	mux.Handle("/", h)
+	return mux
+}
+
+// httpError writes a JSON error body {"error": msg} with status code.
+func httpError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+// bearerAuth lets through requests whose Authorization header is
+// "Bearer TOKEN"; the comparison takes the same time whatever the guess.
+func bearerAuth(token string, next http.Handler) http.Handler {
+	want := []byte(token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="nl2sql-mcp"`)
+			httpError(w, http.StatusUnauthorized, "missing bearer token")
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="nl2sql-mcp", error="invalid_token"`)
+			httpError(w, http.StatusUnauthorized, "invalid bearer token")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sessionCap refuses a request that may open a session (a POST without
+// an Mcp-Session-Id header) while max sessions are live. Live sessions are
+// the server's initialized ones plus such requests in flight (counted
+// once: an opening request whose session is already registered is that
+// session), so concurrent initializes cannot overshoot.
+//
+// Only initialize opens a lasting session. The SDK also makes a session
+// for every other POST without an id (each request of a 2026-07-28
+// "sessionless" client, e.g. server/discover) and closes it when the
+// request ends; those are not counted once done, but while the cap is
+// reached they are refused too.
+type sessionCap struct {
+	next http.Handler
+	srv  *mcp.Server
+	max  int
+
+	mu      sync.Mutex
+	opening map[*openingWriter]bool
+}
+
+func (s *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+		s.next.ServeHTTP(w, r)
+		return
+	}
+	ow := &openingWriter{ResponseWriter: w, mu: &s.mu}
+	s.mu.Lock()
+	if live := s.liveLocked(); live >= s.max {
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", "60")
+		httpError(w, http.StatusServiceUnavailable,
+			fmt.Sprintf("session limit reached (%d live sessions); close one or retry later", s.max))
+		return
+	}
+	if s.opening == nil {
+		s.opening = map[*openingWriter]bool{}
+	}
+	s.opening[ow] = true
+	s.mu.Unlock()
+	defer func() { s.mu.Lock(); delete(s.opening, ow); s.mu.Unlock() }()
+	s.next.ServeHTTP(ow, r)
+}
+
+// liveLocked counts the live sessions; s.mu is held.
+func (s *sessionCap) liveLocked() int {
+	ids := map[string]bool{}
+	for ss := range s.srv.Sessions() {
+		if ss.InitializeParams() != nil {
+			ids[ss.ID()] = true
+		}
+	}
+	live := len(ids)
+	for ow := range s.opening {
+		if ow.sessionID == "" || !ids[ow.sessionID] {
+			live++
+		}
+	}
+	return live
+}
+
+// openingWriter records the session id the SDK assigns to a request
+// (the Mcp-Session-Id response header) when the headers go out.
+type openingWriter struct {
+	http.ResponseWriter
+	mu          *sync.Mutex
+	sessionID   string
+	wroteHeader bool
+}
+
+func (w *openingWriter) capture() {
+	if w.wroteHeader {
+		return
+	}
+	w.wroteHeader = true
+	id := w.Header().Get("Mcp-Session-Id")
+	w.mu.Lock()
+	w.sessionID = id
+	w.mu.Unlock()
+}
+
+func (w *openingWriter) WriteHeader(code int) { w.capture(); w.ResponseWriter.WriteHeader(code) }
+
+func (w *openingWriter) Write(b []byte) (int, error) { w.capture(); return w.ResponseWriter.Write(b) }
+
+func (w *openingWriter) Flush() {
+	w.capture()
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (w *openingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
