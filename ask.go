@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
@@ -113,7 +114,7 @@ func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption
 }
 
 func (e *Engine) askConfig(opts []AskOption) askConfig {
-	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch}
+	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
 	for _, o := range opts {
 		o.applyAsk(&ac)
 	}
@@ -231,6 +232,14 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	if err != nil {
 		return fail(err)
 	}
+	if ac.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, ac.timeout, &budgetError{ac.timeout})
+		defer cancel()
+	}
+	if e.cfg.modelTimeout > 0 {
+		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
+	}
 	c, err := e.context(ctx, st, question, ac)
 	if err != nil {
 		return fail(err)
@@ -252,12 +261,22 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 
 	t := time.Now()
-	out, err := e.gen.Generate(ctx, c.Prompt, e.gen.K(c.Difficulty))
+	k := e.gen.K(c.Difficulty)
+	e.progress(Progress{Stage: "generate", Total: k})
+	out, err := e.gen.Generate(ctx, c.Prompt, k)
+	e.progress(Progress{Stage: "generate", Done: k, Total: k, Took: time.Since(t)})
 	e.mark(ctx, res, "generate", t, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
 	}
 	if err != nil {
+		var errs []error
+		for _, s := range out.Samples {
+			errs = append(errs, s.Err)
+		}
+		if te := e.timeoutError(ctx, errors.Join(errs...)); te != nil {
+			return fail(te)
+		}
 		class := ClassNoAnswer
 		for _, s := range out.Samples {
 			if s.Err != nil && !errors.Is(s.Err, generate.ErrNoSQL) {
@@ -288,6 +307,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	}
 
 	// LLM repair turns, only when nothing deterministic worked.
+	var lastWait *Error // the last repair turn cut short by a time bound
 	t = time.Now()
 	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
 		worst := repairable(cands)
@@ -299,8 +319,16 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
 		}
+		e.progress(Progress{Stage: "repair", Total: 1})
+		rt := time.Now()
 		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
+		e.progress(Progress{Stage: "repair", Done: 1, Total: 1, Took: time.Since(rt)})
 		res.Attempts++
+		if err != nil {
+			if te := e.timeoutError(ctx, err); te != nil {
+				lastWait = te
+			}
+		}
 		if err != nil {
 			e.cfg.logger.DebugContext(ctx, "nl2sql: repair turn failed", "err", err)
 			continue
@@ -323,6 +351,12 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		}
 	}()
 	if len(ok) == 0 {
+		if lastWait != nil {
+			return fail(lastWait)
+		}
+		if ctx.Err() != nil {
+			return fail(e.timeoutError(ctx, ctx.Err()))
+		}
 		return fail(classify(cands))
 	}
 
@@ -719,4 +753,28 @@ func (e *Engine) firstVerified(ctx context.Context, st *state, path []string, sc
 		e.cfg.logger.DebugContext(ctx, "nl2sql: fix not applied: its check failed", "rule", f.Rule, "err", err)
 	}
 	return repair.Fix{}, false
+}
+
+// budgetError is the cause of an Ask's context when its budget
+// (WithTimeout, Timeout) ran out.
+type budgetError struct{ d time.Duration }
+
+func (b *budgetError) Error() string {
+	return fmt.Sprintf("nl2sql: the question's %s budget ran out", b.d)
+}
+
+// timeoutError is the Ask error for a model call err cut short by a time
+// bound: the request's budget, the caller's context or the per-call model
+// timeout; nil when err is not about time. ctx is the request's context.
+func (e *Engine) timeoutError(ctx context.Context, err error) *Error {
+	var be *budgetError
+	switch cause := context.Cause(ctx); {
+	case errors.As(cause, &be):
+		return &Error{Class: ClassLLM, Message: fmt.Sprintf("the question's %s budget ran out while waiting for the model", be.d), Err: errors.Join(cause, err)}
+	case ctx.Err() != nil:
+		return &Error{Class: ClassLLM, Message: "the request ended while waiting for the model", Err: errors.Join(cause, err)}
+	case e.cfg.modelTimeout > 0 && errors.Is(err, context.DeadlineExceeded):
+		return &Error{Class: ClassLLM, Message: fmt.Sprintf("the model did not answer within %s", e.cfg.modelTimeout), Err: err}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
@@ -116,7 +117,10 @@ func byteOffset(sql string, pos int) int {
 // the stage's tracer call.
 func (e *Engine) backward(ctx context.Context, st *state, c *Context, ac askConfig, recalled []string, res *Result) (*Context, []*candidate, error) {
 	nc := e.widen(ctx, st, c, ac, recalled)
-	out, err := e.gen.Generate(ctx, nc.Prompt, e.gen.K(nc.Difficulty))
+	k, t := e.gen.K(nc.Difficulty), time.Now()
+	e.progress(Progress{Stage: "backward", Total: k})
+	out, err := e.gen.Generate(ctx, nc.Prompt, k)
+	e.progress(Progress{Stage: "backward", Done: k, Total: k, Took: time.Since(t)})
 	if out != nil {
 		res.Attempts += len(out.Samples)
 	}

@@ -334,9 +334,13 @@ func (e *Engine) progress(p Progress) {
 	}
 }
 
-// Progress reports long work (introspection, indexing).
+// Progress reports long work: introspection and indexing ("introspect",
+// "values", "index", "ready"), and the waits of Ask for the model
+// ("generate": Total samples; "backward": samples after backward recall;
+// "repair": one repair turn). A wait is reported when it starts (Done 0)
+// and when it ends (Done == Total, Took its wall time).
 type Progress struct {
-	Stage string // "introspect", "values", "index", "ready"
+	Stage string
 	Done  int
 	Total int
 	Took  time.Duration

@@ -27,6 +27,8 @@ type config struct {
 	maxTables        int
 	statementTimeout time.Duration
 	generateBudget   time.Duration
+	timeout          time.Duration
+	modelTimeout     time.Duration
 	scope            string
 	shared           []string
 	role             string
@@ -43,10 +45,16 @@ type config struct {
 	logger           *slog.Logger
 }
 
+// Default time bounds of Ask (see WithTimeout and WithModelTimeout).
+const (
+	DefaultTimeout      = 60 * time.Second
+	DefaultModelTimeout = 30 * time.Second
+)
+
 func defaultConfig() config {
 	return config{
 		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12, minMatch: retrieve.MatchWeak,
-		statementTimeout: 30 * time.Second, shared: []string{"public"}, values: true,
+		statementTimeout: 30 * time.Second, timeout: DefaultTimeout, modelTimeout: DefaultModelTimeout, shared: []string{"public"}, values: true,
 		scorer: DefaultScorer{}, logger: slog.New(slog.DiscardHandler),
 	}
 }
@@ -117,6 +125,25 @@ func WithGenerateBudget(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.generateBudget = d })
 }
 
+// WithTimeout bounds the wall time of each Ask (default 60s; 0 or less:
+// the caller's context only): every stage after the engine is prepared,
+// model calls and their retries included (a retry does not start when its
+// wait would cross the deadline). When the budget runs out while the model
+// is being waited for, Ask returns ErrLLM naming the budget, with the
+// partial Result. Prepare (or the first call's introspection) is not
+// counted. Timeout overrides it per request.
+func WithTimeout(d time.Duration) Option { return optionFunc(func(c *config) { c.timeout = d }) }
+
+// WithModelTimeout bounds each attempt at a model call (default 30s; 0 or
+// less: the client's own, 2 minutes for the built-in clients). An attempt
+// that times out is retried like a network failure while the Ask's budget
+// (WithTimeout) allows; when none answered, Ask returns ErrLLM saying the
+// model did not answer within d. The built-in clients honour it through
+// llm.WithCallTimeout; other LLM implementations may read llm.CallTimeout.
+func WithModelTimeout(d time.Duration) Option {
+	return optionFunc(func(c *config) { c.modelTimeout = d })
+}
+
 // WithScope sets the default scope: one schema whose tables, plus the
 // shared schemas', a request may see; it also pins search_path.
 func WithScope(schemaName string) Option { return optionFunc(func(c *config) { c.scope = schemaName }) }
@@ -157,7 +184,9 @@ func WithIntrospectOptions(opts ...schema.IntrospectOption) Option {
 	return optionFunc(func(c *config) { c.introspect = append(c.introspect, opts...) })
 }
 
-// WithProgress reports long work (introspection and indexing).
+// WithProgress reports long work: introspection and indexing, and each
+// wait of Ask for the model (see Progress). With concurrent Asks it is
+// called from several goroutines at once.
 func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
 
 // WithTracer observes every stage of every Ask.
@@ -180,6 +209,7 @@ type askConfig struct {
 	maxRows  int
 	abstain  float64
 	minMatch retrieve.Match
+	timeout  time.Duration
 }
 
 // Evidence adds the user's hint ("active means status = 'A'").
@@ -205,3 +235,7 @@ func MinMatch(m retrieve.Match) AskOption {
 func AbstainBelow(min float64) AskOption {
 	return askOptionFunc(func(c *askConfig) { c.abstain = min })
 }
+
+// Timeout overrides WithTimeout for this request (0 or less: the caller's
+// context only).
+func Timeout(d time.Duration) AskOption { return askOptionFunc(func(c *askConfig) { c.timeout = d }) }

@@ -42,7 +42,15 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if model == nil && !*dryRun {
 		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
 	}
-	eng, pool, err := openEngine(ctx, &c, model, stderr, nl2sql.WithMaxRows(max(*maxRows, 1)))
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.timeout)}
+	var spin *spinner
+	if isTerminal(stderr) && *jsonl == "" {
+		// One question: show what it waits for while the model works.
+		spin = newSpinner(stderr, lf.label(), prepareBar(stderr))
+		opts = append(opts, nl2sql.WithProgress(spin.progress))
+		defer spin.end()
+	}
+	eng, pool, err := openEngine(ctx, &c, model, stderr, opts...)
 	if err != nil {
 		return err
 	}
@@ -73,6 +81,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	res, err := eng.Ask(ctx, question, askOpts(*evidence, c.scope)...)
+	if spin != nil {
+		spin.end()
+	}
 	if c.json {
 		if werr := writeJSON(stdout, res); werr != nil {
 			return werr

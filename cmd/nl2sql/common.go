@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sqlgo/nl2sql"
 )
 
 // commonFlags are shared by every subcommand that talks to a database.
@@ -20,6 +22,7 @@ type commonFlags struct {
 func (f *llmFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.spec, "llm", "", "model: ollama:MODEL, openai:MODEL, anthropic:MODEL or none (default $NL2SQL_LLM)")
 	fs.StringVar(&f.url, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
+	fs.DurationVar(&f.timeout, "timeout", nl2sql.DefaultTimeout, "time budget of each question, model calls and their retries included (0: none)")
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {

@@ -223,7 +223,7 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	eng, pool, err := openEngine(ctx, &c, model, stderr)
+	eng, pool, err := openEngine(ctx, &c, model, stderr, nl2sql.WithTimeout(lf.timeout))
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/llm/provider"
@@ -9,8 +10,20 @@ import (
 
 // llmFlags are the model flags shared by ask and exam.
 type llmFlags struct {
-	spec string
-	url  string
+	spec    string
+	url     string
+	timeout time.Duration
+}
+
+// label names the model for humans ("openai:gpt-4o-mini").
+func (f *llmFlags) label() string {
+	if f.spec != "" {
+		return f.spec
+	}
+	if s := os.Getenv("NL2SQL_LLM"); s != "" {
+		return s
+	}
+	return "the model"
 }
 
 // resolveLLM builds the model named by --llm (or $NL2SQL_LLM); nil for none.

@@ -45,6 +45,7 @@ func main() {
 type flags struct {
 	dsn, scope, index, http string
 	maxRows                 int
+	timeout                 time.Duration
 	model                   llmSpec
 	maxFrame, maxDepth      int
 	httpCfg                 HTTPConfig
@@ -60,6 +61,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.model.spec, "llm", "", "model: ollama:MODEL, openai:MODEL, anthropic:MODEL or none (default $NL2SQL_LLM)")
 	fs.StringVar(&f.model.url, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
+	fs.DurationVar(&f.timeout, "timeout", nl2sql.DefaultTimeout, "time budget of each question, model calls and their retries included (0: none)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
 	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
 	fs.IntVar(&f.maxDepth, "max-depth", defaultMaxDepth, "deepest JSON nesting of a stdio message")
@@ -116,7 +118,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := pool.Ping(ctx); err != nil {
 		return fmt.Errorf("connecting to the database: %w", err)
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithLogger(logger)}
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.timeout), nl2sql.WithLogger(logger)}
 	if model != nil {
 		opts = append(opts, nl2sql.WithLLM(model))
 	}

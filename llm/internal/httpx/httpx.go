@@ -40,7 +40,7 @@ type Settings struct {
 	BaseURL          string // without trailing slash
 	HTTPClient       *http.Client
 	Header           http.Header   // sent with every request (auth, versions)
-	Timeout          time.Duration // per attempt; <= 0 means none
+	Timeout          time.Duration // per attempt; <= 0 means none; llm.WithCallTimeout on the context can shorten it
 	MaxRetries       int           // retries after the first attempt
 	BaseDelay        time.Duration // first backoff delay
 	MaxDelay         time.Duration // cap for backoff and Retry-After waits
@@ -155,9 +155,13 @@ func (s *Settings) backoff(attempt int) time.Duration {
 }
 
 func (s *Settings) once(ctx context.Context, url string, body []byte) ([]byte, error) {
-	if s.Timeout > 0 {
+	timeout := s.Timeout
+	if d := llm.CallTimeout(ctx); d > 0 && (timeout <= 0 || d < timeout) {
+		timeout = d // the caller's per-call bound (llm.WithCallTimeout)
+	}
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))

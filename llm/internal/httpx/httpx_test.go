@@ -197,3 +197,64 @@ func TestSleepContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// hangingServer accepts every request and never answers (until the client
+// gives up); it counts the requests.
+func hangingServer(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var reqs atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		reqs.Add(1)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &reqs
+}
+
+func TestCallTimeoutFromContextShortensAttempts(t *testing.T) {
+	srv, reqs := hangingServer(t)
+	sl := &llmtest.Sleeper{}
+	s := New("p", srv.URL)
+	s.HTTPClient, s.Sleep, s.MaxRetries = srv.Client(), sl.Sleep, 2 // Timeout stays 2 minutes
+	start := time.Now()
+	_, err := s.Post(llm.WithCallTimeout(context.Background(), 50*time.Millisecond), "/x", []byte(`{}`))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a per-attempt deadline", err)
+	}
+	if n := reqs.Load(); n != 3 || len(sl.Waits()) != 2 {
+		t.Fatalf("%d requests, waits %v; want 3 attempts with a wait between each", n, sl.Waits())
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Fatalf("took %v: the context's call timeout was not applied", took)
+	}
+}
+
+func TestRetriesStopAtTheContextDeadline(t *testing.T) {
+	srv, reqs := hangingServer(t)
+	s := New("p", srv.URL)
+	// Attempts of 100ms, a 1s backoff each: with a 600ms budget the first
+	// retry's wait would cross the deadline, so none starts.
+	s.HTTPClient, s.MaxRetries, s.BaseDelay, s.MaxDelay = srv.Client(), 10, 2*time.Second, 2*time.Second
+	ctx, cancel := context.WithTimeout(llm.WithCallTimeout(context.Background(), 100*time.Millisecond), 600*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := s.Post(ctx, "/x", []byte(`{}`))
+	if err == nil {
+		t.Fatal("Post succeeded against a server that never answers")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("took %v, want the 600ms budget honoured", took)
+	}
+	if n := reqs.Load(); n != 1 {
+		t.Fatalf("%d requests, want 1: the backoff (>= 1s) does not fit the remaining budget", n)
+	}
+}
+
+func TestCallTimeout(t *testing.T) {
+	if d := llm.CallTimeout(context.Background()); d != 0 {
+		t.Fatalf("CallTimeout without one = %v", d)
+	}
+	if d := llm.CallTimeout(llm.WithCallTimeout(context.Background(), -time.Second)); d != 0 {
+		t.Fatalf("CallTimeout(-1s) = %v, want 0", d)
+	}
+}
