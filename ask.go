@@ -106,6 +106,9 @@ type Context struct {
 // calling the model (the CLI's --dry-run and retrieve commands).
 func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (*Context, error) {
 	ac := e.askConfig(opts)
+	if err := e.checkText(question, ac.evidence); err != nil {
+		return nil, err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err
@@ -227,6 +230,10 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	fail := func(err error) (*Result, error) {
 		res.Timings["total"] = time.Since(start)
 		return res, res.fail(err)
+	}
+	if err := e.checkText(question, ac.evidence); err != nil {
+		res.Question = "" // not echoed: it may be megabytes
+		return fail(err)
 	}
 	st, err := e.state(ctx)
 	if err != nil {

@@ -34,6 +34,9 @@ type CheckResult struct {
 // resolved functions are checked against the same policy). Nothing runs.
 func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (*CheckResult, error) {
 	ac := e.askConfig(opts)
+	if err := checkSQL("the SQL", sql); err != nil {
+		return nil, err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err

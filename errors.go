@@ -19,6 +19,7 @@ const (
 	ClassRejected      Class = "rejected_unsafe" // every candidate broke the safety policy
 	ClassNoAnswer      Class = "no_answer"       // no usable query, or confidence below the abstain threshold
 	ClassConfig        Class = "config_error"    // the engine could not be prepared (catalog, index)
+	ClassInput         Class = "input_error"     // the input was refused before any work (over a length limit)
 )
 
 // Sentinels, one per class, for errors.Is.
@@ -31,12 +32,13 @@ var (
 	ErrUnsafe        = errors.New("nl2sql: rejected as unsafe")
 	ErrNoAnswer      = errors.New("nl2sql: no answer")
 	ErrConfig        = errors.New("nl2sql: configuration error")
+	ErrInput         = errors.New("nl2sql: input error")
 )
 
 var classSentinel = map[Class]error{
 	ClassRetrievalMiss: ErrRetrievalMiss, ClassColumnMiss: ErrColumnMiss, ClassJoinPathMiss: ErrJoinPathMiss,
 	ClassExecution: ErrExecution, ClassLLM: ErrLLM, ClassRejected: ErrUnsafe, ClassNoAnswer: ErrNoAnswer,
-	ClassConfig: ErrConfig,
+	ClassConfig: ErrConfig, ClassInput: ErrInput,
 }
 
 // Error is a failed Ask (or Prepare). errors.Is matches the class sentinel;

@@ -316,6 +316,12 @@ func catalogTypes(cat *schema.Catalog) []string {
 // Learn stores a verified question -> SQL pair as a few-shot example: the
 // SQL must validate and plan (EXPLAIN) on this database.
 func (e *Engine) Learn(ctx context.Context, question, sql string) error {
+	if err := e.checkText(question, ""); err != nil {
+		return err
+	}
+	if err := checkSQL("the SQL", sql); err != nil {
+		return err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return err

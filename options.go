@@ -17,6 +17,7 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
+	limits           inputLimits // see WithInputLimits
 	llm              LLM
 	embedder         Embedder
 	store            SchemaStore

@@ -3,6 +3,7 @@ package nl2sql
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
@@ -29,6 +30,9 @@ type RepairResult struct {
 // then it runs the result with a one-row cap to tell whether it executes.
 func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*RepairResult, error) {
 	ac := e.askConfig(opts)
+	if err := checkSQL("the SQL", sql); err != nil {
+		return nil, err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err
@@ -90,6 +94,14 @@ type PickResult struct {
 // reuse the scoring stage.
 func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (*PickResult, error) {
 	ac := e.askConfig(opts)
+	if err := e.checkText(question, ac.evidence); err != nil {
+		return nil, err
+	}
+	for i, s := range sqls {
+		if err := checkSQL(fmt.Sprintf("candidate %d", i), s); err != nil {
+			return nil, err
+		}
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err
@@ -140,6 +152,9 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Result, error) {
 	ac := e.askConfig(opts)
 	res := &Result{Timings: Timings{}}
+	if err := checkSQL("the SQL", sql); err != nil {
+		return res, res.fail(err)
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return res, err

@@ -74,10 +74,15 @@ type Result struct {
 	SQL     string
 	Columns []Column
 	// Rows hold JSON-friendly values (encoding/json marshals them as
-	// expected): nil for NULL; bool; int64 for int2/int4/int8/oid; float64
-	// for float4/float8 (the strings "NaN", "Infinity", "-Infinity" for
-	// non-finite values); json.Number for numeric, exact (non-finite
-	// numerics as strings); string for text types, date ("2024-01-31"),
+	// expected): nil for NULL; bool; int64 for int2/int4/int8/oid within
+	// ±2^53, and the decimal string beyond (JSON readers that parse numbers
+	// to float64, JavaScript's, would get another number); float64 for
+	// float4/float8 (the strings "NaN", "Infinity", "-Infinity" for
+	// non-finite values); for numeric, exact: json.Number when a float64
+	// reads it back unchanged (an integer within ±2^53, or at most 15
+	// significant digits), else the decimal string ("0.1" is 0.1,
+	// "12345678901234567890" and "3.14159265358979323846" are strings; NaN
+	// and the infinities are "NaN", "Infinity", "-Infinity"); string for text types, date ("2024-01-31"),
 	// uuid, interval, time, ranges, enums and every other type, as
 	// PostgreSQL prints it; time.Time for timestamptz (the instant) and
 	// timestamp (the wall clock, in UTC), the strings "infinity" and

@@ -35,7 +35,7 @@ func TestValues(t *testing.T) {
 	}
 	want := []any{int64(1), "item 1", json.Number("1.25"), time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC), []any{"a", "b"},
 		json.RawMessage(`{"k": 1}`), []byte{1, 2}, "2024-01-02", 0.25, nil, "NaN", "1 day 02:00:00", "happy",
-		json.Number("12345678901234567890.5"), "infinity", []any{json.Number("1.5"), json.Number("2")},
+		"12345678901234567890.5", "infinity", []any{json.Number("1.5"), json.Number("2")},
 		[]any{"2024-02-29"}, []any{[]any{int64(1), int64(2)}, []any{int64(3), int64(4)}}, "[1,5)"}
 	for i, w := range want {
 		got := res.Rows[0][i]

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -101,14 +103,54 @@ func reshape(flat []any, raw []byte) any {
 	return nest(flat, dims)
 }
 
-// number returns numeric text as a json.Number, except NaN and the
-// infinities, which JSON has no number for.
+// maxSafeInt is 2^53: integers beyond ±maxSafeInt are not all exact in a
+// float64, which is what JavaScript and most JSON readers parse numbers to.
+const maxSafeInt = 1 << 53
+
+// integer returns an integer as int64 when a float64 holds it exactly
+// (|i| <= 2^53) and as its decimal string otherwise, so that no JSON reader
+// gets a different number (9007199254740993 would read as ...992).
+func integer(i int64) any {
+	if i > maxSafeInt || i < -maxSafeInt {
+		return strconv.FormatInt(i, 10)
+	}
+	return i
+}
+
+// number returns numeric text as a json.Number when any JSON reader gets
+// its value back (an integer within ±2^53, or at most 15 significant digits
+// in float64's normal range: every such decimal round-trips through a
+// float64), and as the exact string otherwise: more digits than that, NaN
+// and the infinities.
 func number(s string) any {
 	switch s {
 	case "NaN", "Infinity", "-Infinity":
 		return s
 	}
-	return json.Number(s)
+	if safeDecimal(s) {
+		return json.Number(s)
+	}
+	return s
+}
+
+// safeDecimal reports whether the numeric text s ([-]digits[.digits], as
+// PostgreSQL and pgx print numeric) reads back as the same value from a
+// float64: see number.
+func safeDecimal(s string) bool {
+	if !strings.ContainsAny(s, ".eE") {
+		i, err := strconv.ParseInt(s, 10, 64)
+		return err == nil && i <= maxSafeInt && i >= -maxSafeInt
+	}
+	intPart, frac, _ := strings.Cut(strings.TrimLeft(s, "+-"), ".")
+	if strings.ContainsAny(frac, "eE") {
+		return false // not PostgreSQL's form: keep it exact
+	}
+	digits := strings.Trim(intPart+frac, "0")
+	if len(digits) > 15 {
+		return false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && (f == 0 || math.Abs(f) >= 0x1p-1022) // normal: 15 digits round-trip
 }
 
 func float(f float64) any {
@@ -127,8 +169,10 @@ func float(f float64) any {
 // date (elements of a date[]).
 func jsonValue(v any, dates bool) any {
 	switch x := v.(type) {
-	case nil, bool, string, int64:
+	case nil, bool, string:
 		return x
+	case int64:
+		return integer(x)
 	case int16:
 		return int64(x)
 	case int32:
@@ -157,7 +201,7 @@ func jsonValue(v any, dates bool) any {
 		if err != nil {
 			return fmt.Sprint(x)
 		}
-		return json.Number(b)
+		return number(string(b))
 	case [16]byte:
 		return fmt.Sprintf("%x-%x-%x-%x-%x", x[0:4], x[4:6], x[6:8], x[8:10], x[10:16])
 	case []byte:

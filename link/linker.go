@@ -893,25 +893,40 @@ func (st *linkState) linkTables() {
 	}
 	st.covered = map[int]bool{}
 	st.exact = exact
-	for i := range st.phrases {
-		for j := range exact {
-			if covered(i, j) {
-				st.covered[i] = true
-			}
-		}
+	// coverers calls fn for each exact phrase covering phrase i. The exact
+	// phrases are indexed by source and start, so that a phrase looks at the
+	// starts at most maxSpan bytes before its end, not at every exact
+	// phrase: linking stays linear in the question's length.
+	byStart := map[[2]int][]int{}
+	maxSpan := 0
+	for j := range exact {
+		q := &st.phrases[j]
+		byStart[[2]int{q.src, q.start}] = append(byStart[[2]int{q.src, q.start}], j)
+		maxSpan = max(maxSpan, q.end-q.start)
 	}
-	// A sub-phrase of a phrase naming a table is about that table too.
-	for i := range st.phrases {
-		for j := range exact {
-			if covered(i, j) {
-				for ti, s := range st.named[j] {
-					if st.named[i] == nil {
-						st.named[i] = map[int32]float64{}
-					}
-					st.named[i][ti] = max(st.named[i][ti], s)
+	coverers := func(i int, fn func(j int)) {
+		p := &st.phrases[i]
+		for start := p.start; start >= p.end-maxSpan && start >= 0; start-- {
+			for _, j := range byStart[[2]int{p.src, start}] {
+				if covered(i, j) {
+					fn(j)
 				}
 			}
 		}
+	}
+	for i := range st.phrases {
+		coverers(i, func(int) { st.covered[i] = true })
+	}
+	// A sub-phrase of a phrase naming a table is about that table too.
+	for i := range st.phrases {
+		coverers(i, func(j int) {
+			for ti, s := range st.named[j] {
+				if st.named[i] == nil {
+					st.named[i] = map[int32]float64{}
+				}
+				st.named[i][ti] = max(st.named[i][ti], s)
+			}
+		})
 	}
 	for _, x := range hits {
 		ti := x.t
@@ -1087,7 +1102,17 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 			add(vi.exact(s, keep), s, 0)
 		}
 	}
+	type seenKey struct {
+		kind PhraseKind
+		text string
+	}
+	seen := map[seenKey]bool{} // a phrase repeated matches the same values
 	for _, kp := range a.phrases {
+		if k := (seenKey{kp.Kind, kp.Text}); seen[k] {
+			continue
+		} else {
+			seen[k] = true
+		}
 		switch kp.Kind {
 		case PhraseQuoted, PhraseCapitalized:
 			add(vi.matchIn(kp.Text, cols), kp.Text, 0.6)

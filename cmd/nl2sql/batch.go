@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql"
 )
 
 // batchInput is one line of a --jsonl input file; commands read the fields
@@ -35,13 +38,19 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 		defer f.Close()
 		r = f
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
 	enc := json.NewEncoder(out)
 	failed, n := 0, 0
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
+	for {
+		raw, size, rerr := readLine(br, maxBatchLine)
+		if rerr != nil && rerr != io.EOF {
+			return usageErr("reading %s: %v", path, rerr)
+		}
+		line := bytes.TrimSpace(raw)
+		if len(line) == 0 && size <= maxBatchLine {
+			if rerr == io.EOF {
+				break
+			}
 			continue
 		}
 		n++
@@ -50,7 +59,10 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 		}
 		var in batchInput
 		var obj map[string]any
-		if err := json.Unmarshal([]byte(line), &in); err != nil {
+		if size > maxBatchLine {
+			obj = map[string]any{"error": map[string]any{"class": string(nl2sql.ClassInput), "code": "too_long",
+				"message": fmt.Sprintf("line %d: %d bytes, over the %d-byte line limit; the line was skipped", n, size, maxBatchLine)}}
+		} else if err := json.Unmarshal(line, &in); err != nil {
 			obj = map[string]any{"error": map[string]any{"class": "usage", "message": "line " + fmt.Sprint(n) + ": " + err.Error()}}
 		} else if obj, err = fn(ctx, in); err != nil {
 			if obj == nil {
@@ -69,9 +81,9 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 		if err := enc.Encode(obj); err != nil {
 			return err
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return usageErr("reading %s: %v", path, err)
+		if rerr == io.EOF {
+			break
+		}
 	}
 	if failed > 0 {
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d lines failed", failed, n)}
@@ -79,22 +91,80 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 	return nil
 }
 
+// maxBatchLine is the longest --jsonl input line, in bytes (1 MiB). A longer
+// line is skipped without being buffered whole: its output line carries an
+// "error" (class input_error, id null) and the batch goes on.
+const maxBatchLine = 1 << 20
+
+// readLine reads one line of br (without its newline) of at most max bytes.
+// A longer line is read through to its end but not kept: line is nil and
+// size is its full length. err is io.EOF at the end of the input (line may
+// still hold a last line without a newline).
+func readLine(br *bufio.Reader, max int) (line []byte, size int, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += len(chunk)
+		if size <= max+1 { // +1: the newline
+			line = append(line, chunk...)
+		} else {
+			line = nil
+		}
+		switch err {
+		case bufio.ErrBufferFull:
+			continue
+		case nil:
+			size-- // the newline
+			if line != nil {
+				line = line[:len(line)-1]
+			}
+			return line, size, nil
+		default:
+			if size == 0 && err == io.EOF {
+				return nil, 0, io.EOF
+			}
+			return line, size, err
+		}
+	}
+}
+
 // sqlArg is the SQL of a command's positional arguments ("-" reads stdin);
 // it is required unless a --jsonl batch file is given.
 func sqlArg(pos []string, jsonl, cmd string) (string, error) {
 	sql := strings.Join(pos, " ")
 	if sql == "-" {
-		b, err := io.ReadAll(os.Stdin)
+		// Read at most one byte over the limit; count the rest without
+		// keeping it, for the error.
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, nl2sql.MaxSQLBytes+1))
 		if err != nil {
 			return "", usageErr("reading stdin: %v", err)
 		}
+		if len(b) > nl2sql.MaxSQLBytes {
+			rest, _ := io.Copy(io.Discard, os.Stdin)
+			return "", sqlTooLong(int64(len(b)) + rest)
+		}
 		sql = string(b)
+	}
+	if len(sql) > nl2sql.MaxSQLBytes {
+		return "", sqlTooLong(int64(len(sql)))
 	}
 	if strings.TrimSpace(sql) == "" && jsonl == "" {
 		return "", usageErr("%s needs SQL (or - for stdin, or --jsonl FILE)", cmd)
 	}
 	return sql, nil
 }
+
+// sqlTooLong is the error (exit 1) of SQL over nl2sql.MaxSQLBytes, refused
+// before the engine is opened.
+func sqlTooLong(size int64) error {
+	return &exitError{code: 1, err: tooLongError(fmt.Sprintf("the SQL is too long (%d bytes; the limit is %d bytes)", size, nl2sql.MaxSQLBytes))}
+}
+
+// tooLongError is an input refused for its length; it wraps
+// nl2sql.ErrTooLong.
+type tooLongError string
+
+func (e tooLongError) Error() string { return string(e) }
+func (e tooLongError) Unwrap() error { return nl2sql.ErrTooLong }
 
 // questionArg is the question of a command's positional arguments; it is
 // required unless a --jsonl batch file is given.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -204,6 +205,37 @@ func TestInProcess(t *testing.T) {
 		// The cap is reported beside the query, never written into it.
 		if len(out.Rows) != 3 || !out.Truncated || out.RowCap != 3 || out.SQL != "SELECT emp_id FROM employees ORDER BY emp_id" {
 			t.Errorf("want 3 rows, truncated, row_cap 3, the SQL as sent; got %d rows, truncated %v, row_cap %d, sql %q", len(out.Rows), out.Truncated, out.RowCap, out.SQL)
+		}
+	})
+
+	t.Run("run_sql big numbers", func(t *testing.T) {
+		// Integers beyond ±2^53 and numerics a float64 cannot hold arrive as
+		// exact strings (a JavaScript client would read 9007199254740993 as
+		// ...992); small integers and floats stay numbers.
+		res := call(t, cs, "run_sql", map[string]any{"sql": "SELECT 9007199254740993::bigint AS big, -9007199254740993::bigint AS neg, " +
+			"12345678901234567890::numeric AS num, 0.1::numeric AS tenth, 1.5::float8 AS f, 42::bigint AS small"})
+		out := decode[RunSQLOutput](t, res)
+		want := []any{"9007199254740993", "-9007199254740993", "12345678901234567890", 0.1, 1.5, float64(42)}
+		if len(out.Rows) != 1 || !reflect.DeepEqual(out.Rows[0], want) {
+			t.Fatalf("row %#v, want %#v", out.Rows, want)
+		}
+		if txt := text(res); !strings.Contains(txt, `["9007199254740993","-9007199254740993","12345678901234567890",0.1,1.5,42]`) {
+			t.Errorf("text content %s", txt)
+		}
+	})
+
+	t.Run("input limits", func(t *testing.T) {
+		long := strings.Repeat("employees ", 500_000) // 5 MB
+		for tool, args := range map[string]map[string]any{
+			"nl_query":        {"question": long},
+			"describe_schema": {"question": long},
+			"run_sql":         {"sql": "SELECT 1 -- " + long},
+		} {
+			start := time.Now()
+			res := call(t, cs, tool, args)
+			if !res.IsError || !strings.Contains(text(res), "the limit is") || time.Since(start) > 2*time.Second {
+				t.Errorf("%s: want a quick tool error naming the limit, got %v in %v: %.300s", tool, res.IsError, time.Since(start), text(res))
+			}
 		}
 	})
 

@@ -1,0 +1,99 @@
+package nl2sql
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// Input limits. They are checked first, before any retrieval, linking,
+// tokenizing or parsing, so an over-long input costs nothing but its length
+// check (see WithInputLimits).
+const (
+	// DefaultMaxQuestionChars is the default longest question, in
+	// characters (Unicode code points).
+	DefaultMaxQuestionChars = 4000
+	// DefaultMaxEvidenceChars is the default longest evidence text, in
+	// characters.
+	DefaultMaxEvidenceChars = 8000
+	// MaxSQLBytes is the longest SQL text Check, Repair, Pick and Run accept,
+	// in bytes (64 KiB: what the parser takes; validate reports longer text
+	// as V024).
+	MaxSQLBytes = pgparse.MaxLen
+)
+
+// ErrTooLong is wrapped by the *Error (class ClassInput) of an input over
+// its limit: errors.Is(err, ErrTooLong) and errors.Is(err, ErrInput) both
+// hold.
+var ErrTooLong = errors.New("input too long")
+
+// WithInputLimits sets the longest question and evidence text Ask, Context
+// and Pick accept, in characters (defaults DefaultMaxQuestionChars and
+// DefaultMaxEvidenceChars; 0 keeps the default). A longer input fails at
+// once with an *Error of class ClassInput wrapping ErrTooLong.
+func WithInputLimits(questionChars, evidenceChars int) Option {
+	return optionFunc(func(c *config) {
+		if questionChars > 0 {
+			c.limits.question = questionChars
+		}
+		if evidenceChars > 0 {
+			c.limits.evidence = evidenceChars
+		}
+	})
+}
+
+// inputLimits are the engine's text limits, in characters.
+type inputLimits struct{ question, evidence int }
+
+func (l inputLimits) orDefault() inputLimits {
+	if l.question <= 0 {
+		l.question = DefaultMaxQuestionChars
+	}
+	if l.evidence <= 0 {
+		l.evidence = DefaultMaxEvidenceChars
+	}
+	return l
+}
+
+// tooLongChars reports whether s has more than max characters, cheaply: a
+// text of more than 4*max bytes is too long without counting, and a shorter
+// one is counted (at most 4*max bytes read).
+func tooLongChars(s string, max int) bool {
+	if len(s) <= max {
+		return false
+	}
+	if len(s) > utf8.UTFMax*max {
+		return true
+	}
+	return utf8.RuneCountInString(s) > max
+}
+
+// checkText returns the input error of a question and evidence over the
+// engine's limits, nil if both fit.
+func (e *Engine) checkText(question, evidence string) error {
+	l := e.cfg.limits.orDefault()
+	if tooLongChars(question, l.question) {
+		return tooLong("the question", len(question), fmt.Sprintf("%d characters", l.question))
+	}
+	if tooLongChars(evidence, l.evidence) {
+		return tooLong("the evidence", len(evidence), fmt.Sprintf("%d characters", l.evidence))
+	}
+	return nil
+}
+
+// checkSQL returns the input error of SQL text over MaxSQLBytes.
+func checkSQL(what, sql string) error {
+	if len(sql) > MaxSQLBytes {
+		e := tooLong(what, len(sql), fmt.Sprintf("%d bytes", MaxSQLBytes))
+		e.Code = validate.CodeTooLarge
+		return e
+	}
+	return nil
+}
+
+func tooLong(what string, size int, limit string) *Error {
+	return &Error{Class: ClassInput, Message: fmt.Sprintf("%s is too long (%d bytes; the limit is %s)", what, size, limit), Err: ErrTooLong}
+}
