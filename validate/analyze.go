@@ -390,6 +390,30 @@ func (a *analyzer) crossJoin(s *pg.SelectStmt, lv *level, uf *unionFind) int {
 // (array_agg, string_agg, json_agg, ...) over a cartesian product: their
 // state is not bounded by work_mem and grows with the product.
 func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
+	visitOutputs(s, func(n *pg.Node, m proto.Message) bool {
+		switch x := m.(type) {
+		case *pg.FuncCall:
+			// Also as a window: every row of the product carries the
+			// whole aggregate. (DISTINCT and ordered aggregates only
+			// sort, spilling to temporary files that temp_file_limit
+			// bounds.)
+			if accumulating[funcName(x)] {
+				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over a cartesian product collects every combination of rows in memory; join the relations with ON conditions", funcName(x))
+				return false
+			}
+		case *pg.JsonArrayAgg, *pg.JsonObjectAgg:
+			a.c.add(CodeCrossJoin, SeverityError, nodeLocation(n), "JSON aggregation over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			return false
+		}
+		return true
+	})
+}
+
+// visitOutputs visits what a level computes per output row (target list,
+// HAVING, ORDER BY), where its aggregates are, without entering
+// subqueries (they aggregate over their own FROM); n is the clause
+// expression being walked.
+func visitOutputs(s *pg.SelectStmt, fn func(n *pg.Node, m proto.Message) bool) {
 	nodes := append(append([]*pg.Node(nil), s.TargetList...), s.HavingClause)
 	nodes = append(nodes, s.SortClause...)
 	for _, n := range nodes {
@@ -397,23 +421,10 @@ func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
 			continue
 		}
 		visit(n, func(m proto.Message) bool {
-			switch x := m.(type) {
-			case *pg.SelectStmt:
-				return false
-			case *pg.FuncCall:
-				// Also as a window: every row of the product carries the
-				// whole aggregate. (DISTINCT and ordered aggregates only
-				// sort, spilling to temporary files that temp_file_limit
-				// bounds.)
-				if accumulating[funcName(x)] {
-					a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over a cartesian product collects every combination of rows in memory; join the relations with ON conditions", funcName(x))
-					return false
-				}
-			case *pg.JsonArrayAgg, *pg.JsonObjectAgg:
-				a.c.add(CodeCrossJoin, SeverityError, nodeLocation(n), "JSON aggregation over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			if _, sub := m.(*pg.SelectStmt); sub {
 				return false
 			}
-			return true
+			return fn(n, m)
 		})
 	}
 }

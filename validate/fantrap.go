@@ -183,29 +183,17 @@ func joinQuals(n *pg.Node, out []*pg.Node) []*pg.Node {
 // subqueries.
 func multiplyingAggregates(s *pg.SelectStmt) []*pg.FuncCall {
 	var out []*pg.FuncCall
-	nodes := append(append([]*pg.Node(nil), s.TargetList...), s.HavingClause)
-	nodes = append(nodes, s.SortClause...)
-	for _, n := range nodes {
-		if n == nil {
-			continue
+	visitOutputs(s, func(_ *pg.Node, m proto.Message) bool {
+		x, ok := m.(*pg.FuncCall)
+		if !ok || x.Over != nil || !multiplying[funcName(x)] || len(x.Args) == 0 || x.AggStar || x.AggDistinct {
+			return true // a window call's arguments may hold aggregates
 		}
-		visit(n, func(m proto.Message) bool {
-			switch x := m.(type) {
-			case *pg.SelectStmt:
-				return false
-			case *pg.FuncCall:
-				if x.Over != nil || !multiplying[funcName(x)] || len(x.Args) == 0 || x.AggStar || x.AggDistinct {
-					return true // a window call's arguments may hold aggregates
-				}
-				if len(x.Funcname) == 2 && x.Funcname[0].GetString_().GetSval() != "pg_catalog" || len(x.Funcname) > 2 {
-					return true
-				}
-				out = append(out, x)
-				return false
-			}
+		if len(x.Funcname) == 2 && x.Funcname[0].GetString_().GetSval() != "pg_catalog" || len(x.Funcname) > 2 {
 			return true
-		})
-	}
+		}
+		out = append(out, x)
+		return false
+	})
 	return out
 }
 
