@@ -1026,6 +1026,25 @@ func (st *linkState) linkColumns() {
 }
 
 func (st *linkState) linkGlossary(a *analysis) {
+	st.glossaryTerms(a, func(_ int, gt *glossTerm) {
+		for _, tg := range gt.targets {
+			t := &st.l.tables[tg.table]
+			if tg.column == "" {
+				st.setTable(tg.table, TableLink{Table: t.name, Score: 1, Phrase: gt.term, Reason: ReasonGlossary})
+				continue
+			}
+			for ci := t.lo; ci < t.hi; ci++ {
+				if st.l.cols[ci].name == tg.column {
+					st.setColumn(ci, ColumnLink{Table: t.name, Column: tg.column, Score: 1, Phrase: gt.term, Reason: ReasonGlossary})
+				}
+			}
+		}
+	})
+}
+
+// glossaryTerms calls fn for every glossary term the question spells, with
+// the index of its first token.
+func (st *linkState) glossaryTerms(a *analysis, fn func(i int, gt *glossTerm)) {
 	if len(st.l.terms) == 0 {
 		return
 	}
@@ -1035,20 +1054,8 @@ func (st *linkState) linkGlossary(a *analysis) {
 	}
 	for i := range qs {
 		for _, gt := range st.l.terms[qs[i]] {
-			if i+len(gt.words) > len(qs) || !equalWords(qs[i:i+len(gt.words)], gt.words) {
-				continue
-			}
-			for _, tg := range gt.targets {
-				t := &st.l.tables[tg.table]
-				if tg.column == "" {
-					st.setTable(tg.table, TableLink{Table: t.name, Score: 1, Phrase: gt.term, Reason: ReasonGlossary})
-					continue
-				}
-				for ci := t.lo; ci < t.hi; ci++ {
-					if st.l.cols[ci].name == tg.column {
-						st.setColumn(ci, ColumnLink{Table: t.name, Column: tg.column, Score: 1, Phrase: gt.term, Reason: ReasonGlossary})
-					}
-				}
+			if i+len(gt.words) <= len(qs) && equalWords(qs[i:i+len(gt.words)], gt.words) {
+				fn(i, gt)
 			}
 		}
 	}

@@ -188,22 +188,11 @@ func (st *linkState) allNameWords(ws []string) bool {
 
 // glossarySpans marks the tokens of glossary terms the text holds.
 func (st *linkState) glossarySpans(a *analysis, used []bool) {
-	if len(st.l.terms) == 0 {
-		return
-	}
-	qs := make([]string, len(a.tokens))
-	for i, t := range a.tokens {
-		qs[i] = t.stem
-	}
-	for i := range qs {
-		for _, gt := range st.l.terms[qs[i]] {
-			if i+len(gt.words) <= len(qs) && equalWords(qs[i:i+len(gt.words)], gt.words) {
-				for k := i; k < i+len(gt.words); k++ {
-					used[k] = true
-				}
-			}
+	st.glossaryTerms(a, func(i int, gt *glossTerm) {
+		for k := i; k < i+len(gt.words); k++ {
+			used[k] = true
 		}
-	}
+	})
 }
 
 // thesaurusTable reports whether a related term's match of a table name
