@@ -53,6 +53,17 @@ func (t *Tree) FanOuts() []FanOut {
 	return out
 }
 
+// other returns the table an edge joins n to, false when n is neither end.
+func (e Edge) other(n string) (string, bool) {
+	switch n {
+	case e.From:
+		return e.To, true
+	case e.To:
+		return e.From, true
+	}
+	return "", false
+}
+
 // side returns the tables reachable from table through the joins other than
 // joins[skip].
 func (t *Tree) side(table string, skip int) map[string]bool {
@@ -65,13 +76,8 @@ func (t *Tree) side(table string, skip int) map[string]bool {
 			if j == skip {
 				continue
 			}
-			var next string
-			switch n {
-			case e.From:
-				next = e.To
-			case e.To:
-				next = e.From
-			default:
+			next, ok := e.other(n)
+			if !ok {
 				continue
 			}
 			if !seen[next] {
@@ -129,16 +135,8 @@ func (t *Tree) Prune(needed ...string) *Tree {
 		}
 		gone[n] = true
 		for _, e := range t.joins {
-			var other string
-			switch n {
-			case e.From:
-				other = e.To
-			case e.To:
-				other = e.From
-			default:
-				continue
-			}
-			if gone[other] {
+			other, ok := e.other(n)
+			if !ok || gone[other] {
 				continue
 			}
 			if degree[other]--; degree[other] <= 1 && !need[other] {

@@ -1,6 +1,7 @@
 package thesaurus
 
 import (
+	"cmp"
 	_ "embed"
 	"slices"
 	"strings"
@@ -169,15 +170,7 @@ func (t *Thesaurus) Related(word string) []Term {
 	if len(out) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(out, func(a, b Term) int {
-		switch {
-		case a.Weight > b.Weight:
-			return -1
-		case a.Weight < b.Weight:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, byWeight)
 	seen := make(map[string]bool, len(out))
 	return slices.DeleteFunc(out, func(x Term) bool {
 		if seen[x.Text] {
@@ -187,6 +180,9 @@ func (t *Thesaurus) Related(word string) []Term {
 		return false
 	})
 }
+
+// byWeight orders terms by decreasing weight.
+func byWeight(a, b Term) int { return cmp.Compare(b.Weight, a.Weight) }
 
 // nounSuffixes are WordNet's detachment rules for regular noun plurals
 // (morphy(7WN)).

@@ -178,15 +178,7 @@ func TestRelatedOrder(t *testing.T) {
 	}
 	for k := range th.index {
 		r := th.Related(k)
-		if !slices.IsSortedFunc(r, func(a, b Term) int {
-			switch {
-			case a.Weight > b.Weight:
-				return -1
-			case a.Weight < b.Weight:
-				return 1
-			}
-			return 0
-		}) {
+		if !slices.IsSortedFunc(r, byWeight) {
 			t.Fatalf("Related(%q) not by weight: %v", k, r)
 		}
 		seen := map[string]bool{}

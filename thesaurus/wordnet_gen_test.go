@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite wordnet.txt from WordNet and seed.txt")
@@ -55,19 +57,7 @@ func TestWordNetUpToDate(t *testing.T) {
 	if _, err := Parse(bytes.NewReader(src)); err != nil {
 		t.Fatalf("generated data does not parse: %v", err)
 	}
-	if *update {
-		if err := os.WriteFile("wordnet.txt", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile("wordnet.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
-		t.Fatal("wordnet.txt is stale: run go generate ./thesaurus")
-	}
+	gentest.UpToDate(t, "wordnet.txt", src, *update, "go generate ./thesaurus")
 }
 
 // The selection rule: the automatic senses of a word are sense 1 and those

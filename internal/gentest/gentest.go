@@ -1,7 +1,8 @@
-// Package gentest is the shared plumbing of the tests that generate Go code
-// from pg_query_go's parse tree types (validate/nodes_gen.go,
-// internal/pgparse/decode_gen.go): the set of types a tree can hold, and
-// the check that a checked-in generated file is up to date.
+// Package gentest is the shared plumbing of the tests that generate
+// checked-in files: the check that such a file is up to date (every
+// generator: validate/nodes_gen.go, internal/pgparse/decode_gen.go,
+// thesaurus/wordnet.txt), and the set of types a pg_query_go parse tree can
+// hold (the two Go code generators).
 package gentest
 
 import (
