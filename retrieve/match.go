@@ -47,7 +47,7 @@ func (ix *Retriever) match(q words, named bool) (Match, float64) {
 			continue
 		}
 		content++
-		if ix.vocab[w] || len(w) >= 4 && strings.Contains(ix.vocabText, w) {
+		if ix.df[w] > 0 || len(w) >= 4 && strings.Contains(ix.vocabText, w) {
 			// Inside a word counts too: "customer" in a table named
 			// sbcustomer, "check" in checkin.
 			known++
@@ -76,7 +76,7 @@ func (ix *Retriever) match(q words, named bool) (Match, float64) {
 // knows reports whether every word of a stemmed phrase is a schema word.
 func (ix *Retriever) knows(phrase string) bool {
 	for _, w := range Words(phrase) {
-		if !ix.vocab[w] {
+		if ix.df[w] == 0 {
 			return false
 		}
 	}
@@ -85,9 +85,9 @@ func (ix *Retriever) knows(phrase string) bool {
 
 // joinVocabulary returns the schema's terms in one string, each preceded by
 // a space, for finding a word inside them.
-func joinVocabulary(vocab map[string]bool) string {
-	terms := make([]string, 0, len(vocab))
-	for w := range vocab {
+func joinVocabulary(df map[string]int) string {
+	terms := make([]string, 0, len(df))
+	for w := range df {
 		terms = append(terms, w)
 	}
 	sort.Strings(terms)

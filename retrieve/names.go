@@ -39,21 +39,6 @@ func tableNames(cat *schema.Catalog, gloss Glosser) map[string][]string {
 	return out
 }
 
-// vocabulary returns the set of terms of every table and column document:
-// the words a question can share with the schema.
-func vocabulary(docs []Document) map[string]bool {
-	out := map[string]bool{}
-	for i := range docs {
-		if docs[i].Kind == KindModule {
-			continue
-		}
-		for _, t := range Terms(docs[i].Text) {
-			out[t] = true
-		}
-	}
-	return out
-}
-
 // namedTable is a table the question names.
 type namedTable struct {
 	table  string
@@ -98,7 +83,7 @@ func (ix *Retriever) expansion(q words) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i, w := range q.terms {
-		if ix.vocab[w] {
+		if ix.df[w] > 0 {
 			continue
 		}
 		for _, r := range ix.related(q.raw[i], false) {

@@ -136,10 +136,9 @@ type Retriever struct {
 	valueTables map[string]int      // lower-cased stored value -> tables holding it
 	names       map[string][]string // stemmed name words -> tables of that name
 	nameWords   map[string]bool     // the words of the names
-	vocab       map[string]bool     // terms of the table and column documents
-	vocabText   string              // the vocabulary's terms in one string
+	vocabText   string              // the schema's words in one string
 	terms       map[string][]string // table -> sorted terms of its own text
-	df          map[string]int      // term -> tables whose own text holds it
+	df          map[string]int      // term -> tables whose own text holds it: the schema's words
 	perSchema   map[string]int      // schema -> tables
 }
 
@@ -246,8 +245,9 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 			ix.nameWords[w] = true
 		}
 	}
-	ix.vocab = vocabulary(docs)
-	ix.vocabText = joinVocabulary(ix.vocab)
+	// The schema's words are its tables' own words: what every table and
+	// column document says, but the documents' template ("Columns:",
+	// "Related:").
 	ix.terms = ix.tableTerms(cat)
 	ix.df = map[string]int{}
 	for _, ts := range ix.terms {
@@ -255,6 +255,7 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 			ix.df[w]++
 		}
 	}
+	ix.vocabText = joinVocabulary(ix.df)
 	for i := range docs {
 		if docs[i].Kind == KindModule {
 			h := fnv.New64a()
