@@ -136,6 +136,7 @@ type Retriever struct {
 	valueTables map[string]int      // lower-cased stored value -> tables holding it
 	names       map[string][]string // stemmed name words -> tables of that name
 	nameWords   map[string]bool     // the words of the names
+	nameTerms   map[string][]string // table -> stemmed terms of its bare name
 	vocabText   string              // the schema's words in one string
 	terms       map[string][]string // table -> sorted terms of its own text
 	df          map[string]int      // term -> tables whose own text holds it: the schema's words
@@ -249,6 +250,10 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	// column document says, but the documents' template ("Columns:",
 	// "Related:").
 	ix.terms = ix.tableTerms(cat)
+	ix.nameTerms = make(map[string][]string, len(cat.Tables))
+	for _, t := range cat.Tables {
+		ix.nameTerms[t.QualifiedName()] = Terms(t.Name)
+	}
 	ix.df = map[string]int{}
 	for _, ts := range ix.terms {
 		for _, w := range ts {

@@ -175,14 +175,12 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 	// holds another word of the question: suppliers -> purchase_orders for
 	// "ordered from suppliers", warehouses -> inventory_balances for
 	// "stock" (a thesaurus word).
-	if qwords != nil {
-		for _, c := range slices.Clone(out) {
-			for _, ch := range ix.children(c, scopes) {
-				if ix.namesWord(ch, c, qwords) {
-					push(ch, "child", c)
-					for _, l := range ix.documentLines(ch, scopes) {
-						push(l, "lines", ch)
-					}
+	for _, c := range slices.Clone(out) {
+		for _, ch := range ix.children(c, scopes) {
+			if ix.namesWord(ch, c, qwords) {
+				push(ch, "child", c)
+				for _, l := range ix.documentLines(ch, scopes) {
+					push(l, "lines", ch)
 				}
 			}
 		}
@@ -215,11 +213,7 @@ func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, na
 // references whose name its own name extends (sales_order_lines ->
 // sales_orders, invoice_items -> invoices), or "".
 func (ix *Retriever) header(t string, scopes []string) string {
-	tt := ix.cat.Table(t)
-	if tt == nil {
-		return ""
-	}
-	own := Terms(tt.Name)
+	own := ix.nameTerms[t]
 	for _, e := range ix.graph.Edges(t) {
 		if !e.Forward || e.Self() {
 			continue
@@ -228,7 +222,7 @@ func (ix *Retriever) header(t string, scopes []string) string {
 		if p == nil || (len(scopes) > 0 && !in(scopes, p.Schema)) {
 			continue
 		}
-		pt := Terms(p.Name)
+		pt := ix.nameTerms[e.To]
 		if len(pt) > 0 && len(pt) < len(own) && slices.Equal(pt, own[:len(pt)]) {
 			return e.To
 		}
@@ -240,14 +234,10 @@ func (ix *Retriever) header(t string, scopes []string) string {
 // not after it (expense_reports -> expense_lines): tables referencing it
 // whose name shares its first word and ends in a line word.
 func (ix *Retriever) documentLines(t string, scopes []string) []string {
-	tt := ix.cat.Table(t)
-	if tt == nil {
-		return nil
-	}
-	own := Terms(tt.Name)
+	own := ix.nameTerms[t]
 	var out []string
 	for _, ch := range ix.children(t, scopes) {
-		ct := Terms(ix.cat.Table(ch).Name)
+		ct := ix.nameTerms[ch]
 		if len(own) > 0 && len(ct) > 1 && ct[0] == own[0] && lineWords[ct[len(ct)-1]] {
 			out = append(out, ch)
 		}
@@ -276,12 +266,8 @@ func (ix *Retriever) children(t string, scopes []string) []string {
 // namesWord reports whether the name of child holds a question word that
 // the name of parent does not.
 func (ix *Retriever) namesWord(child, parent string, qwords map[string]bool) bool {
-	ct, pt := ix.cat.Table(child), ix.cat.Table(parent)
-	if ct == nil || pt == nil {
-		return false
-	}
-	own := Terms(pt.Name)
-	for _, w := range Terms(ct.Name) {
+	own := ix.nameTerms[parent]
+	for _, w := range ix.nameTerms[child] {
 		if qwords[w] && !slices.Contains(own, w) {
 			return true
 		}
