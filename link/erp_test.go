@@ -8,7 +8,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/link"
-	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
 // TestLinkDemoERP runs BuildValueIndex and Link on the demo ERP
@@ -17,14 +16,7 @@ func TestLinkDemoERP(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := pgtest.Pool(t, erptest.Single(t))
-	cat, err := schema.Introspect(ctx, pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vi, err := link.BuildValueIndex(ctx, pool, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat, vi := catalogWithValues(t, pool)
 	if vi.Stats.SkippedErrors != 0 || vi.Stats.BudgetExhausted || len(vi.Columns) < 10 {
 		t.Errorf("value index on the demo ERP: %d columns, %+v", len(vi.Columns), vi.Stats)
 	}
