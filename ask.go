@@ -29,10 +29,17 @@ type Result struct {
 	Columns   []Column `json:"columns"`
 	Rows      [][]any  `json:"rows"`
 	Truncated bool     `json:"truncated"`
+	// TruncatedBy says which cap cut the result: "row_cap" (RowCap rows
+	// were read and there were more) or "byte_cap" (the values reached the
+	// executor's byte cap first; fewer than RowCap rows were read).
+	TruncatedBy execute.Cap `json:"truncated_by,omitempty"`
 	// RowCap is the row cap the query ran with: at most RowCap rows are
 	// returned, and Truncated says the result had more. SQL never carries
 	// it: it is the query as written plus its fixes.
-	RowCap     int         `json:"row_cap"`
+	RowCap int `json:"row_cap"`
+	// Notes say what the engine changed about the request or the result in
+	// words: a MaxRows over the engine's cap, the cap that cut the rows.
+	Notes      []string    `json:"notes,omitempty"`
 	Confidence float64     `json:"confidence"`
 	Attempts   int         `json:"attempts"` // model calls: samples (backward recall's too) plus repair turns
 	Tables     []string    `json:"tables"`   // relations the final SQL reads
@@ -120,6 +127,9 @@ func (e *Engine) askConfig(opts []AskOption) askConfig {
 	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
 	for _, o := range opts {
 		o.applyAsk(&ac)
+	}
+	if ac.maxRows > e.cfg.maxRows {
+		ac.askedRows = ac.maxRows
 	}
 	if ac.maxRows <= 0 || ac.maxRows > e.cfg.maxRows {
 		ac.maxRows = e.cfg.maxRows
@@ -247,6 +257,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	if e.cfg.modelTimeout > 0 {
 		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
 	}
+	if ac.progress != nil {
+		ctx = context.WithValue(ctx, progressKey{}, ac.progress)
+	}
 	c, err := e.context(ctx, st, question, ac)
 	if err != nil {
 		return fail(err)
@@ -269,9 +282,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 
 	t := time.Now()
 	k := e.gen.K(c.Difficulty)
-	e.progress(Progress{Stage: "generate", Total: k})
+	e.progress(ctx, Progress{Stage: "generate", Total: k})
 	out, err := e.gen.Generate(ctx, c.Prompt, k)
-	e.progress(Progress{Stage: "generate", Done: k, Total: k, Took: time.Since(t)})
+	e.progress(ctx, Progress{Stage: "generate", Done: k, Total: k, Took: time.Since(t)})
 	e.mark(ctx, res, "generate", t, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
@@ -326,10 +339,10 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
 		}
-		e.progress(Progress{Stage: "repair", Total: 1})
+		e.progress(ctx, Progress{Stage: "repair", Total: 1})
 		rt := time.Now()
 		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
-		e.progress(Progress{Stage: "repair", Done: 1, Total: 1, Took: time.Since(rt)})
+		e.progress(ctx, Progress{Stage: "repair", Done: 1, Total: 1, Took: time.Since(rt)})
 		res.Attempts++
 		if err != nil {
 			if te := e.timeoutError(ctx, err); te != nil {
@@ -385,13 +398,25 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
 	}
-	res.RowCap = ac.maxRows
-	for _, col := range er.Columns {
-		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
-	}
-	res.Rows, res.Truncated = er.Rows, er.Truncated
+	res.setRows(er, ac)
 	res.Timings["total"] = time.Since(start)
 	return res, nil
+}
+
+// setRows fills the result's columns and rows from what the executor read,
+// with notes on the caps.
+func (r *Result) setRows(er *execute.Result, ac askConfig) {
+	r.RowCap = ac.maxRows
+	for _, col := range er.Columns {
+		r.Columns = append(r.Columns, Column{Name: col.Name, Type: col.Type})
+	}
+	r.Rows, r.Truncated, r.TruncatedBy = er.Rows, er.Truncated, er.TruncatedBy
+	if ac.askedRows > ac.maxRows {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d rows were asked for; the engine's row cap is %d, so at most %d are returned", ac.askedRows, ac.maxRows, ac.maxRows))
+	}
+	if er.Truncated {
+		r.Notes = append(r.Notes, "truncated: "+er.TruncateReason)
+	}
 }
 
 func anyOK(cs []*candidate) bool {

@@ -118,9 +118,9 @@ func byteOffset(sql string, pos int) int {
 func (e *Engine) backward(ctx context.Context, st *state, c *Context, ac askConfig, recalled []string, res *Result) (*Context, []*candidate, error) {
 	nc := e.widen(ctx, st, c, ac, recalled)
 	k, t := e.gen.K(nc.Difficulty), time.Now()
-	e.progress(Progress{Stage: "backward", Total: k})
+	e.progress(ctx, Progress{Stage: "backward", Total: k})
 	out, err := e.gen.Generate(ctx, nc.Prompt, k)
-	e.progress(Progress{Stage: "backward", Done: k, Total: k, Took: time.Since(t)})
+	e.progress(ctx, Progress{Stage: "backward", Done: k, Total: k, Took: time.Since(t)})
 	if out != nil {
 		res.Attempts += len(out.Samples)
 	}

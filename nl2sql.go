@@ -144,7 +144,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	cat := e.cfg.catalog
 	var err error
 	if cat == nil || prev != nil {
-		e.progress(Progress{Stage: "introspect"})
+		e.progress(ctx, Progress{Stage: "introspect"})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
 		}
@@ -165,7 +165,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		// the bar jump back).
 		retrieve.WithProgress(func(p retrieve.Progress) {
 			if p.Stage == "embed" {
-				e.progress(Progress{Stage: "index", Done: p.Done, Total: p.Total})
+				e.progress(ctx, Progress{Stage: "index", Done: p.Done, Total: p.Total})
 			}
 		}),
 	}
@@ -190,7 +190,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	if e.cfg.values {
 		vi := e.cfg.valueIndex
 		if vi == nil || prev != nil {
-			e.progress(Progress{Stage: "values"})
+			e.progress(ctx, Progress{Stage: "values"})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger)); err != nil {
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
@@ -215,7 +215,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
-	e.progress(Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
+	e.progress(ctx, Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
 
@@ -334,11 +334,19 @@ func (e *Engine) Learn(ctx context.Context, question, sql string) error {
 	return e.examples.Add(ctx, generate.Example{Question: question, SQL: sql})
 }
 
-func (e *Engine) progress(p Progress) {
+// progress reports p to WithProgress's callback and to the request's own
+// (Progress, carried by ctx).
+func (e *Engine) progress(ctx context.Context, p Progress) {
 	if e.cfg.progress != nil {
 		e.cfg.progress(p)
 	}
+	if fn, _ := ctx.Value(progressKey{}).(func(Progress)); fn != nil {
+		fn(p)
+	}
 }
+
+// progressKey carries a request's Progress callback in its context.
+type progressKey struct{}
 
 // Progress reports long work: introspection and indexing ("introspect",
 // "values", "index", "ready"), and the waits of Ask for the model

@@ -204,13 +204,15 @@ type askOptionFunc func(*askConfig)
 func (f askOptionFunc) applyAsk(c *askConfig) { f(c) }
 
 type askConfig struct {
-	evidence string
-	scope    string
-	role     string
-	maxRows  int
-	abstain  float64
-	minMatch retrieve.Match
-	timeout  time.Duration
+	evidence  string
+	scope     string
+	role      string
+	maxRows   int
+	askedRows int // MaxRows when it was over the engine's cap
+	abstain   float64
+	minMatch  retrieve.Match
+	timeout   time.Duration
+	progress  func(Progress)
 }
 
 // Evidence adds the user's hint ("active means status = 'A'").
@@ -226,6 +228,13 @@ func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c
 
 // MaxRows caps this request's rows (at most the engine's cap).
 func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxRows = n }) }
+
+// OnProgress reports this request's waits for the model (see Progress) to
+// fn, as well as to WithProgress's callback: a server answering many clients
+// at once routes each request's progress to its own client.
+func OnProgress(fn func(Progress)) AskOption {
+	return askOptionFunc(func(c *askConfig) { c.progress = fn })
+}
 
 // MinMatch overrides WithMinMatch for this request.
 func MinMatch(m retrieve.Match) AskOption {

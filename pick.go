@@ -179,9 +179,6 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	if err != nil {
 		return res, res.fail(executionError("the query failed to run", err))
 	}
-	for _, col := range er.Columns {
-		res.Columns = append(res.Columns, Column{Name: col.Name, Type: col.Type})
-	}
-	res.Rows, res.Truncated, res.RowCap = er.Rows, er.Truncated, ac.maxRows
+	res.setRows(er, ac)
 	return res, nil
 }

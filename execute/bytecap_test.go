@@ -95,7 +95,7 @@ func TestByteCapBeforeBuffering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Truncated || res.RowCount != 0 || !strings.Contains(res.TruncateReason, "byte cap") ||
+	if !res.Truncated || res.RowCount != 0 || res.TruncatedBy != CapBytes || !strings.Contains(res.TruncateReason, "byte cap") ||
 		strings.Contains(res.TruncateReason, "row cap") {
 		t.Errorf("rows %d truncated %v (%q), want 0 rows cut at the byte cap", res.RowCount, res.Truncated, res.TruncateReason)
 	}
@@ -124,7 +124,7 @@ func TestByteCapSmall(t *testing.T) {
 	}{{10000, false}, {200000, true}} {
 		pid := backendPID(t, pool)
 		res := mustQuery(t, ex, strings.Replace(sql, "$n", strconv.Itoa(tc.n), 1), unvalidated())
-		if res.RowCount != 2 || !res.Truncated || !strings.Contains(res.TruncateReason, "byte cap") || res.Bytes != 4 {
+		if res.RowCount != 2 || !res.Truncated || res.TruncatedBy != CapBytes || !strings.Contains(res.TruncateReason, "byte cap") || res.Bytes != 4 {
 			t.Errorf("row of %d: rows %d bytes %d truncated %v (%q), want 2 rows, 4 bytes, the byte cap",
 				tc.n, res.RowCount, res.Bytes, res.Truncated, res.TruncateReason)
 		}

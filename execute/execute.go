@@ -94,9 +94,10 @@ type Result struct {
 	Rows     [][]any
 	RowCount int
 	// Truncated reports that the query had more rows than the caps allow;
-	// Rows holds those read before the cap and TruncateReason says which
-	// cap was reached.
+	// Rows holds those read before the cap, TruncatedBy says which cap was
+	// reached and TruncateReason says it in words.
 	Truncated      bool
+	TruncatedBy    Cap
 	TruncateReason string
 	// Bytes is the size of the values read, as sent by the server.
 	Bytes int64
@@ -603,8 +604,10 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 		}
 		switch {
 		case len(res.Rows) >= qc.maxRows:
+			res.TruncatedBy = CapRows
 			res.TruncateReason = fmt.Sprintf("row cap reached: the query returns more than %d rows", qc.maxRows)
 		case res.Bytes+n > qc.maxBytes:
+			res.TruncatedBy = CapBytes
 			res.TruncateReason = fmt.Sprintf("byte cap reached: the next row would bring the result over %d bytes", qc.maxBytes)
 		}
 		if res.TruncateReason != "" {
@@ -636,7 +639,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 		kill()
 		stopped = true
 		if !res.Truncated {
-			res.Truncated = true
+			res.Truncated, res.TruncatedBy = true, CapBytes
 			res.TruncateReason = fmt.Sprintf("byte cap reached: the server sent a row of %d bytes, over the %d-byte cap; "+
 				"it was not read and the query was stopped", big.ActualBodyLen, qc.maxBytes)
 		}

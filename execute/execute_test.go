@@ -115,7 +115,7 @@ func TestTruncateRows(t *testing.T) {
 	ex := New(pool)
 	pid := backendPID(t, pool)
 	res := mustQuery(t, ex, "SELECT id FROM items ORDER BY id", MaxRows(10))
-	if res.RowCount != 10 || !res.Truncated || !strings.Contains(res.TruncateReason, "row cap") {
+	if res.RowCount != 10 || !res.Truncated || res.TruncatedBy != CapRows || !strings.Contains(res.TruncateReason, "row cap") {
 		t.Errorf("rows %d truncated %v (%q), want 10 rows truncated at the row cap", res.RowCount, res.Truncated, res.TruncateReason)
 	}
 	if !strings.Contains(res.SQL, "LIMIT 11") {
@@ -147,7 +147,7 @@ func TestTruncateBytes(t *testing.T) {
 	_, pool := fixture(t, 0)
 	ex := New(pool, MaxBytes(5000))
 	res := mustQuery(t, ex, "SELECT repeat('x', 1000) FROM items")
-	if res.RowCount != 5 || !res.Truncated || !strings.Contains(res.TruncateReason, "byte cap") || res.Bytes != 5000 {
+	if res.RowCount != 5 || !res.Truncated || res.TruncatedBy != CapBytes || !strings.Contains(res.TruncateReason, "byte cap") || res.Bytes != 5000 {
 		t.Errorf("rows %d bytes %d truncated %v (%q), want 5 rows, 5000 bytes, byte cap", res.RowCount, res.Bytes, res.Truncated, res.TruncateReason)
 	}
 	res = mustQuery(t, ex, "SELECT repeat('x', 1000) FROM items", MaxBytes(100000))

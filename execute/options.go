@@ -214,6 +214,15 @@ type Limit struct {
 	bytes int64
 }
 
+// Cap names the limit that cut a result short.
+type Cap string
+
+// The caps of a result (Result.TruncatedBy).
+const (
+	CapRows  Cap = "row_cap"  // MaxRows
+	CapBytes Cap = "byte_cap" // MaxBytes
+)
+
 // MaxRows caps how many rows a result holds (default DefaultMaxRows); a query
 // that would return more is cut and reported as truncated.
 func MaxRows(n int) Limit { return Limit{rows: n} }
