@@ -111,7 +111,8 @@ type Context struct {
 
 // Context builds the schema context and prompt of a question without
 // calling the model (the CLI's --dry-run and retrieve commands).
-func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (*Context, error) {
+func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (_ *Context, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	if err := e.checkText(question, ac.evidence); err != nil {
 		return nil, err
@@ -233,7 +234,8 @@ type candidate struct {
 // Ask answers a question: see the package documentation for the pipeline.
 // On failure it returns the partial Result (trace, candidates) and an
 // *Error whose Class says which stage lost.
-func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*Result, error) {
+func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_ *Result, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	start := time.Now()
 	res := &Result{Question: question, Timings: Timings{}}
@@ -590,6 +592,13 @@ func classify(cs []*candidate) *Error {
 			pick = c
 		}
 	}
+	for _, c := range cs {
+		// A candidate the server could not check says nothing about the
+		// model: the database is gone.
+		if ce := connectionError("checking the candidates failed", c.err); ce != nil {
+			return ce
+		}
+	}
 	e := &Error{Class: ClassNoAnswer, Code: pick.Code, Message: "no candidate query validated and planned", Err: pick.err}
 	allUnsafe := true
 	for _, c := range cs {
@@ -794,6 +803,10 @@ type budgetError struct{ d time.Duration }
 func (b *budgetError) Error() string {
 	return fmt.Sprintf("nl2sql: the question's %s budget ran out", b.d)
 }
+
+// Unwrap makes a spent budget a deadline (errors.Is with
+// context.DeadlineExceeded), as the context's own error says.
+func (b *budgetError) Unwrap() error { return context.DeadlineExceeded }
 
 // timeoutError is the Ask error for a model call err cut short by a time
 // bound: the request's budget, the caller's context or the per-call model

@@ -32,7 +32,8 @@ type CheckResult struct {
 // apply to the request (its scope's tables and schemas, the function, type
 // and resource rules) and asks the planner about it (EXPLAIN, whose
 // resolved functions are checked against the same policy). Nothing runs.
-func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (*CheckResult, error) {
+func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *CheckResult, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	if err := checkSQL("the SQL", sql); err != nil {
 		return nil, err

@@ -32,14 +32,15 @@ type indexHeader struct {
 // index of an in-memory store) so another process can start without
 // introspecting or embedding: see LoadIndex. A pgvector store is persistent
 // already; saving an engine that uses one is an error.
-func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) error {
+func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
+	defer coded(&err)
 	st, err := e.state(ctx)
 	if err != nil {
 		return err
 	}
 	mem, ok := st.retriever.Store().(*retrieve.MemoryStore)
 	if !ok {
-		return fmt.Errorf("nl2sql: %w: SaveIndex needs the in-memory store", ErrConfig)
+		return fmt.Errorf("%w: SaveIndex needs the in-memory store", ErrConfig)
 	}
 	h := indexHeader{Magic: indexMagic, Fingerprint: st.cat.Fingerprint()}
 	if h.Catalog, err = json.Marshal(st.cat); err != nil {

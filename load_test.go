@@ -188,8 +188,10 @@ func TestLoadWithFaults(t *testing.T) {
 			timeouts++
 			continue
 		case o.q == killedQ && o.res != nil && o.res.SQL != "":
-			if !errors.Is(o.err, nl2sql.ErrExecution) || !errors.As(o.err, &xe) || xe.Class != execute.ClassConnection {
-				t.Errorf("terminated question: %v, want an execution error of class connection", o.err)
+			// The backend was terminated under the query: the database, not
+			// the query, failed.
+			if !errors.Is(o.err, nl2sql.ErrConnection) || !errors.As(o.err, &xe) || xe.Class != execute.ClassConnection {
+				t.Errorf("terminated question: %v, want a connection error (execute class connection)", o.err)
 			}
 			kills++
 			continue

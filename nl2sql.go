@@ -74,14 +74,14 @@ type state struct {
 // indexed by Prepare, or by the first call that needs it.
 func New(db DB, opts ...Option) (*Engine, error) {
 	if db == nil {
-		return nil, fmt.Errorf("nl2sql: %w: nil database", ErrConfig)
+		return nil, fmt.Errorf("%w: nil database", ErrConfig)
 	}
 	cfg := defaultConfig()
 	for _, o := range opts {
 		o.apply(&cfg)
 	}
 	if cfg.k[0] < 1 || cfg.k[1] < 1 || cfg.k[2] < 1 || cfg.attempts < 0 || cfg.maxRows < 1 {
-		return nil, fmt.Errorf("nl2sql: %w: K, attempts and row cap must be positive", ErrConfig)
+		return nil, fmt.Errorf("%w: K, attempts and row cap must be positive", ErrConfig)
 	}
 	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(cfg.embedder)}
 	if cfg.llm != nil {
@@ -94,14 +94,16 @@ func New(db DB, opts ...Option) (*Engine, error) {
 // Prepare reads the catalog and builds the index (and, unless disabled, the
 // value index). It runs once; later calls return at once. Call it at start-up
 // to keep the first question fast, or Refresh after schema changes.
-func (e *Engine) Prepare(ctx context.Context) error {
-	_, err := e.state(ctx)
+func (e *Engine) Prepare(ctx context.Context) (err error) {
+	defer coded(&err)
+	_, err = e.state(ctx)
 	return err
 }
 
 // Refresh re-reads the catalog and re-indexes what changed (nothing when the
 // fingerprint is unchanged).
-func (e *Engine) Refresh(ctx context.Context) error {
+func (e *Engine) Refresh(ctx context.Context) (err error) {
+	defer coded(&err)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st, err := e.build(ctx, e.st)
@@ -113,7 +115,8 @@ func (e *Engine) Refresh(ctx context.Context) error {
 }
 
 // Catalog returns the catalog the engine works with, reading it if needed.
-func (e *Engine) Catalog(ctx context.Context) (*schema.Catalog, error) {
+func (e *Engine) Catalog(ctx context.Context) (_ *schema.Catalog, err error) {
+	defer coded(&err)
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err
@@ -146,6 +149,9 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	if cat == nil || prev != nil {
 		e.progress(ctx, Progress{Stage: "introspect"})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
+			if ce := connectionError("reading the catalog failed", err); ce != nil {
+				return nil, ce
+			}
 			return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
 		}
 	}
@@ -192,6 +198,9 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		if vi == nil || prev != nil {
 			e.progress(ctx, Progress{Stage: "values"})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger)); err != nil {
+				if ce := connectionError("building the value index failed", err); ce != nil {
+					return nil, ce
+				}
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
@@ -315,7 +324,8 @@ func catalogTypes(cat *schema.Catalog) []string {
 
 // Learn stores a verified question -> SQL pair as a few-shot example: the
 // SQL must validate and plan (EXPLAIN) on this database.
-func (e *Engine) Learn(ctx context.Context, question, sql string) error {
+func (e *Engine) Learn(ctx context.Context, question, sql string) (err error) {
+	defer coded(&err)
 	if err := e.checkText(question, ""); err != nil {
 		return err
 	}

@@ -28,7 +28,8 @@ type RepairResult struct {
 // Repair applies deterministic repair only (no model): dialect
 // normalization, validation, and SQLSTATE-keyed fixes while EXPLAIN fails;
 // then it runs the result with a one-row cap to tell whether it executes.
-func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (*RepairResult, error) {
+func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *RepairResult, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	if err := checkSQL("the SQL", sql); err != nil {
 		return nil, err
@@ -92,7 +93,8 @@ type PickResult struct {
 // survivors are scored with the engine's Scorer against the question's
 // schema context, and the best is returned (not run). It lets other systems
 // reuse the scoring stage.
-func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (*PickResult, error) {
+func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (_ *PickResult, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	if err := e.checkText(question, ac.evidence); err != nil {
 		return nil, err
@@ -149,7 +151,8 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 // Run executes caller-written SQL with the same guarantees as an answer:
 // validated on the parse tree against the request's scope, run read-only
 // with timeouts and the row cap. No model, no repair.
-func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Result, error) {
+func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Result, err error) {
+	defer coded(&err)
 	ac := e.askConfig(opts)
 	res := &Result{Timings: Timings{}}
 	if err := checkSQL("the SQL", sql); err != nil {
@@ -157,7 +160,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (*Resul
 	}
 	st, err := e.state(ctx)
 	if err != nil {
-		return res, err
+		return res, res.fail(err)
 	}
 	path, scoped, err := e.requestScope(st, ac.scope)
 	if err != nil {

@@ -65,6 +65,9 @@ func wantTimeout(t *testing.T, res *nl2sql.Result, err error, msg string) {
 	if res == nil || res.Error == nil || res.Error.Class != nl2sql.ClassLLM || !strings.Contains(res.Error.Message, msg) {
 		t.Fatalf("partial result = %+v, want its error", res)
 	}
+	if ne.Code != "llm_timeout" || res.Error.Code != "llm_timeout" {
+		t.Errorf("code %q / %q, want llm_timeout", ne.Code, res.Error.Code)
+	}
 	if _, ok := res.Timings["generate"]; !ok || res.Timings["total"] <= 0 {
 		t.Errorf("timings = %v, want the generate stage and the total", res.Timings)
 	}

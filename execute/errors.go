@@ -173,6 +173,29 @@ func newError(ctx context.Context, op, sql string, err error) *Error {
 	return e
 }
 
+// ConnectionFailed reports whether err, from the executor or straight from
+// pgx, means the database could not be reached or the connection broke (the
+// ErrConnection class, minus the failures a retry on the same connection
+// resolves: serialization failures and deadlocks). A cancelled context is
+// not one.
+func ConnectionFailed(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		c, _ := classify(pe.Code)
+		return c == ClassConnection && pe.Code != "40001" && pe.Code != "40P01"
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Class == ClassConnection && e.SQLState != "40001" && e.SQLState != "40P01"
+	}
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ce) || errors.As(err, &ne) || isClosedConn(err)
+}
+
 // isClosedConn recognises the errors pgx returns for a connection that died
 // under it (unexpected EOF, conn closed, broken pipe ...).
 func isClosedConn(err error) bool {

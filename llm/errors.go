@@ -31,6 +31,10 @@ var (
 	ErrTruncated = errors.New("llm: truncated response")
 	// ErrResponseTooLarge: the body exceeded the client's response size limit.
 	ErrResponseTooLarge = errors.New("llm: response too large")
+	// ErrUnreachable: the request never reached the server: the name did
+	// not resolve, the connection was refused or could not be set up
+	// (after the client's retries).
+	ErrUnreachable = errors.New("llm: server unreachable")
 	// ErrRefused: the model declined to answer (OpenAI's refusal field,
 	// Anthropic's "refusal" stop reason).
 	ErrRefused = errors.New("llm: model refused")

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/execute"
 )
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -71,7 +72,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *dryRun {
 		cx, err := eng.Context(ctx, question, askOpts(*evidence, c.scope)...)
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			return failed(err)
 		}
 		if c.json {
 			return writeJSON(stdout, contextJSON(cx))
@@ -89,7 +90,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return werr
 		}
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			return failed(err)
 		}
 		return nil
 	}
@@ -97,13 +98,24 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if res != nil && res.SQL != "" {
 			fmt.Fprintln(stdout, res.SQL)
 		}
-		return &exitError{code: 1, err: err}
+		return failed(err)
 	}
 	fmt.Fprintln(stdout, res.SQL)
 	fmt.Fprintln(stdout)
 	printTable(stdout, res)
-	fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f)\n", len(res.Rows), map[bool]string{true: ", truncated", false: ""}[res.Truncated], res.Confidence)
+	fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f)\n", len(res.Rows), truncation(res), res.Confidence)
 	return nil
+}
+
+// truncation says which cap cut the rows, "" when none did.
+func truncation(res *nl2sql.Result) string {
+	switch {
+	case !res.Truncated:
+		return ""
+	case res.TruncatedBy == execute.CapBytes:
+		return fmt.Sprintf(", truncated at the byte cap: only these fit, under the row cap of %d", res.RowCap)
+	}
+	return fmt.Sprintf(", truncated at the row cap of %d", res.RowCap)
 }
 
 func tableNames(cx *nl2sql.Context) []string {

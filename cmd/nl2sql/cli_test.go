@@ -144,6 +144,18 @@ func TestAskCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "SELECT count(*)") || !strings.Contains(out, "(1 rows") {
 		t.Errorf("text output: exit %d\n%s", code, out)
 	}
+	// Rows cut by the row cap say so, and which cap.
+	many := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT emp_id FROM employees ORDER BY emp_id\n```"}
+	})
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", many.BaseURL(), "--max-rows", "3", "List the employee ids")
+	if code != 0 || !strings.Contains(out, "(3 rows, truncated at the row cap of 3,") {
+		t.Errorf("row cap: exit %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, "ask", "--dsn", dsn, "--llm", "openai:fake", "--llm-url", many.BaseURL(), "--max-rows", "3", "--json", "List the employee ids")
+	if m := decode(t, out); code != 0 || m["truncated_by"] != "row_cap" || len(m["notes"].([]any)) != 1 {
+		t.Errorf("row cap JSON: exit %d truncated_by %v notes %v", code, m["truncated_by"], m["notes"])
+	}
 	code, out, _ = cli(t, "ask", "--dsn", dsn, "--dry-run", "How many active employees are there?")
 	if code != 0 || !strings.Contains(out, "How many active employees are there?") || !strings.Contains(out, "-- user prompt") {
 		t.Errorf("dry run: exit %d\n%s", code, out)

@@ -22,10 +22,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"sort"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/llm/provider"
 )
 
 // exitError carries an exit status and a one-line reason.
@@ -35,6 +40,47 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+
+// failed maps a library error to its exit status: 2 when the setup is at
+// fault (configuration, the database or the model out of reach, the model's
+// credentials refused), 1 for a negative answer.
+func failed(err error) error {
+	var ee *exitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return err
+	case errors.Is(err, nl2sql.ErrConfig), errors.Is(err, nl2sql.ErrConnection),
+		errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrAuth), errors.Is(err, provider.ErrSpec):
+		return &exitError{code: 2, err: err}
+	}
+	return &exitError{code: 1, err: err}
+}
+
+// hint is what to check after err, "" when there is nothing to say.
+func hint(err error) string {
+	var op *net.OpError
+	switch {
+	case errors.Is(err, llm.ErrUnreachable):
+		return "is the model server running, and is --llm-url right?"
+	case errors.As(err, &op) && op.Op == "dial", errors.Is(err, nl2sql.ErrConnection) && !errors.Is(err, llm.ErrUnreachable):
+		return "is the server running, and are the host and port of --dsn right?"
+	}
+	return ""
+}
+
+// message is err as one line with one "nl2sql: " prefix and a hint.
+func message(err error) string {
+	m := oneLine(err.Error())
+	for strings.HasPrefix(m, "nl2sql: ") {
+		m = strings.TrimPrefix(m, "nl2sql: ")
+	}
+	if h := hint(err); h != "" {
+		m += " (" + h + ")"
+	}
+	return "nl2sql: " + m
+}
 
 func usageErr(format string, a ...any) error {
 	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
@@ -84,11 +130,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "nl2sql: "+oneLine(ee.err.Error()))
+			fmt.Fprintln(stderr, message(ee.err))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "nl2sql: "+oneLine(err.Error()))
+	fmt.Fprintln(stderr, message(err))
 	return 1
 }
 

@@ -62,7 +62,7 @@ func runRepair(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	m, err := one(ctx, sql, c.scope)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return failed(err)
 	}
 	if err := writeJSON(stdout, m); err != nil {
 		return err

@@ -89,7 +89,7 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	out, err := one(ctx, question, *evidence, c.scope)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return failed(err)
 	}
 	// Nothing of the schema matches: say so, and exit 1 (a negative answer).
 	var none error

@@ -8,12 +8,14 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -130,6 +132,23 @@ func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, 
 	}
 }
 
+// unreachable reports whether a transport error happened before the request
+// reached the server: no such host, connection refused, no route, a failed
+// TLS handshake. Errors after that (a reset mid-response) are not.
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var cert *tls.CertificateVerificationError
+	var rec tls.RecordHeaderError
+	return errors.As(err, &cert) || errors.As(err, &rec)
+}
+
 // contextError reports a cancelled call: the context's error (so errors.Is
 // with context.Canceled / DeadlineExceeded works) plus what was going on.
 func (s *Settings) contextError(ctx context.Context, last error) error {
@@ -173,6 +192,9 @@ func (s *Settings) once(ctx context.Context, url string, body []byte) ([]byte, e
 	req.Header.Set("Accept", "application/json")
 	resp, err := s.HTTPClient.Do(req)
 	if err != nil {
+		if ctx.Err() == nil && unreachable(err) {
+			return nil, &transient{fmt.Errorf("%w: %s: %w", llm.ErrUnreachable, s.Provider, err)}
+		}
 		return nil, &transient{fmt.Errorf("llm: %s: %w", s.Provider, err)}
 	}
 	defer resp.Body.Close()

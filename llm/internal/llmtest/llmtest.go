@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -363,6 +364,28 @@ func RunFaults(t *testing.T, f Faults) {
 		}
 		if w := sl.Waits(); len(w) != 0 {
 			t.Fatalf("waits = %v, want no retry after the deadline", w)
+		}
+	})
+
+	t.Run("closed port is unreachable after retries", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		url := "http://" + ln.Addr().String()
+		ln.Close() // nothing listens there now: connection refused
+		sl := &Sleeper{}
+		err = f.Call(context.Background(), Target{URL: url, HTTPClient: &http.Client{}, Sleep: sl.Sleep, MaxBytes: 1 << 20})
+		if !errors.Is(err, llm.ErrUnreachable) {
+			t.Fatalf("err = %v, want llm.ErrUnreachable", err)
+		}
+		for _, other := range []error{llm.ErrServer, llm.ErrBadRequest, llm.ErrMalformedResponse, llm.ErrTruncated} {
+			if errors.Is(err, other) {
+				t.Errorf("err %v also matches %v", err, other)
+			}
+		}
+		if w := sl.Waits(); len(w) != MaxRetries {
+			t.Errorf("waits = %v, want %d retries (a refused connection may be a server restarting)", w, MaxRetries)
 		}
 	})
 
