@@ -115,8 +115,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	// background stops instead of holding connections.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A database that cannot be reached at start does not stop the server:
+	// exiting would leave a stdio client with nothing but "connection
+	// closed" (the reason on a stderr it may never show). The session
+	// starts anyway, the initialize instructions carry the reason, every
+	// tool call tries the database again and, while it still cannot reach
+	// it, answers a tool error naming the reason.
+	var startErr error
 	if err := pool.Ping(ctx); err != nil {
-		return fmt.Errorf("connecting to the database: %w", err)
+		startErr = err
+		logger.Error("the database could not be reached; serving anyway, tool calls will retry it", "err", err)
 	}
 	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.timeout), nl2sql.WithLogger(logger)}
 	if model != nil {
@@ -147,6 +155,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	// if it failed).
 	go func() {
 		start := time.Now()
+		if startErr != nil {
+			return // the first tool call prepares it, once the database is up
+		}
 		if err := eng.Prepare(ctx); err != nil {
 			if ctx.Err() != nil {
 				return // shutting down
@@ -156,7 +167,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
-	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, Logger: logger})
+	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -21,12 +22,21 @@ type Config struct {
 	HasLLM bool
 	// Scope is the schema the server is pinned to ("" = not pinned); a
 	// call may not ask for another one.
-	Scope  string
-	Logger *slog.Logger // nil: silent
+	Scope string
+	// MaxRows is the engine's row cap (nl2sql.WithMaxRows); the tool
+	// schemas state it. 0: the library's default, 1000.
+	MaxRows int
+	// StartErr, when set, is why the database could not be reached at
+	// start; the initialize instructions tell the client. Tool calls still
+	// try the database, so the server recovers once it is up.
+	StartErr error
+	Logger   *slog.Logger // nil: silent
 }
 
-// Tool inputs and outputs. The SDK derives the JSON schemas the client
-// sees from these structs and their jsonschema tags.
+// Tool inputs and outputs. The JSON schemas the client sees are derived
+// from these structs and their jsonschema tags (descriptions), then
+// adjusted by toolSchema: every field has a description, and our slices
+// are never null, so arrays are typed "array", not ["null","array"].
 type (
 	NLQueryInput struct {
 		Question string `json:"question" jsonschema:"the question in plain language"`
@@ -37,11 +47,11 @@ type (
 		QueryResult
 		Confidence  float64  `json:"confidence" jsonschema:"0..1, how sure the engine is of the query"`
 		Tables      []string `json:"tables" jsonschema:"tables the query reads"`
-		Explanation string   `json:"explanation"`
+		Explanation string   `json:"explanation" jsonschema:"one sentence: the tables read, the row count (and which cap cut it) and the confidence"`
 	}
 	DescribeSchemaInput struct {
 		Question string   `json:"question,omitempty" jsonschema:"describe the tables relevant to this question"`
-		Tables   []string `json:"tables,omitempty" jsonschema:"describe these tables (schema.table)"`
+		Tables   []string `json:"tables,omitempty" jsonschema:"describe these tables (schema.table, or a bare name looked up in the scope then public)"`
 		Scope    string   `json:"scope,omitempty" jsonschema:"schema to search in for the question"`
 	}
 	DescribeSchemaOutput struct {
@@ -56,21 +66,25 @@ type (
 	// RunSQLOutput is the result of run_sql.
 	RunSQLOutput = QueryResult
 
-	// Limits are the per-call fields nl_query and run_sql share.
+	// Limits are the per-call fields nl_query and run_sql share. The
+	// description, minimum and default of max_rows are set by toolSchema
+	// (they name the server's cap).
 	Limits struct {
-		MaxRows int    `json:"max_rows,omitempty" jsonschema:"row cap of the result (at most the server's cap)"`
+		MaxRows int    `json:"max_rows,omitempty"`
 		Scope   string `json:"scope,omitempty" jsonschema:"schema to work in (its tables plus public)"`
 	}
 	// QueryResult is a query and its rows.
 	QueryResult struct {
-		SQL       string   `json:"sql" jsonschema:"the query (as written plus the engine's fixes; the row cap is applied when it runs, not written into it)"`
-		Columns   []Column `json:"columns"`
-		Rows      [][]any  `json:"rows"`
-		Truncated bool     `json:"truncated" jsonschema:"true when the row cap cut the result"`
-		RowCap    int      `json:"row_cap" jsonschema:"the row cap the query ran with"`
+		SQL         string   `json:"sql" jsonschema:"the query (as written plus the engine's fixes; the row cap is applied when it runs, not written into it)"`
+		Columns     []Column `json:"columns" jsonschema:"the result columns, in order"`
+		Rows        [][]any  `json:"rows" jsonschema:"the rows, each an array of values in column order; integers beyond 2^53 and numerics a float cannot hold exactly are strings"`
+		Truncated   bool     `json:"truncated" jsonschema:"true when a cap cut the result (see truncated_by)"`
+		TruncatedBy string   `json:"truncated_by,omitempty" jsonschema:"the cap that cut the result: row_cap (row_cap rows were read and there were more) or byte_cap (the values reached the server's byte cap first, so fewer rows fit); absent when not truncated"`
+		RowCap      int      `json:"row_cap" jsonschema:"the row cap the query ran with"`
+		Notes       []string `json:"notes" jsonschema:"what the server changed about the request or the result, in words (e.g. a max_rows over the server's cap, the cap that cut the rows)"`
 	}
 	Column struct {
-		Name string `json:"name"`
+		Name string `json:"name" jsonschema:"column name"`
 		Type string `json:"type" jsonschema:"PostgreSQL type name"`
 	}
 	// TableInfo is one entry of the nl2sql://tables resource.
@@ -80,6 +94,9 @@ type (
 		Comment string `json:"comment,omitempty"`
 	}
 )
+
+// defaultMaxRows is the library's row cap when WithMaxRows is not given.
+const defaultMaxRows = 1000
 
 // Resource URIs.
 const (
@@ -98,20 +115,42 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.MaxRows <= 0 {
+		cfg.MaxRows = defaultMaxRows
+	}
 	h := &handlers{eng: eng, cfg: cfg}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "nl2sql", Version: "0.1.0"}, &mcp.ServerOptions{
-		Instructions: "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
-			"nl_query to ask in plain language, run_sql to run your own read-only SELECT.",
-	})
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(srv, &mcp.Tool{Name: "nl_query", Annotations: readOnly,
-		Description: "Answer a question about the database: writes one safe SQL query, runs it read-only and returns the rows."},
+	instructions := "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
+		"nl_query to ask in plain language, run_sql to run your own read-only SELECT."
+	if cfg.StartErr != nil {
+		instructions += " WARNING: when this server started, " + (&errDatabaseDown{cause: cfg.StartErr}).Error() +
+			" Every tool call tries again, and says so while it still cannot."
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "nl2sql", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: instructions})
+	// Every tool only reads. nl_query sends the question and the schema
+	// to a language model, which may be an outside service: open world;
+	// the others touch only the database.
+	annotations := func(title string, openWorld bool) *mcp.ToolAnnotations {
+		return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true,
+			DestructiveHint: new(false), OpenWorldHint: new(openWorld)}
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "nl_query", Title: "Ask the database",
+		Annotations:  annotations("Ask the database", cfg.HasLLM),
+		InputSchema:  toolSchema[NLQueryInput](cfg.MaxRows),
+		OutputSchema: toolSchema[NLQueryOutput](cfg.MaxRows),
+		Description: "Answer a question about the database: writes one safe SQL query, runs it read-only and returns the rows. " +
+			"Sends progress notifications while it waits for the model when the call carries a progress token."},
 		h.nlQuery)
-	mcp.AddTool(srv, &mcp.Tool{Name: "describe_schema", Annotations: readOnly,
-		Description: "Describe tables in M-Schema: those relevant to a question, or those named."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "describe_schema", Title: "Describe tables",
+		Annotations:  annotations("Describe tables", false),
+		InputSchema:  toolSchema[DescribeSchemaInput](cfg.MaxRows),
+		OutputSchema: toolSchema[DescribeSchemaOutput](cfg.MaxRows),
+		Description:  "Describe tables in M-Schema: those relevant to a question, or those named."},
 		h.describeSchema)
-	mcp.AddTool(srv, &mcp.Tool{Name: "run_sql", Annotations: readOnly,
-		Description: "Run one read-only SELECT after validation (no writes, no unsafe functions); returns the rows."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "run_sql", Title: "Run a read-only query",
+		Annotations:  annotations("Run a read-only query", false),
+		InputSchema:  toolSchema[RunSQLInput](cfg.MaxRows),
+		OutputSchema: toolSchema[RunSQLOutput](cfg.MaxRows),
+		Description:  "Run one read-only SELECT after validation (no writes, no unsafe functions); returns the rows."},
 		h.runSQL)
 	srv.AddResource(&mcp.Resource{URI: tablesURI, Name: "tables", MIMEType: "application/json",
 		Description: "Every table: qualified name, kind and comment."}, h.readTables)
@@ -144,7 +183,7 @@ func (h *handlers) askOptions(l Limits) ([]nl2sql.AskOption, error) {
 	return opts, nil
 }
 
-func (h *handlers) nlQuery(ctx context.Context, _ *mcp.CallToolRequest, in NLQueryInput) (*mcp.CallToolResult, NLQueryOutput, error) {
+func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQueryInput) (*mcp.CallToolResult, NLQueryOutput, error) {
 	var out NLQueryOutput
 	if !h.cfg.HasLLM {
 		return nil, out, ErrNoLLM
@@ -159,9 +198,15 @@ func (h *handlers) nlQuery(ctx context.Context, _ *mcp.CallToolRequest, in NLQue
 	if in.Evidence != "" {
 		opts = append(opts, nl2sql.Evidence(in.Evidence))
 	}
+	if pr := newProgressReporter(ctx, req); pr != nil {
+		opts = append(opts, nl2sql.OnProgress(pr.report))
+	}
 	res, err := h.eng.Ask(ctx, in.Question, opts...)
 	if err != nil {
 		h.cfg.Logger.InfoContext(ctx, "nl_query failed", "question", in.Question, "err", err)
+		if down := databaseDown(err); down != nil {
+			return nil, out, down
+		}
 		if res != nil && res.SQL != "" {
 			return nil, out, fmt.Errorf("%w (last query: %s)", err, res.SQL)
 		}
@@ -169,7 +214,7 @@ func (h *handlers) nlQuery(ctx context.Context, _ *mcp.CallToolRequest, in NLQue
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables)}
 	out.Explanation = explain(out)
-	return textResult(out.Explanation, out), out, nil
+	return textResult(withNotes(out.Explanation, out.Notes), out), out, nil
 }
 
 func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQLInput) (*mcp.CallToolResult, RunSQLOutput, error) {
@@ -183,12 +228,15 @@ func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQL
 	}
 	res, err := h.eng.Run(ctx, in.SQL, opts...)
 	if err != nil {
+		if down := databaseDown(err); down != nil {
+			return nil, out, down
+		}
 		// The engine's error carries the validator's or the server's
 		// message, which is what the caller needs to fix the query.
 		return nil, out, err
 	}
 	out = queryResult(res)
-	return textResult(rowSummary(len(out.Rows), out.Truncated), out), out, nil
+	return textResult(withNotes(rowSummary(out)+".", out.Notes), out), out, nil
 }
 
 func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, in DescribeSchemaInput) (*mcp.CallToolResult, DescribeSchemaOutput, error) {
@@ -198,7 +246,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 	}
 	cat, err := h.eng.Catalog(ctx)
 	if err != nil {
-		return nil, out, err
+		return nil, out, orDatabaseDown(err)
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -230,7 +278,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		}
 		c, err := h.eng.Context(ctx, in.Question, opts...)
 		if err != nil {
-			return nil, out, err
+			return nil, out, orDatabaseDown(err)
 		}
 		for _, hit := range c.Tables {
 			add(hit.Name)
@@ -253,7 +301,7 @@ func (h *handlers) searchPath(scope string) []string {
 func (h *handlers) readTables(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	cat, err := h.eng.Catalog(ctx)
 	if err != nil {
-		return nil, err
+		return nil, orDatabaseDown(err)
 	}
 	list := make([]TableInfo, len(cat.Tables))
 	for i, t := range cat.Tables {
@@ -275,7 +323,7 @@ func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) 
 	}
 	cat, err := h.eng.Catalog(ctx)
 	if err != nil {
-		return nil, err
+		return nil, orDatabaseDown(err)
 	}
 	t := cat.Table(name)
 	if t == nil {
@@ -301,22 +349,43 @@ func explain(out NLQueryOutput) string {
 	if len(out.Tables) > 0 {
 		tables = strings.Join(out.Tables, ", ")
 	}
-	return fmt.Sprintf("Read %s; %s; confidence %.2f.", tables, rowSummary(len(out.Rows), out.Truncated), out.Confidence)
+	return fmt.Sprintf("Read %s; %s; confidence %.2f.", tables, rowSummary(out.QueryResult), out.Confidence)
 }
 
-func rowSummary(n int, truncated bool) string {
-	s := fmt.Sprintf("%d row", n)
-	if n != 1 {
-		s += "s"
-	}
-	if truncated {
-		s += " (truncated at the row cap)"
+// rowSummary counts the rows and says which cap, if any, cut them.
+func rowSummary(r QueryResult) string {
+	s := plural(len(r.Rows), "row")
+	switch {
+	case !r.Truncated:
+	case r.TruncatedBy == string(execute.CapBytes):
+		s += fmt.Sprintf(" (truncated at the byte cap: only %d fit, under the row cap of %d)", len(r.Rows), r.RowCap)
+	case r.TruncatedBy == string(execute.CapRows) || r.TruncatedBy == "":
+		s += fmt.Sprintf(" (truncated at the row cap of %d)", r.RowCap)
+	default:
+		s += fmt.Sprintf(" (truncated: %s)", r.TruncatedBy)
 	}
 	return s
 }
 
+// withNotes appends the result's notes to its summary line.
+func withNotes(summary string, notes []string) string {
+	for _, n := range notes {
+		summary += "\nNote: " + n
+	}
+	return summary
+}
+
+// orDatabaseDown is err, or the connection problem its chain shows.
+func orDatabaseDown(err error) error {
+	if down := databaseDown(err); down != nil {
+		return down
+	}
+	return err
+}
+
 func queryResult(res *nl2sql.Result) QueryResult {
-	out := QueryResult{SQL: res.SQL, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated, RowCap: res.RowCap}
+	out := QueryResult{SQL: res.SQL, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated,
+		TruncatedBy: string(res.TruncatedBy), RowCap: res.RowCap, Notes: nonNil(res.Notes)}
 	for i, c := range res.Columns {
 		out.Columns[i] = Column{Name: c.Name, Type: c.Type}
 	}

@@ -104,7 +104,7 @@ func TestInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := connect(t, NewServer(eng, Config{HasLLM: true}))
+	cs := connect(t, NewServer(eng, Config{HasLLM: true, MaxRows: 50}))
 	ctx := t.Context()
 
 	t.Run("tools/list", func(t *testing.T) {
