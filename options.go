@@ -249,3 +249,17 @@ func AbstainBelow(min float64) AskOption {
 // Timeout overrides WithTimeout for this request (0 or less: the caller's
 // context only).
 func Timeout(d time.Duration) AskOption { return askOptionFunc(func(c *askConfig) { c.timeout = d }) }
+
+func (e *Engine) askConfig(opts []AskOption) askConfig {
+	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
+	for _, o := range opts {
+		o.applyAsk(&ac)
+	}
+	if ac.maxRows > e.cfg.maxRows {
+		ac.askedRows = ac.maxRows
+	}
+	if ac.maxRows <= 0 || ac.maxRows > e.cfg.maxRows {
+		ac.maxRows = e.cfg.maxRows
+	}
+	return ac
+}

@@ -2,10 +2,15 @@ package nl2sql
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -242,4 +247,139 @@ func bonus(ok bool) float64 {
 func confidence(score float64) float64 {
 	c := (score - 0.5) / 1.2
 	return max(0, min(1, c))
+}
+
+// cheapCost is the planner cost below which candidates are run to compare
+// their results (execution-result voting).
+const cheapCost = 1e5
+
+// compareRows is the row cap of the runs that compare results.
+const compareRows = 200
+
+// runOutcome is what running a candidate to compare results gave.
+type runOutcome struct {
+	digest     string // "" when not run or failed
+	rows       int    // rows returned (at most compareRows+1); -1 when not run
+	duplicates bool   // some row is returned more than once
+}
+
+// agreement runs cheap candidates with a small row cap and returns, per
+// candidate, the share of the other compared candidates' votes that went to
+// the same rows (-1: not compared) and what the run gave. A result cut at
+// the cap is not compared: which rows came first is the server's choice (a
+// parallel or synchronized scan sends others on the next run).
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) ([]float64, []runOutcome) {
+	out := make([]float64, len(cands))
+	runs := make([]runOutcome, len(cands))
+	for i := range out {
+		out[i], runs[i].rows = -1, -1
+	}
+	if len(cands) < 2 {
+		return out, runs
+	}
+	for i, cd := range cands {
+		if cd.cost > cheapCost {
+			continue
+		}
+		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, compareRows, role)...)
+		if err != nil {
+			continue
+		}
+		if r.Truncated {
+			runs[i].rows = len(r.Rows) // not empty, but not comparable
+			continue
+		}
+		digest, dup := resultDigest(r)
+		runs[i] = runOutcome{digest: digest, rows: len(r.Rows), duplicates: dup}
+	}
+	for i := range cands {
+		if runs[i].digest == "" {
+			continue
+		}
+		// Weighted by votes: a query several samples proposed counts as
+		// several answers.
+		same, compared := 0, 0
+		for j := range cands {
+			if i == j || runs[j].digest == "" {
+				continue
+			}
+			compared += cands[j].Votes
+			if runs[i].digest == runs[j].digest {
+				same += cands[j].Votes
+			}
+		}
+		if compared > 0 {
+			out[i] = float64(same) / float64(compared)
+		}
+	}
+	return out, runs
+}
+
+// resultDigest identifies a result by its values, ignoring column names and
+// row order (two queries answering alike may name and sort differently),
+// and reports whether a row repeats.
+func resultDigest(r *execute.Result) (string, bool) {
+	rows := make([]string, len(r.Rows))
+	for i, row := range r.Rows {
+		b, _ := json.Marshal(row)
+		rows[i] = string(b)
+	}
+	sort.Strings(rows)
+	dup := false
+	for i := 1; i < len(rows) && !dup; i++ {
+		dup = rows[i] == rows[i-1]
+	}
+	return fmt.Sprint(len(r.Columns), r.Truncated, rows), dup
+}
+
+// score scores validated candidates with the engine's Scorer and returns
+// the scores (one per candidate; missing ones count as 0) and the index of
+// the best, ties going to the earlier candidate.
+func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig, ok []*candidate, contextTables []string) ([]float64, int) {
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins}
+	for _, v := range c.Links.Values {
+		in.Values = append(in.Values, v.Value)
+	}
+	for _, cl := range c.Links.Columns {
+		if cl.Score >= linkedColumnScore {
+			in.Columns = append(in.Columns, cl.Table+"."+cl.Column)
+		}
+	}
+	agreement, runs := e.agreement(ctx, st, ok, c, ac.role)
+	for i, cd := range ok {
+		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
+			Agreement: agreement[i], ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
+			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables)}
+		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
+			sc.Columns = refs.Columns
+			for _, j := range refs.Joins {
+				sc.Joins = append(sc.Joins, plan.JoinEdge{From: j.From, To: j.To})
+			}
+		}
+		in.Candidates = append(in.Candidates, sc)
+	}
+	raw := e.cfg.scorer.Score(ctx, in)
+	scores := make([]float64, len(ok))
+	copy(scores, raw)
+	best := 0
+	for i := range ok {
+		ok[i].Score = scores[i]
+		if scores[i] > scores[best] {
+			best = i
+		}
+	}
+	return scores, best
+}
+
+// repairedToPlan reports whether a candidate needed a repair to validate or
+// plan: writing a literal as the stored value does not count (the query
+// ran before it, just on a value no row holds).
+func repairedToPlan(rules []string) bool {
+	for _, r := range rules {
+		if r != RuleStoredValue {
+			return true
+		}
+	}
+	return false
 }

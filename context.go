@@ -1,0 +1,127 @@
+package nl2sql
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
+)
+
+// Context is what the model is shown for a question.
+type Context struct {
+	Question   string
+	Evidence   string
+	SearchPath []string
+	// Scoped is true when the request is restricted to SearchPath's schemas.
+	Scoped bool
+	Tables []retrieve.TableHit
+	// Match grades how well the question meets the schema (none: no table
+	// is about it; the context is empty); Known is the share of its words
+	// the schema knows.
+	Match      retrieve.Match
+	Known      float64
+	Links      *link.Result
+	Joins      []plan.JoinEdge
+	Skeleton   string
+	Examples   []generate.Example
+	Difficulty generate.Difficulty
+	Prompt     generate.Prompt
+	Timings    Timings
+}
+
+// Context builds the schema context and prompt of a question without
+// calling the model (the CLI's --dry-run and retrieve commands).
+func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (_ *Context, err error) {
+	defer coded(&err)
+	ac := e.askConfig(opts)
+	if err := e.checkText(question, ac.evidence); err != nil {
+		return nil, err
+	}
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return e.context(ctx, st, question, ac)
+}
+
+func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*Context, error) {
+	if strings.TrimSpace(question) == "" {
+		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
+	}
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return nil, err
+	}
+	t := time.Now()
+	var qopts []retrieve.QueryOption
+	if scoped {
+		qopts = append(qopts, retrieve.WithScope(path[0]))
+	}
+	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
+	if err != nil {
+		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
+	}
+	took := time.Since(t)
+	c := e.buildContext(ctx, st, question, ac, rr.Tables)
+	c.Match, c.Known = rr.Match, rr.Known
+	c.Timings["retrieve"] = took
+	return c, nil
+}
+
+// buildContext builds the context of a question shown the given tables, in
+// their order and all of them (the retrieval's; after them, in Ask, those
+// backward recall added, with reason "backward"): links, join plan,
+// few-shot examples and prompt. Its timings are "link", "plan" and
+// "prompt".
+func (e *Engine) buildContext(ctx context.Context, st *state, question string, ac askConfig, tables []retrieve.TableHit) *Context {
+	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
+	c.Tables = tables
+	names := (&retrieve.Result{Tables: tables}).Names()
+
+	t := time.Now()
+	c.Links = st.linker.Link(ctx, question, ac.evidence, names)
+	c.Timings["link"] = time.Since(t)
+
+	t = time.Now()
+	jp := e.planJoins(ctx, st, c, names)
+	c.Joins, c.Skeleton = jp.joins, jp.skeleton
+	c.Timings["plan"] = time.Since(t)
+
+	t = time.Now()
+	if e.examples.Len() > 0 {
+		c.Examples, _ = e.examples.Similar(ctx, question, "", 3)
+	}
+	data := generate.PromptData{
+		Question: question, Evidence: ac.evidence, Examples: c.Examples,
+		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.OmitSchemas(c.SearchPath...)),
+	}
+	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {
+		data.SearchPath = c.SearchPath
+	}
+	if c.Skeleton != "" {
+		data.Joins = []string{c.Skeleton}
+	}
+	for _, cl := range c.Links.Columns[:min(8, len(c.Links.Columns))] {
+		line := "\"" + cl.Phrase + "\" -> " + cl.Table + "." + cl.Column
+		if cl.Via != "" {
+			line += " (" + cl.Via + ")" // "tenure" -> hr.employees.hire_date (thesaurus: tenure -> hire date)
+		}
+		data.Links = append(data.Links, line)
+	}
+	for _, v := range c.Links.Values {
+		data.Values = append(data.Values, v.String())
+	}
+	for _, w := range c.Links.Warnings {
+		data.Warnings = append(data.Warnings, w.Message)
+	}
+	data.Warnings = append(data.Warnings, jp.warnings...)
+	c.Difficulty = generate.Classify(question, len(jp.core))
+	c.Prompt = generate.Build(data)
+	c.Timings["prompt"] = time.Since(t)
+	return c
+}

@@ -1,0 +1,90 @@
+package nl2sql
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
+)
+
+// Result is the answer to a question and the trace of how it was found.
+type Result struct {
+	Question  string   `json:"question"`
+	SQL       string   `json:"sql"`
+	Columns   []Column `json:"columns"`
+	Rows      [][]any  `json:"rows"`
+	Truncated bool     `json:"truncated"`
+	// TruncatedBy says which cap cut the result: "row_cap" (RowCap rows
+	// were read and there were more) or "byte_cap" (the values reached the
+	// executor's byte cap first; fewer than RowCap rows were read).
+	TruncatedBy execute.Cap `json:"truncated_by,omitempty"`
+	// RowCap is the row cap the query ran with: at most RowCap rows are
+	// returned, and Truncated says the result had more. SQL never carries
+	// it: it is the query as written plus its fixes.
+	RowCap int `json:"row_cap"`
+	// Notes say what the engine changed about the request or the result in
+	// words: a MaxRows over the engine's cap, the cap that cut the rows.
+	Notes      []string    `json:"notes,omitempty"`
+	Confidence float64     `json:"confidence"`
+	Attempts   int         `json:"attempts"` // model calls: samples (backward recall's too) plus repair turns
+	Tables     []string    `json:"tables"`   // relations the final SQL reads
+	Context    []string    `json:"context"`  // tables shown to the model
+	Candidates []Candidate `json:"candidates"`
+	Timings    Timings     `json:"timings"`
+	Error      *ErrorInfo  `json:"error,omitempty"`
+}
+
+// Column is a result column.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // pg_type.typname
+}
+
+// Candidate is one query considered for the answer.
+type Candidate struct {
+	SQL     string   `json:"sql"`
+	Origin  string   `json:"origin"` // "sample", "backward" (sampled again after backward recall) or "repair_prompt"
+	Votes   int      `json:"votes"`
+	Status  string   `json:"status"` // "ok", "rejected", "failed"
+	Score   float64  `json:"score"`
+	Code    string   `json:"code,omitempty"` // SQLSTATE or validator code of its failure
+	Error   string   `json:"error,omitempty"`
+	Repairs []string `json:"repairs,omitempty"` // rules applied, in order
+	Chosen  bool     `json:"chosen,omitempty"`
+}
+
+// ErrorInfo is the JSON shape of a failure.
+type ErrorInfo struct {
+	Code    string `json:"code,omitempty"`
+	Class   Class  `json:"class"`
+	Message string `json:"message"`
+}
+
+// Timings are per-stage wall times; JSON renders them in milliseconds.
+type Timings map[string]time.Duration
+
+// MarshalJSON renders durations as milliseconds.
+func (t Timings) MarshalJSON() ([]byte, error) {
+	m := make(map[string]float64, len(t))
+	for k, d := range t {
+		m[k] = float64(d.Microseconds()) / 1000
+	}
+	return json.Marshal(m)
+}
+
+// setRows fills the result's columns and rows from what the executor read,
+// with notes on the caps.
+func (r *Result) setRows(er *execute.Result, ac askConfig) {
+	r.RowCap = ac.maxRows
+	for _, col := range er.Columns {
+		r.Columns = append(r.Columns, Column{Name: col.Name, Type: col.Type})
+	}
+	r.Rows, r.Truncated, r.TruncatedBy = er.Rows, er.Truncated, er.TruncatedBy
+	if ac.askedRows > ac.maxRows {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d rows were asked for; the engine's row cap is %d, so at most %d are returned", ac.askedRows, ac.maxRows, ac.maxRows))
+	}
+	if er.Truncated {
+		r.Notes = append(r.Notes, "truncated: "+er.TruncateReason)
+	}
+}
