@@ -38,7 +38,7 @@ const reasonBackward = "backward"
 // recallTables returns the tables backward recall adds to c: qualified
 // names, in candidate order, of tables of the request's scope that are not
 // in c and that a failed candidate's failure is about (see above).
-func (st *state) recallTables(c *Context, cands []*candidate) []string {
+func (st *state) recallTables(c *SchemaContext, cands []*candidate) []string {
 	resolve := st.resolver(c.SearchPath, c.Scoped)
 	shown := make(map[string]bool, len(c.Tables))
 	for _, h := range c.Tables {
@@ -115,7 +115,7 @@ func byteOffset(sql string, pos int) int {
 // candidates the model writes from its prompt, checked (Origin "backward").
 // A failed generation leaves no candidate; the error goes to the log and
 // the stage's tracer call.
-func (e *Engine) backward(ctx context.Context, st *state, c *Context, ac askConfig, recalled []string, res *Result) (*Context, []*candidate, error) {
+func (e *Engine) backward(ctx context.Context, st *state, c *SchemaContext, ac askConfig, recalled []string, res *Result) (*SchemaContext, []*candidate, error) {
 	nc := e.widen(ctx, st, c, ac, recalled)
 	k, t := e.gen.K(nc.Difficulty), time.Now()
 	e.progress(ctx, Progress{Stage: "backward", Total: k})
@@ -138,7 +138,7 @@ func (e *Engine) backward(ctx context.Context, st *state, c *Context, ac askConf
 
 // widen returns c rebuilt with the recalled tables after its own (reason
 // reasonBackward): link, plan and prompt see them all, and no cap applies.
-func (e *Engine) widen(ctx context.Context, st *state, c *Context, ac askConfig, recalled []string) *Context {
+func (e *Engine) widen(ctx context.Context, st *state, c *SchemaContext, ac askConfig, recalled []string) *SchemaContext {
 	hits := slices.Clip(slices.Clone(c.Tables))
 	for _, name := range recalled {
 		hits = append(hits, retrieve.TableHit{Name: name, Reasons: []string{reasonBackward}})

@@ -39,7 +39,7 @@ func repairTurn(r *llmfake.Request) bool { return len(r.Messages) == 4 }
 // context: the precondition of every backward recall test.
 func assertAbsent(t *testing.T, eng *nl2sql.Engine, question, table string, opts ...nl2sql.AskOption) {
 	t.Helper()
-	c, err := eng.Context(context.Background(), question, opts...)
+	c, err := eng.SchemaContext(context.Background(), question, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

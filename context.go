@@ -12,8 +12,8 @@ import (
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
-// Context is what the model is shown for a question.
-type Context struct {
+// SchemaContext is what the model is shown for a question.
+type SchemaContext struct {
 	Question   string
 	Evidence   string
 	SearchPath []string
@@ -34,9 +34,9 @@ type Context struct {
 	Timings    Timings
 }
 
-// Context builds the schema context and prompt of a question without
+// SchemaContext builds the schema context and prompt of a question without
 // calling the model (the CLI's --dry-run and retrieve commands).
-func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption) (_ *Context, err error) {
+func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
 	defer coded(&err)
 	ac := e.askConfig(opts)
 	if err := e.checkText(question, ac.evidence); err != nil {
@@ -49,7 +49,7 @@ func (e *Engine) Context(ctx context.Context, question string, opts ...AskOption
 	return e.context(ctx, st, question, ac)
 }
 
-func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*Context, error) {
+func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*SchemaContext, error) {
 	if strings.TrimSpace(question) == "" {
 		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
 	}
@@ -78,8 +78,8 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 // backward recall added, with reason "backward"): links, join plan,
 // few-shot examples and prompt. Its timings are "link", "plan" and
 // "prompt".
-func (e *Engine) buildContext(ctx context.Context, st *state, question string, ac askConfig, tables []retrieve.TableHit) *Context {
-	c := &Context{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
+func (e *Engine) buildContext(ctx context.Context, st *state, question string, ac askConfig, tables []retrieve.TableHit) *SchemaContext {
+	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
 	c.Tables = tables
 	names := (&retrieve.Result{Tables: tables}).Names()
 

@@ -13,16 +13,16 @@ import (
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
-func contextOf(t *testing.T, eng *nl2sql.Engine, question string) *nl2sql.Context {
+func contextOf(t *testing.T, eng *nl2sql.Engine, question string) *nl2sql.SchemaContext {
 	t.Helper()
-	c, err := eng.Context(context.Background(), question)
+	c, err := eng.SchemaContext(context.Background(), question)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func contextNames(c *nl2sql.Context) []string {
+func contextNames(c *nl2sql.SchemaContext) []string {
 	var out []string
 	for _, h := range c.Tables {
 		out = append(out, h.Name)
@@ -86,7 +86,7 @@ func TestContextSizes(t *testing.T) {
 	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return fenced("SELECT 1") })
 	var tables, chars int
 	for _, q := range exam {
-		c, err := eng.Context(context.Background(), q.Question, nl2sql.Evidence(q.Evidence))
+		c, err := eng.SchemaContext(context.Background(), q.Question, nl2sql.Evidence(q.Evidence))
 		if err != nil {
 			t.Fatal(err)
 		}

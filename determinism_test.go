@@ -68,7 +68,7 @@ func contexts(t *testing.T, pool nl2sql.DB, qs []erp.Question) []string {
 	}
 	var out []string
 	for _, q := range qs {
-		cx, err := eng.Context(context.Background(), q.Question, nl2sql.Evidence(q.Evidence))
+		cx, err := eng.SchemaContext(context.Background(), q.Question, nl2sql.Evidence(q.Evidence))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,8 +40,8 @@ func ExampleEngine_Ask() {
 	fmt.Println(res.SQL, res.Rows, res.Confidence)
 }
 
-// ExampleEngine_Context shows what the model would be asked, without a model.
-func ExampleEngine_Context() {
+// ExampleEngine_SchemaContext shows what the model would be asked, without a model.
+func ExampleEngine_SchemaContext() {
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
 	if err != nil {
@@ -50,7 +50,7 @@ func ExampleEngine_Context() {
 	}
 	defer pool.Close()
 	eng, _ := nl2sql.New(pool)
-	c, err := eng.Context(ctx, "Top 5 customers by revenue in 2024")
+	c, err := eng.SchemaContext(ctx, "Top 5 customers by revenue in 2024")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -41,11 +41,11 @@ func TestSaveAndLoadIndex(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"Which sales rep has won the most deals?", "Total payroll cost per department in 2024"} {
-		ca, err := a.Context(ctx, q)
+		ca, err := a.SchemaContext(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cb, err := b.Context(ctx, q)
+		cb, err := b.SchemaContext(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ type joinPlan struct {
 // skeleton names nothing the prompt does not show, and a table the question
 // does not need is not joined in to multiply the rows of the others. When
 // a join repeats the rows a question aggregates (the fan trap), it says so.
-func (e *Engine) planJoins(ctx context.Context, st *state, c *Context, names []string) joinPlan {
+func (e *Engine) planJoins(ctx context.Context, st *state, c *SchemaContext, names []string) joinPlan {
 	var jp joinPlan
 	for _, t := range c.Tables {
 		if len(jp.core) < maxJoined && slices.ContainsFunc(t.Reasons, func(r string) bool { return slices.Contains(neededReasons, r) }) {

@@ -30,7 +30,7 @@ const (
 // hold.
 var ErrTooLong = errors.New("input too long")
 
-// WithInputLimits sets the longest question and evidence text Ask, Context
+// WithInputLimits sets the longest question and evidence text Ask, SchemaContext
 // and Pick accept, in characters (defaults DefaultMaxQuestionChars and
 // DefaultMaxEvidenceChars; 0 keeps the default). A longer input fails at
 // once with an *Error of class ClassInput wrapping ErrTooLong.

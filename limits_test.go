@@ -46,7 +46,7 @@ func TestInputLimits(t *testing.T) {
 	if res == nil || res.Error == nil || res.Error.Class != nl2sql.ClassInput || res.Question != "" {
 		t.Errorf("Ask result %+v: want the error recorded and the question not echoed", res)
 	}
-	err, took = timed(func() error { _, err := eng.Context(ctx, huge); return err })
+	err, took = timed(func() error { _, err := eng.SchemaContext(ctx, huge); return err })
 	isTooLong(t, "Context 5 MB question", err, took)
 	err, took = timed(func() error {
 		_, err := eng.Ask(ctx, "How many employees?", nl2sql.Evidence(huge))
@@ -74,16 +74,16 @@ func TestInputLimits(t *testing.T) {
 
 	// At the limit: accepted. Multi-byte characters count as one.
 	q := strings.Repeat("é", nl2sql.DefaultMaxQuestionChars-len("employees ")) + "employees "
-	if _, err := eng.Context(ctx, q); err != nil {
+	if _, err := eng.SchemaContext(ctx, q); err != nil {
 		t.Errorf("a question of exactly %d characters: %v", nl2sql.DefaultMaxQuestionChars, err)
 	}
-	if _, err := eng.Context(ctx, q+"x"); !errors.Is(err, nl2sql.ErrTooLong) {
+	if _, err := eng.SchemaContext(ctx, q+"x"); !errors.Is(err, nl2sql.ErrTooLong) {
 		t.Errorf("one character over: %v, want ErrTooLong", err)
 	}
 
 	// WithInputLimits lowers (or raises) the question limit.
 	small, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply { return fenced("SELECT 1") }, nl2sql.WithInputLimits(10, 0))
-	if _, err := small.Context(ctx, "How many employees are active?"); !errors.Is(err, nl2sql.ErrTooLong) {
+	if _, err := small.SchemaContext(ctx, "How many employees are active?"); !errors.Is(err, nl2sql.ErrTooLong) {
 		t.Errorf("WithInputLimits(10, 0): %v, want ErrTooLong", err)
 	}
 }

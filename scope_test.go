@@ -28,7 +28,7 @@ func TestUnknownScope(t *testing.T) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
-	_, err = eng.Context(ctx, "How many employees are there?", bad)
+	_, err = eng.SchemaContext(ctx, "How many employees are there?", bad)
 	check("Context", err)
 	_, err = eng.Ask(ctx, "How many employees are there?", bad)
 	check("Ask", err)

@@ -268,7 +268,7 @@ type runOutcome struct {
 // the same rows (-1: not compared) and what the run gave. A result cut at
 // the cap is not compared: which rows came first is the server's choice (a
 // parallel or synchronized scan sends others on the next run).
-func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *Context, role string) ([]float64, []runOutcome) {
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *SchemaContext, role string) ([]float64, []runOutcome) {
 	out := make([]float64, len(cands))
 	runs := make([]runOutcome, len(cands))
 	for i := range out {
@@ -335,7 +335,7 @@ func resultDigest(r *execute.Result) (string, bool) {
 // score scores validated candidates with the engine's Scorer and returns
 // the scores (one per candidate; missing ones count as 0) and the index of
 // the best, ties going to the earlier candidate.
-func (e *Engine) score(ctx context.Context, st *state, c *Context, ac askConfig, ok []*candidate, contextTables []string) ([]float64, int) {
+func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askConfig, ok []*candidate, contextTables []string) ([]float64, int) {
 	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)

@@ -59,7 +59,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *jsonl != "" {
 		return runBatch(ctx, *jsonl, os.Stdin, stdout, func(ctx context.Context, in batchInput) (map[string]any, error) {
 			if *dryRun {
-				cx, err := eng.Context(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
+				cx, err := eng.SchemaContext(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
 				if err != nil {
 					return nil, err
 				}
@@ -70,7 +70,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		})
 	}
 	if *dryRun {
-		cx, err := eng.Context(ctx, question, askOpts(*evidence, c.scope)...)
+		cx, err := eng.SchemaContext(ctx, question, askOpts(*evidence, c.scope)...)
 		if err != nil {
 			return failed(err)
 		}
@@ -118,7 +118,7 @@ func truncation(res *nl2sql.Result) string {
 	return fmt.Sprintf(", truncated at the row cap of %d", res.RowCap)
 }
 
-func tableNames(cx *nl2sql.Context) []string {
+func tableNames(cx *nl2sql.SchemaContext) []string {
 	out := make([]string, len(cx.Tables))
 	for i, t := range cx.Tables {
 		out[i] = t.Name

@@ -321,7 +321,7 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 	var timings nl2sql.Timings
 	var took time.Duration
 	if !x.full {
-		cx, err := x.eng.Context(ctx, q.question, askOpts(q.evidence, scope)...)
+		cx, err := x.eng.SchemaContext(ctx, q.question, askOpts(q.evidence, scope)...)
 		if err != nil {
 			errs = append(errs, oneLine(err.Error()))
 		} else {

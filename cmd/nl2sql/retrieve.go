@@ -29,7 +29,7 @@ type retrieveJoin struct {
 // {"tables":[{"name","score","reasons"}],"columns":["schema.table.column"],
 // "joins":[{"from","to"}],"prompt_chars":N,"match":"none|weak|strong",
 // "known":0..1}.
-func contextJSON(cx *nl2sql.Context) map[string]any {
+func contextJSON(cx *nl2sql.SchemaContext) map[string]any {
 	tables := make([]retrieveTable, 0, len(cx.Tables))
 	for _, t := range cx.Tables {
 		tables = append(tables, retrieveTable{Name: t.Name, Score: t.Score, Reasons: t.Reasons})
@@ -76,7 +76,7 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	defer pool.Close()
 	one := func(ctx context.Context, q, ev, scope string) (map[string]any, error) {
-		cx, err := eng.Context(ctx, q, askOpts(ev, scope)...)
+		cx, err := eng.SchemaContext(ctx, q, askOpts(ev, scope)...)
 		if err != nil {
 			return nil, err
 		}

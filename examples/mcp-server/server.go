@@ -276,7 +276,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		if err != nil {
 			return nil, out, err
 		}
-		c, err := h.eng.Context(ctx, in.Question, opts...)
+		c, err := h.eng.SchemaContext(ctx, in.Question, opts...)
 		if err != nil {
 			return nil, out, orDatabaseDown(err)
 		}
