@@ -47,11 +47,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if err != nil {
 		return fail(err)
 	}
-	for _, k := range []string{"retrieve", "link", "plan", "prompt"} {
-		res.Timings[k] = c.Timings[k]
-		if e.cfg.tracer != nil {
-			e.cfg.tracer.Stage(ctx, k, c.Timings[k], nil)
-		}
+	for _, k := range []Stage{StageRetrieve, StageLink, StagePlan, StagePrompt} {
+		res.Timings[string(k)] = c.Timings[string(k)]
 	}
 	for _, t := range c.Tables {
 		res.Context = append(res.Context, t.Name)
@@ -63,12 +60,12 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(&Error{Class: ClassRetrievalMiss, Message: fmt.Sprintf("the question does not match the schema (match %s, %.0f%% of its words known); not asking the model", c.Match, 100*c.Known)})
 	}
 
-	t := time.Now()
+	sp := e.begin(ctx, StageGenerate)
 	k := e.gen.K(c.Difficulty)
-	e.progress(ctx, Progress{Stage: "generate", Total: k})
-	out, err := e.gen.Generate(ctx, c.Prompt, k)
-	e.progress(ctx, Progress{Stage: "generate", Done: k, Total: k, Took: time.Since(t)})
-	e.mark(ctx, res, "generate", t, err)
+	e.progress(ctx, Progress{Stage: StageGenerate, Total: k})
+	out, err := e.gen.Generate(sp.ctx, c.Prompt, k)
+	e.progress(ctx, Progress{Stage: StageGenerate, Done: k, Total: k, Took: time.Since(sp.start)})
+	sp.end(res.Timings, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
 	}
@@ -90,28 +87,29 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	}
 	var cands []*candidate
 	for _, oc := range out.Candidates {
-		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "sample", Votes: oc.Votes}})
+		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginSample, Votes: oc.Votes}})
 	}
-	t = time.Now()
-	e.check(ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
-	e.mark(ctx, res, "validate", t, nil)
+	sp = e.begin(ctx, StageValidate)
+	e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
+	sp.end(res.Timings, nil)
 
 	// Backward recall, once: the candidates failed on tables of the scope
 	// the context lacked; show them and sample again.
 	if !anyOK(cands) {
 		if recalled := st.recallTables(c, cands); len(recalled) > 0 {
-			t = time.Now()
-			nc, more, berr := e.backward(ctx, st, c, ac, recalled, res)
+			sp = e.begin(ctx, StageBackward)
+			nc, more, berr := e.backward(sp.ctx, st, c, ac, recalled, res)
 			c = nc
 			res.Context = append(res.Context, recalled...)
 			cands = append(cands, more...)
-			e.mark(ctx, res, "backward", t, berr)
+			sp.end(res.Timings, berr)
 		}
 	}
 
 	// LLM repair turns, only when nothing deterministic worked.
 	var lastWait *Error // the last repair turn cut short by a time bound
-	t = time.Now()
+	var lastErr error   // the last repair turn's failure
+	sp = e.begin(ctx, StageRepair)
 	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
 		worst := repairable(cands)
 		if worst == nil {
@@ -122,29 +120,28 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
 		}
-		e.progress(ctx, Progress{Stage: "repair", Total: 1})
+		e.progress(ctx, Progress{Stage: StageRepair, Total: 1})
 		rt := time.Now()
-		sql, err := e.gen.Repair(ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
-		e.progress(ctx, Progress{Stage: "repair", Done: 1, Total: 1, Took: time.Since(rt)})
+		sql, err := e.gen.Repair(sp.ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
+		e.progress(ctx, Progress{Stage: StageRepair, Done: 1, Total: 1, Took: time.Since(rt)})
 		res.Attempts++
+		lastErr = err
 		if err != nil {
 			if te := e.timeoutError(ctx, err); te != nil {
 				lastWait = te
 			}
-		}
-		if err != nil {
 			e.cfg.logger.DebugContext(ctx, "nl2sql: repair turn failed", "err", err)
 			continue
 		}
-		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: "repair_prompt", Votes: 1}}
+		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginRepairPrompt, Votes: 1}}
 		cands = append(cands, nc)
-		e.check(ctx, st, c.SearchPath, c.Scoped, ac.role, []*candidate{nc})
+		e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, []*candidate{nc})
 	}
-	e.mark(ctx, res, "repair", t, nil)
+	sp.end(res.Timings, lastErr)
 
 	var ok []*candidate
 	for _, cd := range cands {
-		if cd.Status == "ok" {
+		if cd.Status == StatusOK {
 			ok = append(ok, cd)
 		}
 	}
@@ -163,9 +160,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(classify(cands))
 	}
 
-	t = time.Now()
-	scores, best := e.score(ctx, st, c, ac, ok, res.Context)
-	e.mark(ctx, res, "score", t, nil)
+	sp = e.begin(ctx, StageScore)
+	scores, best := e.score(sp.ctx, st, c, ac, ok, res.Context)
+	sp.end(res.Timings, nil)
 	chosen := ok[best]
 	chosen.Chosen = true
 	res.SQL = chosen.validated.SQL
@@ -175,9 +172,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(&Error{Class: ClassNoAnswer, Message: "confidence below the abstain threshold; not running the query"})
 	}
 
-	t = time.Now()
-	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
-	e.mark(ctx, res, "execute", t, err)
+	sp = e.begin(ctx, StageExecute)
+	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(sp.ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
+	sp.end(res.Timings, err)
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
 	}

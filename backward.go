@@ -51,7 +51,7 @@ func (st *state) recallTables(c *SchemaContext, cands []*candidate) []string {
 		}
 	}
 	for _, cd := range cands {
-		if cd.Status != "failed" || cd.failedSQL == "" {
+		if cd.Status != StatusFailed || cd.failedSQL == "" {
 			continue
 		}
 		switch cd.sqlstate {
@@ -118,9 +118,9 @@ func byteOffset(sql string, pos int) int {
 func (e *Engine) backward(ctx context.Context, st *state, c *SchemaContext, ac askConfig, recalled []string, res *Result) (*SchemaContext, []*candidate, error) {
 	nc := e.widen(ctx, st, c, ac, recalled)
 	k, t := e.gen.K(nc.Difficulty), time.Now()
-	e.progress(ctx, Progress{Stage: "backward", Total: k})
+	e.progress(ctx, Progress{Stage: StageBackward, Total: k})
 	out, err := e.gen.Generate(ctx, nc.Prompt, k)
-	e.progress(ctx, Progress{Stage: "backward", Done: k, Total: k, Took: time.Since(t)})
+	e.progress(ctx, Progress{Stage: StageBackward, Done: k, Total: k, Took: time.Since(t)})
 	if out != nil {
 		res.Attempts += len(out.Samples)
 	}
@@ -130,7 +130,7 @@ func (e *Engine) backward(ctx context.Context, st *state, c *SchemaContext, ac a
 	}
 	var cands []*candidate
 	for _, oc := range out.Candidates {
-		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: "backward", Votes: oc.Votes}})
+		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginBackward, Votes: oc.Votes}})
 	}
 	e.check(ctx, st, nc.SearchPath, nc.Scoped, ac.role, cands)
 	return nc, cands, nil

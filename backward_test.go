@@ -102,7 +102,11 @@ func TestAskBackwardRecall(t *testing.T) {
 	if _, ok := res.Timings["backward"]; !ok {
 		t.Errorf("no backward timing: %v", res.Timings)
 	}
-	want := []string{"retrieve", "link", "plan", "prompt", "generate", "validate", "backward", "repair", "score", "execute"}
+	// Each stage is reported as it ends: the precondition's SchemaContext
+	// first, then Ask, whose backward recall links, plans and prompts the
+	// wider context inside its own stage.
+	want := []string{"retrieve", "link", "plan", "prompt", "retrieve", "link", "plan", "prompt", "generate", "validate",
+		"link", "plan", "prompt", "backward", "repair", "score", "execute"}
 	if strings.Join(rec.stages, ",") != strings.Join(want, ",") {
 		t.Errorf("stages = %v", rec.stages)
 	}
@@ -134,7 +138,7 @@ func TestAskBackwardRecallOnce(t *testing.T) {
 	}
 	var origins []string
 	for _, c := range res.Candidates {
-		origins = append(origins, c.Origin)
+		origins = append(origins, string(c.Origin))
 	}
 	if strings.Join(origins, ",") != "sample,backward,repair_prompt" {
 		t.Errorf("origins %v", origins)

@@ -29,7 +29,7 @@ type candidate struct {
 
 func anyOK(cs []*candidate) bool {
 	for _, c := range cs {
-		if c.Status == "ok" {
+		if c.Status == StatusOK {
 			return true
 		}
 	}
@@ -41,7 +41,7 @@ func anyOK(cs []*candidate) bool {
 func repairable(cs []*candidate) *candidate {
 	var best *candidate
 	for _, c := range cs {
-		if c.Status == "failed" && c.failedSQL != "" && (best == nil || c.Votes > best.Votes) {
+		if c.Status == StatusFailed && c.failedSQL != "" && (best == nil || c.Votes > best.Votes) {
 			best = c
 		}
 	}
@@ -98,7 +98,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 		for i, r := range results {
 			c := live[i]
 			if r.Validation == nil {
-				c.Status, c.err = "rejected", r.Err
+				c.Status, c.err = StatusRejected, r.Err
 				var ve *validate.Error
 				if errors.As(r.Err, &ve) && len(ve.Violations()) > 0 {
 					c.Code, c.Error = ve.Violations()[0].Code, ve.Violations()[0].Message
@@ -125,10 +125,10 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 				c.validated = r.Validation
 			}
 			if r.Err == nil {
-				c.Status, c.cost, c.rows, c.Code, c.Error = "ok", r.TotalCost, r.PlanRows, "", ""
+				c.Status, c.cost, c.rows, c.Code, c.Error = StatusOK, r.TotalCost, r.PlanRows, "", ""
 				continue
 			}
-			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = "failed", r.Err, r.SQLState, r.Message, r.SQLState, r.Message
+			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = StatusFailed, r.Err, r.SQLState, r.Message, r.SQLState, r.Message
 			c.failedSQL, c.position = r.SQL, charPosition(r.SQL, r.Location)
 			if r.SQLState == "" || round == maxFixRounds {
 				continue
@@ -208,7 +208,7 @@ func classify(cs []*candidate) *Error {
 	e := &Error{Class: ClassNoAnswer, Code: pick.Code, Message: "no candidate query validated and planned", Err: pick.err}
 	allUnsafe := true
 	for _, c := range cs {
-		if !(c.Status == "rejected" && unsafeCodes[c.Code]) {
+		if !(c.Status == StatusRejected && unsafeCodes[c.Code]) {
 			allUnsafe = false
 		}
 	}
@@ -222,7 +222,7 @@ func classify(cs []*candidate) *Error {
 		e.Class = ClassRetrievalMiss
 	case pick.Code == "42703":
 		e.Class = ClassColumnMiss
-	case pick.Status == "failed":
+	case pick.Status == StatusFailed:
 		e.Class = ClassExecution
 	}
 	return e

@@ -3,7 +3,6 @@ package nl2sql
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
@@ -57,19 +56,20 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if err != nil {
 		return nil, err
 	}
-	t := time.Now()
+	sp := e.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
 	if scoped {
 		qopts = append(qopts, retrieve.WithScope(path[0]))
 	}
-	rr, err := st.retriever.Tables(ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
+	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
+	retrieved := Timings{}
+	sp.end(retrieved, err)
 	if err != nil {
 		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
 	}
-	took := time.Since(t)
 	c := e.buildContext(ctx, st, question, ac, rr.Tables)
 	c.Match, c.Known = rr.Match, rr.Known
-	c.Timings["retrieve"] = took
+	c.Timings[string(StageRetrieve)] = retrieved[string(StageRetrieve)]
 	return c, nil
 }
 
@@ -83,18 +83,19 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	c.Tables = tables
 	names := (&retrieve.Result{Tables: tables}).Names()
 
-	t := time.Now()
-	c.Links = st.linker.Link(ctx, question, ac.evidence, names)
-	c.Timings["link"] = time.Since(t)
+	sp := e.begin(ctx, StageLink)
+	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
+	sp.end(c.Timings, nil)
 
-	t = time.Now()
-	jp := e.planJoins(ctx, st, c, names)
+	sp = e.begin(ctx, StagePlan)
+	jp := e.planJoins(sp.ctx, st, c, names)
 	c.Joins, c.Skeleton = jp.joins, jp.skeleton
-	c.Timings["plan"] = time.Since(t)
+	sp.end(c.Timings, nil)
 
-	t = time.Now()
+	sp = e.begin(ctx, StagePrompt)
+	var exErr error
 	if e.examples.Len() > 0 {
-		c.Examples, _ = e.examples.Similar(ctx, question, "", 3)
+		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", 3)
 	}
 	data := generate.PromptData{
 		Question: question, Evidence: ac.evidence, Examples: c.Examples,
@@ -122,6 +123,6 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	c.Difficulty = generate.Classify(question, len(jp.core))
 	c.Prompt = generate.Build(data)
-	c.Timings["prompt"] = time.Since(t)
+	sp.end(c.Timings, exErr)
 	return c
 }

@@ -210,10 +210,10 @@ type stageRecorder struct {
 	stages []string
 }
 
-func (r *stageRecorder) Stage(_ context.Context, stage string, _ time.Duration, _ error) {
+func (r *stageRecorder) Stage(_ context.Context, stage nl2sql.Stage, _ time.Duration, _ error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.stages = append(r.stages, stage)
+	r.stages = append(r.stages, string(stage))
 }
 
 // TestAskResultVotingAndTracer: two differently written candidates return

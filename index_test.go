@@ -28,7 +28,7 @@ func TestSaveAndLoadIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stages []string
-	b, err := nl2sql.New(pool, append(opts, nl2sql.WithProgress(func(p nl2sql.Progress) { stages = append(stages, p.Stage) }))...)
+	b, err := nl2sql.New(pool, append(opts, nl2sql.WithProgress(func(p nl2sql.Progress) { stages = append(stages, string(p.Stage)) }))...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	cat := e.cfg.catalog
 	var err error
 	if cat == nil || prev != nil {
-		e.progress(ctx, Progress{Stage: "introspect"})
+		e.progress(ctx, Progress{Stage: StageIntrospect})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			if ce := connectionError("reading the catalog failed", err); ce != nil {
 				return nil, ce
@@ -171,7 +171,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		// the bar jump back).
 		retrieve.WithProgress(func(p retrieve.Progress) {
 			if p.Stage == "embed" {
-				e.progress(ctx, Progress{Stage: "index", Done: p.Done, Total: p.Total})
+				e.progress(ctx, Progress{Stage: StageIndex, Done: p.Done, Total: p.Total})
 			}
 		}),
 	}
@@ -196,7 +196,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	if e.cfg.values {
 		vi := e.cfg.valueIndex
 		if vi == nil || prev != nil {
-			e.progress(ctx, Progress{Stage: "values"})
+			e.progress(ctx, Progress{Stage: StageValues})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
@@ -224,7 +224,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
-	e.progress(ctx, Progress{Stage: "ready", Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
+	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
 

@@ -45,14 +45,14 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	}
 	cands := make([]*candidate, len(sqls))
 	for i, s := range sqls {
-		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: "input", Votes: 1}}
+		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: OriginInput, Votes: 1}}
 	}
 	e.check(ctx, st, cx.SearchPath, cx.Scoped, ac.role, cands)
 	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
 	var ok []*candidate
 	var idx []int
 	for i, c := range cands {
-		if c.Status == "ok" {
+		if c.Status == StatusOK {
 			ok = append(ok, c)
 			idx = append(idx, i)
 		}

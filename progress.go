@@ -25,7 +25,7 @@ type progressKey struct{}
 // "repair": one repair turn). A wait is reported when it starts (Done 0)
 // and when it ends (Done == Total, Took its wall time).
 type Progress struct {
-	Stage string
+	Stage Stage
 	Done  int
 	Total int
 	Took  time.Duration

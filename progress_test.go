@@ -21,7 +21,7 @@ func TestPrepareProgressMovesForward(t *testing.T) {
 	if err := eng.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	last := map[string]nl2sql.Progress{}
+	last := map[nl2sql.Stage]nl2sql.Progress{}
 	for _, p := range got {
 		if prev, ok := last[p.Stage]; ok && (p.Done < prev.Done || p.Total != prev.Total) {
 			t.Errorf("stage %s went from %d/%d to %d/%d", p.Stage, prev.Done, prev.Total, p.Done, p.Total)

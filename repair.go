@@ -39,14 +39,14 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 	if err != nil {
 		return nil, err
 	}
-	c := &candidate{Candidate: Candidate{SQL: sql, Origin: "input", Votes: 1}}
+	c := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginInput, Votes: 1}}
 	e.check(ctx, st, path, scoped, ac.role, []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
 	if c.validated != nil {
 		out.SQLOut = c.validated.SQL
 	}
 	out.Changed = out.SQLOut != sql && len(c.Repairs) > 0
-	if c.Status != "ok" {
+	if c.Status != StatusOK {
 		out.SQLState, out.Message, out.Candidates = c.Code, c.Error, c.alternatives
 		return out, nil
 	}

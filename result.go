@@ -44,15 +44,36 @@ type Column struct {
 // Candidate is one query considered for the answer.
 type Candidate struct {
 	SQL     string   `json:"sql"`
-	Origin  string   `json:"origin"` // "sample", "backward" (sampled again after backward recall) or "repair_prompt"
+	Origin  Origin   `json:"origin"`
 	Votes   int      `json:"votes"`
-	Status  string   `json:"status"` // "ok", "rejected", "failed"
+	Status  Status   `json:"status"`
 	Score   float64  `json:"score"`
 	Code    string   `json:"code,omitempty"` // SQLSTATE or validator code of its failure
 	Error   string   `json:"error,omitempty"`
 	Repairs []string `json:"repairs,omitempty"` // rules applied, in order
 	Chosen  bool     `json:"chosen,omitempty"`
 }
+
+// Origin says where a candidate came from.
+type Origin string
+
+// Candidate origins.
+const (
+	OriginSample       Origin = "sample"        // sampled from the model
+	OriginBackward     Origin = "backward"      // sampled again after backward recall
+	OriginRepairPrompt Origin = "repair_prompt" // written by the model in a repair turn
+	OriginInput        Origin = "input"         // given by the caller (Repair, Pick)
+)
+
+// Status is what checking a candidate found.
+type Status string
+
+// Candidate statuses.
+const (
+	StatusOK       Status = "ok"       // validated and planned by the server
+	StatusRejected Status = "rejected" // refused by the validator
+	StatusFailed   Status = "failed"   // the server's EXPLAIN failed (SQLSTATE in Code)
+)
 
 // ErrorInfo is the JSON shape of a failure.
 type ErrorInfo struct {

@@ -5,18 +5,76 @@ import (
 	"time"
 )
 
-// Tracer observes the stages of Ask calls, for metrics and tracing systems:
-// Stage is called when a stage ends ("retrieve", "link", "plan", "prompt",
-// "generate", "validate", "backward" (only when backward recall ran),
-// "repair", "score", "execute"), from the calling goroutine.
+// Stage names a step of Ask. The stages of one Ask, in order: retrieve,
+// link, plan, prompt, generate, validate, backward (only when backward
+// recall ran; it repeats link, plan and prompt for the wider context),
+// repair, score, execute. SchemaContext runs the first four.
+type Stage string
+
+// The stages, as Tracer, Progress and Result.Timings name them.
+const (
+	StageRetrieve Stage = "retrieve" // the schema tables for the question
+	StageLink     Stage = "link"     // question phrases to columns and values
+	StagePlan     Stage = "plan"     // join paths and the skeleton
+	StagePrompt   Stage = "prompt"   // few-shot examples and the prompt
+	StageGenerate Stage = "generate" // the model writes the candidates
+	StageValidate Stage = "validate" // validation, EXPLAIN and deterministic repairs
+	StageBackward Stage = "backward" // backward recall: tables added, sampled again
+	StageRepair   Stage = "repair"   // repair turns of the model
+	StageScore    Stage = "score"    // scoring and result voting
+	StageExecute  Stage = "execute"  // the chosen query runs
+)
+
+// The stages of Prepare and Refresh, reported to Progress only.
+const (
+	StageIntrospect Stage = "introspect" // reading the catalog
+	StageValues     Stage = "values"     // building the value index
+	StageIndex      Stage = "index"      // embedding the schema documents
+	StageReady      Stage = "ready"      // the engine is prepared
+)
+
+// Tracer observes the stages of Ask and SchemaContext, for metrics and
+// tracing systems: Stage is called as each stage ends, from the calling
+// goroutine, with its wall time and its error (nil when it did its work,
+// even if the work found nothing to keep).
+//
+// A Tracer that also implements StageStarter is told when each stage
+// starts, and can put a span in the stage's context.
 type Tracer interface {
-	Stage(ctx context.Context, stage string, took time.Duration, err error)
+	Stage(ctx context.Context, stage Stage, took time.Duration, err error)
 }
 
-func (e *Engine) mark(ctx context.Context, res *Result, stage string, start time.Time, err error) {
-	d := time.Since(start)
-	res.Timings[stage] = d
-	if e.cfg.tracer != nil {
-		e.cfg.tracer.Stage(ctx, stage, d, err)
+// StageStarter is implemented by a Tracer that wants to wrap each stage:
+// StageStart is called as a stage begins, and the context it returns is
+// the stage's own (the stage's calls, such as the model requests of
+// generate or the queries of validate and execute, run under it, and the
+// Stage call that ends it receives it).
+type StageStarter interface {
+	StageStart(ctx context.Context, stage Stage) context.Context
+}
+
+// span is a stage in progress.
+type span struct {
+	tracer Tracer
+	ctx    context.Context // the stage's context
+	stage  Stage
+	start  time.Time
+}
+
+// begin starts a stage: the returned span's ctx is the one its work runs
+// under.
+func (e *Engine) begin(ctx context.Context, stage Stage) span {
+	if ss, ok := e.cfg.tracer.(StageStarter); ok {
+		ctx = ss.StageStart(ctx, stage)
+	}
+	return span{tracer: e.cfg.tracer, ctx: ctx, stage: stage, start: time.Now()}
+}
+
+// end records the stage's wall time in t and reports it with err.
+func (s span) end(t Timings, err error) {
+	d := time.Since(s.start)
+	t[string(s.stage)] = d
+	if s.tracer != nil {
+		s.tracer.Stage(s.ctx, s.stage, d, err)
 	}
 }

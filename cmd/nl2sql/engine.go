@@ -58,10 +58,10 @@ func openEngine(ctx context.Context, c *commonFlags, model nl2sql.LLM, stderr io
 func prepareBar(stderr io.Writer) func(nl2sql.Progress) {
 	// A bar only moves forward: a stage reported again with less done
 	// keeps what it showed.
-	shown := map[string]int{}
+	shown := map[nl2sql.Stage]int{}
 	return func(p nl2sql.Progress) {
 		switch p.Stage {
-		case "generate", "backward", "repair":
+		case nl2sql.StageGenerate, nl2sql.StageBackward, nl2sql.StageRepair:
 			return
 		}
 		if p.Done < shown[p.Stage] {
@@ -73,7 +73,7 @@ func prepareBar(stderr io.Writer) func(nl2sql.Progress) {
 		} else {
 			fmt.Fprintf(stderr, "\r%-10s ...", p.Stage)
 		}
-		if p.Stage == "ready" {
+		if p.Stage == nl2sql.StageReady {
 			fmt.Fprintln(stderr)
 		}
 	}

@@ -54,7 +54,7 @@ func TestTimeoutFlagOnAskAndExam(t *testing.T) {
 func TestSpinner(t *testing.T) {
 	var buf bytes.Buffer
 	var forwarded []string
-	sp := newSpinner(&buf, "openai:gpt-4o-mini", func(p nl2sql.Progress) { forwarded = append(forwarded, p.Stage) })
+	sp := newSpinner(&buf, "openai:gpt-4o-mini", func(p nl2sql.Progress) { forwarded = append(forwarded, string(p.Stage)) })
 	sp.tick = 10 * time.Millisecond
 	sp.progress(nl2sql.Progress{Stage: "index", Done: 1, Total: 2})
 	sp.progress(nl2sql.Progress{Stage: "generate", Total: 3})

@@ -85,9 +85,9 @@ func progressMessage(p nl2sql.Progress) string {
 		return "waiting for the model to repair the query"
 	}
 	if done {
-		return p.Stage + " done" + took
+		return string(p.Stage) + " done" + took
 	}
-	return p.Stage
+	return string(p.Stage)
 }
 
 func plural(n int, noun string) string {
