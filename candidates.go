@@ -181,14 +181,6 @@ func missingColumn(ve *validate.Error) (string, validate.Issue, bool) {
 	return state, vs[0], true
 }
 
-// unsafeCodes are validator codes that mean the model tried something the
-// policy forbids (as opposed to a syntax slip or a table outside the scope).
-var unsafeCodes = map[string]bool{
-	"V003": true, "V004": true, "V005": true, "V006": true, "V007": true, "V008": true, "V009": true,
-	"V010": true, "V011": true, "V013": true, "V014": true, "V015": true, "V020": true, "V021": true, "V022": true,
-	"V023": true, "V024": true,
-}
-
 // classify turns the failures of every candidate into the Ask error: the
 // class of the most-voted candidate's failure decides.
 func classify(cs []*candidate) *Error {
@@ -208,13 +200,13 @@ func classify(cs []*candidate) *Error {
 	e := &Error{Class: ClassNoAnswer, Code: pick.Code, Message: "no candidate query validated and planned", Err: pick.err}
 	allUnsafe := true
 	for _, c := range cs {
-		if !(c.Status == StatusRejected && unsafeCodes[c.Code]) {
+		if !(c.Status == StatusRejected && validate.Unsafe(c.Code)) {
 			allUnsafe = false
 		}
 	}
 	switch {
 	case allUnsafe:
-		e.Class, e.Message = ClassRejected, "every candidate broke the safety policy"
+		e.Class, e.Message = ClassUnsafe, "every candidate broke the safety policy"
 	case pick.Code == "42P01" && strings.Contains(pick.Error, "missing FROM-clause entry"):
 		// A table used without being joined in: the join path was missed.
 		e.Class = ClassJoinPathMiss

@@ -137,7 +137,7 @@ func TestAskUnsafeRejected(t *testing.T) {
 	}, nl2sql.WithK(2, 2, 2))
 	res, err := eng.Ask(context.Background(), "Sleep for a while")
 	var ne *nl2sql.Error
-	if !errors.Is(err, nl2sql.ErrUnsafe) || !errors.As(err, &ne) || ne.Class != nl2sql.ClassRejected {
+	if !errors.Is(err, nl2sql.ErrUnsafe) || !errors.As(err, &ne) || ne.Class != nl2sql.ClassUnsafe {
 		t.Fatalf("err = %v", err)
 	}
 	if res.Error == nil || res.Error.Class != "rejected_unsafe" || res.Rows != nil {

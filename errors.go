@@ -7,6 +7,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // Class says which stage lost when Ask fails.
@@ -19,7 +20,8 @@ const (
 	ClassJoinPathMiss  Class = "join_path_miss"   // the needed tables could not be joined
 	ClassExecution     Class = "execution_error"  // the chosen query failed to run (timeout, permission, ...)
 	ClassLLM           Class = "llm_error"        // the model could not be reached or answered garbage
-	ClassRejected      Class = "rejected_unsafe"  // every candidate broke the safety policy
+	ClassUnsafe        Class = "rejected_unsafe"  // the SQL breaks the safety policy (every candidate did, in Ask)
+	ClassInvalid       Class = "invalid_sql"      // the caller's SQL does not parse, or names what the scope lacks (Run, Learn)
 	ClassNoAnswer      Class = "no_answer"        // no usable query, or confidence below the abstain threshold
 	ClassConfig        Class = "config_error"     // the engine could not be prepared (catalog, index)
 	ClassInput         Class = "input_error"      // the input was refused before any work (over a length limit)
@@ -34,6 +36,7 @@ var (
 	ErrExecution     = errors.New("nl2sql: execution error")
 	ErrLLM           = errors.New("nl2sql: LLM error")
 	ErrUnsafe        = errors.New("nl2sql: rejected as unsafe")
+	ErrInvalid       = errors.New("nl2sql: invalid SQL")
 	ErrNoAnswer      = errors.New("nl2sql: no answer")
 	ErrConfig        = errors.New("nl2sql: configuration error")
 	ErrInput         = errors.New("nl2sql: input error")
@@ -42,7 +45,7 @@ var (
 
 var classSentinel = map[Class]error{
 	ClassRetrievalMiss: ErrRetrievalMiss, ClassColumnMiss: ErrColumnMiss, ClassJoinPathMiss: ErrJoinPathMiss,
-	ClassExecution: ErrExecution, ClassLLM: ErrLLM, ClassRejected: ErrUnsafe, ClassNoAnswer: ErrNoAnswer,
+	ClassExecution: ErrExecution, ClassLLM: ErrLLM, ClassUnsafe: ErrUnsafe, ClassInvalid: ErrInvalid, ClassNoAnswer: ErrNoAnswer,
 	ClassConfig: ErrConfig, ClassInput: ErrInput, ClassConnection: ErrConnection,
 }
 
@@ -158,6 +161,22 @@ func executionError(msg string, err error) *Error {
 	var xe *execute.Error
 	if errors.As(err, &xe) {
 		e.Code = xe.SQLState
+	}
+	return e
+}
+
+// rejection is the error for caller-written SQL the validator refused,
+// with the first violation's code: unsafe when it breaks the policy
+// (validate.Unsafe, or a table of another scope named by its schema),
+// invalid otherwise (a syntax error, a misspelt table).
+func (st *state) rejection(msg string, err error) *Error {
+	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
+	var ve *validate.Error
+	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+		e.Code = ve.Violations()[0].Code
+		if validate.Unsafe(e.Code) || st.otherScope(ve) {
+			e.Class = ClassUnsafe
+		}
 	}
 	return e
 }

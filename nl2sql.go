@@ -339,7 +339,13 @@ func (e *Engine) Learn(ctx context.Context, question, sql string) (err error) {
 	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "")
 	res := v.Explain(ctx, e.db, []string{sql})
 	if res[0].Err != nil {
-		return &Error{Class: ClassRejected, Message: "the example does not validate or plan", Err: res[0].Err}
+		if ce := connectionError("checking the example failed", res[0].Err); ce != nil {
+			return ce
+		}
+		if res[0].Validation != nil { // validated, but the server refused to plan it
+			return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
+		}
+		return st.rejection("the example does not validate", res[0].Err)
 	}
 	return e.examples.Add(ctx, generate.Example{Question: question, SQL: sql})
 }

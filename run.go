@@ -2,11 +2,9 @@ package nl2sql
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
-	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 func (e *Engine) queryOptions(path []string, maxRows int, role string) []execute.QueryOption {
@@ -38,12 +36,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	start := time.Now()
 	vr, err := st.validator(path, scoped).Validate(sql)
 	if err != nil {
-		ne := &Error{Class: ClassRejected, Message: "the query is not allowed", Err: err}
-		var ve *validate.Error
-		if errors.As(err, &ve) && len(ve.Violations()) > 0 {
-			ne.Code = ve.Violations()[0].Code
-		}
-		return res, res.fail(ne)
+		return res, res.fail(st.rejection("the query is not allowed", err))
 	}
 	res.SQL, res.Tables = vr.SQL, vr.Tables
 	er, err := e.executor(st, path, scoped).Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)

@@ -46,17 +46,9 @@ func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) 
 	}
 	var first repair.Failure
 	for i, is := range vs {
-		name, ok := strings.CutPrefix(is.Message, "relation ")
-		if is.Code != validate.CodeTableNotAllowed || !ok || is.Location < 0 {
+		name, schemaName, rel, ok := refusedRelation(is)
+		if !ok || is.Location < 0 {
 			return repair.Failure{}, false
-		}
-		name, _, ok = strings.Cut(name, " is not in the allowed tables")
-		if !ok {
-			return repair.Failure{}, false
-		}
-		schemaName, rel, qualified := strings.Cut(name, ".")
-		if !qualified {
-			rel, schemaName = schemaName, ""
 		}
 		if schemaName != "" && !slices.Contains(path, schemaName) {
 			return repair.Failure{}, false
@@ -71,6 +63,35 @@ func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) 
 		}
 	}
 	return first, true
+}
+
+// refusedRelation reads the relation a V012 issue names: as written, and
+// split into schema ("" when unqualified) and name.
+func refusedRelation(is validate.Issue) (written, schemaName, rel string, ok bool) {
+	name, ok := strings.CutPrefix(is.Message, "relation ")
+	if is.Code != validate.CodeTableNotAllowed || !ok {
+		return "", "", "", false
+	}
+	if name, _, ok = strings.Cut(name, " is not in the allowed tables"); !ok {
+		return "", "", "", false
+	}
+	schemaName, rel, qualified := strings.Cut(name, ".")
+	if !qualified {
+		rel, schemaName = schemaName, ""
+	}
+	return name, schemaName, rel, true
+}
+
+// otherScope reports whether a rejection names a table of the catalog by a
+// schema the request may not read (another tenant's table): a policy
+// refusal, where an unknown or unqualified name is a mistake.
+func (st *state) otherScope(ve *validate.Error) bool {
+	for _, is := range ve.Violations() {
+		if _, schemaName, rel, ok := refusedRelation(is); ok && schemaName != "" && st.cat.Lookup(schemaName, rel) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // resolver maps a relation named in a query of the scope to its qualified

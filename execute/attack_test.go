@@ -15,47 +15,47 @@ import (
 
 // attack is an untrusted query trying to write or to leave state behind,
 // and what must happen to it when the validator is bypassed: the error class
-// the transaction layer returns, or ClassUnknown when it succeeds and is
+// the transaction layer returns, or classUnknown when it succeeds and is
 // contained by the rollback and the connection check.
 type attack struct {
 	sql      string
-	bypassed Class
+	bypassed class
 	state    string // SQLSTATE when bypassed fails
 }
 
 var attacks = []attack{
 	// Stacked statements: the extended protocol parses exactly one.
-	{"SELECT 1; COMMIT; CREATE TABLE pwn()", ClassRepairable, "42601"},
-	{"SELECT 1; COMMIT; INSERT INTO items (id) VALUES (999)", ClassRepairable, "42601"},
+	{"SELECT 1; COMMIT; CREATE TABLE pwn()", classRepairable, "42601"},
+	{"SELECT 1; COMMIT; INSERT INTO items (id) VALUES (999)", classRepairable, "42601"},
 	// Session settings: rolled back with the transaction.
-	{"SELECT set_config('search_path', 'evil', false)", ClassUnknown, ""},
-	{"SET search_path = evil", ClassUnknown, ""},
-	{"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE", ClassUnknown, ""},
-	{"SET TRANSACTION READ WRITE", ClassUnknown, "25001"},
+	{"SELECT set_config('search_path', 'evil', false)", classUnknown, ""},
+	{"SET search_path = evil", classUnknown, ""},
+	{"SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE", classUnknown, ""},
+	{"SET TRANSACTION READ WRITE", classUnknown, "25001"},
 	// Session-level advisory lock: survives ROLLBACK; released by the executor.
-	{"SELECT pg_advisory_lock(1)", ClassUnknown, ""},
+	{"SELECT pg_advisory_lock(1)", classUnknown, ""},
 	// Writes: the read-only transaction refuses them.
 	// Large objects: PostgreSQL 15 does not refuse creating them in a
 	// read-only transaction; the ROLLBACK removes them.
-	{"SELECT lo_from_bytea(0, 'x')", ClassUnknown, ""},
-	{"SELECT lo_create(0)", ClassUnknown, ""},
-	{"WITH x AS (INSERT INTO items (id) VALUES (999) RETURNING id) SELECT * FROM x", ClassPermission, "25006"},
-	{"SELECT * INTO pwn2 FROM items", ClassPermission, "25006"},
-	{"CREATE TEMP TABLE pwn3 AS SELECT 1", ClassPermission, "25006"},
-	{"DO $$BEGIN CREATE TABLE pwn4(); END$$", ClassPermission, "25006"},
-	{"UPDATE items SET name = 'pwned'", ClassPermission, "25006"},
-	{"SELECT * FROM items FOR UPDATE", ClassPermission, "25006"},
-	{"COPY (SELECT 1) TO STDOUT", ClassUnknown, ""},
+	{"SELECT lo_from_bytea(0, 'x')", classUnknown, ""},
+	{"SELECT lo_create(0)", classUnknown, ""},
+	{"WITH x AS (INSERT INTO items (id) VALUES (999) RETURNING id) SELECT * FROM x", classPermission, "25006"},
+	{"SELECT * INTO pwn2 FROM items", classPermission, "25006"},
+	{"CREATE TEMP TABLE pwn3 AS SELECT 1", classPermission, "25006"},
+	{"DO $$BEGIN CREATE TABLE pwn4(); END$$", classPermission, "25006"},
+	{"UPDATE items SET name = 'pwned'", classPermission, "25006"},
+	{"SELECT * FROM items FOR UPDATE", classPermission, "25006"},
+	{"COPY (SELECT 1) TO STDOUT", classUnknown, ""},
 	// Session state that survives ROLLBACK: the connection is destroyed.
-	{"PREPARE pwn AS SELECT 1", ClassUnknown, ""},
-	{"DECLARE pwn CURSOR WITH HOLD FOR SELECT 1", ClassUnknown, ""},
+	{"PREPARE pwn AS SELECT 1", classUnknown, ""},
+	{"DECLARE pwn CURSOR WITH HOLD FOR SELECT 1", classUnknown, ""},
 	// Notifications: transactional, never delivered.
-	{"LISTEN pwn", ClassUnknown, ""},
-	{"NOTIFY pwn, 'attack'", ClassUnknown, ""},
-	{"SELECT pg_notify('pwn', 'attack')", ClassUnknown, ""},
+	{"LISTEN pwn", classUnknown, ""},
+	{"NOTIFY pwn, 'attack'", classUnknown, ""},
+	{"SELECT pg_notify('pwn', 'attack')", classUnknown, ""},
 	// Transaction control: COMMIT of an empty read-only transaction commits
 	// nothing and cannot be followed by anything.
-	{"COMMIT", ClassUnknown, ""},
+	{"COMMIT", classUnknown, ""},
 }
 
 // notValidated lists attacks too dangerous to run without the validator on
@@ -80,7 +80,7 @@ func TestAttacksValidated(t *testing.T) {
 		e := queryErr(t, ex, a)
 		var ve *validate.Error
 		if !errors.Is(e, ErrRejected) || !errors.As(e, &ve) {
-			t.Errorf("%s: got %v (class %s), want a validator rejection", a, e, e.Class)
+			t.Errorf("%s: got %v (class %s), want a validator rejection", a, e, e.class)
 		}
 	}
 	assertNothingPersisted(t, dsn, pool, w)
@@ -100,14 +100,14 @@ func TestAttacksBypassValidator(t *testing.T) {
 		// Check after each attack, before a later failure destroys the
 		// connection that ran it for another reason.
 		assertPoolClean(t, admin, pool, a.sql)
-		if a.bypassed == ClassUnknown && a.state == "" {
+		if a.bypassed == classUnknown && a.state == "" {
 			if err != nil {
 				t.Errorf("%s: %v, want success contained by the transaction", a.sql, err)
 			}
 			continue
 		}
 		var e *Error
-		if !errors.As(err, &e) || e.SQLState != a.state || (a.bypassed != ClassUnknown && e.Class != a.bypassed) {
+		if !errors.As(err, &e) || e.SQLState != a.state || (a.bypassed != classUnknown && e.class != a.bypassed) {
 			t.Errorf("%s: got %v (%+v), want SQLSTATE %s class %s", a.sql, err, res, a.state, a.bypassed)
 		}
 	}

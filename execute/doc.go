@@ -91,9 +91,10 @@
 //
 // # Errors
 //
-// Every error is an *Error carrying a Class, the SQLSTATE, message, detail,
-// hint and position of the server's report, and whether a retry may help.
-// errors.Is matches the class sentinels (ErrRejected, ErrRepairable,
+// Every error is an *Error carrying the SQLSTATE, message, detail, hint and
+// position of the server's report, and whether a retry may help; its class
+// (what a caller should do about it) is matched with errors.Is against the
+// sentinels (ErrRejected, ErrRepairable,
 // ErrPermission, ErrTimeout, ErrConnection, ErrCanceled); the cause
 // (*validate.Error, *pgconn.PgError, context.Canceled, ...) is in the chain.
 // A connection that died while idle in the pool is retried once on a fresh

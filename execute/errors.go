@@ -36,43 +36,43 @@ var (
 	ErrCanceled = errors.New("execute: canceled")
 )
 
-// Class groups errors by what a caller should do about them.
-type Class int
+// class groups errors by what a caller should do about them.
+type class int
 
 // Error classes.
 const (
-	ClassUnknown    Class = iota // none of the below (internal errors, bad options, ...)
-	ClassRejected                // ErrRejected: fix the SQL using the validator's issues
-	ClassRepairable              // ErrRepairable: fix the SQL using the server's message
-	ClassPermission              // ErrPermission: not allowed for this user; do not retry
-	ClassTimeout                 // ErrTimeout: too slow or too big; simplify the query
-	ClassConnection              // ErrConnection: fail fast; retry later if Retryable
-	ClassCanceled                // ErrCanceled: the caller gave up
+	classUnknown    class = iota // none of the below (internal errors, bad options, ...)
+	classRejected                // ErrRejected: fix the SQL using the validator's issues
+	classRepairable              // ErrRepairable: fix the SQL using the server's message
+	classPermission              // ErrPermission: not allowed for this user; do not retry
+	classTimeout                 // ErrTimeout: too slow or too big; simplify the query
+	classConnection              // ErrConnection: fail fast; retry later if Retryable
+	classCanceled                // ErrCanceled: the caller gave up
 )
 
 var classNames = [...]string{"unknown", "rejected", "repairable", "permission", "timeout", "connection", "canceled"}
 
 // String returns the class name ("repairable", ...).
-func (c Class) String() string {
+func (c class) String() string {
 	if c >= 0 && int(c) < len(classNames) {
 		return classNames[c]
 	}
-	return fmt.Sprintf("Class(%d)", int(c))
+	return fmt.Sprintf("class(%d)", int(c))
 }
 
-func (c Class) sentinel() error {
+func (c class) sentinel() error {
 	switch c {
-	case ClassRejected:
+	case classRejected:
 		return ErrRejected
-	case ClassRepairable:
+	case classRepairable:
 		return ErrRepairable
-	case ClassPermission:
+	case classPermission:
 		return ErrPermission
-	case ClassTimeout:
+	case classTimeout:
 		return ErrTimeout
-	case ClassConnection:
+	case classConnection:
 		return ErrConnection
-	case ClassCanceled:
+	case classCanceled:
 		return ErrCanceled
 	}
 	return nil
@@ -82,7 +82,7 @@ func (c Class) sentinel() error {
 // class and errors.As for the details; the cause (a *pgconn.PgError, a
 // *validate.Error, a context error, a network error) is in the chain.
 type Error struct {
-	Class Class
+	class class
 	// Op is the step that failed: "validate", "plan" (the server's plan
 	// of the query was refused), "acquire", "begin", "query", "read",
 	// "rollback" or "options".
@@ -134,7 +134,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is matches the sentinel of the error's class.
 func (e *Error) Is(target error) bool {
-	s := e.Class.sentinel()
+	s := e.class.sentinel()
 	return s != nil && target == s
 }
 
@@ -147,7 +147,7 @@ func newError(ctx context.Context, op, sql string, err error) *Error {
 	}
 	e = &Error{Op: op, SQL: sql, Err: err}
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		e.Class = ClassCanceled
+		e.class = classCanceled
 		if !errors.Is(err, ctxErr) {
 			e.Err = fmt.Errorf("%w (%w)", ctxErr, err)
 		}
@@ -156,11 +156,11 @@ func newError(ctx context.Context, op, sql string, err error) *Error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		e.SQLState, e.Message, e.Detail, e.Hint, e.Position = pe.Code, pe.Message, pe.Detail, pe.Hint, int(pe.Position)
-		e.Class, e.Retryable = classify(pe.Code)
-		if op != "query" && e.Class == ClassRepairable {
+		e.class, e.Retryable = classify(pe.Code)
+		if op != "query" && e.class == classRepairable {
 			// The SQL we send around the query is fixed; an error in it
 			// (for example a role that does not exist) is not the query's.
-			e.Class = ClassUnknown
+			e.class = classUnknown
 		}
 		return e
 	}
@@ -168,7 +168,7 @@ func newError(ctx context.Context, op, sql string, err error) *Error {
 	var ne net.Error
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) || isClosedConn(err) {
-		e.Class, e.Retryable = ClassConnection, true
+		e.class, e.Retryable = classConnection, true
 	}
 	return e
 }
@@ -185,11 +185,11 @@ func ConnectionFailed(err error) bool {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		c, _ := classify(pe.Code)
-		return c == ClassConnection && pe.Code != "40001" && pe.Code != "40P01"
+		return c == classConnection && pe.Code != "40001" && pe.Code != "40P01"
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return e.Class == ClassConnection && e.SQLState != "40001" && e.SQLState != "40P01"
+		return e.class == classConnection && e.SQLState != "40001" && e.SQLState != "40P01"
 	}
 	var ne net.Error
 	var ce *pgconn.ConnectError
@@ -208,30 +208,30 @@ func isClosedConn(err error) bool {
 }
 
 // classify maps a SQLSTATE to a class and whether retrying may help.
-func classify(code string) (Class, bool) {
+func classify(code string) (class, bool) {
 	switch code {
 	case "42501", "25006": // insufficient_privilege, read_only_sql_transaction
-		return ClassPermission, false
+		return classPermission, false
 	case "57014": // query_canceled: statement_timeout (our CancelRequests come with a done context)
-		return ClassTimeout, false
+		return classTimeout, false
 	case "55P03": // lock_not_available: lock_timeout
-		return ClassTimeout, true
+		return classTimeout, true
 	case "57P01", "57P02", "57P03", "53300", "25P03", "57P05": // shutdowns, too many connections, idle timeouts
-		return ClassConnection, true
+		return classConnection, true
 	case "40001", "40P01": // serialization failure, deadlock
-		return ClassConnection, true
+		return classConnection, true
 	case "53400": // configuration_limit_exceeded: temp_file_limit, the query spilled too much
-		return ClassTimeout, false
+		return classTimeout, false
 	case "53100", "53200": // disk full, out of memory: retrying will not help soon
-		return ClassConnection, false
+		return classConnection, false
 	}
 	switch {
 	case len(code) < 2:
-		return ClassUnknown, false
+		return classUnknown, false
 	case strings.HasPrefix(code, "08"):
-		return ClassConnection, true
+		return classConnection, true
 	case strings.HasPrefix(code, "53"), strings.HasPrefix(code, "58"):
-		return ClassConnection, false
+		return classConnection, false
 	case strings.HasPrefix(code, "42"), // syntax error or access rule violation
 		strings.HasPrefix(code, "22"), // data exception
 		strings.HasPrefix(code, "21"), // cardinality violation
@@ -239,7 +239,7 @@ func classify(code string) (Class, bool) {
 		strings.HasPrefix(code, "0A"), // feature not supported
 		strings.HasPrefix(code, "2F"), strings.HasPrefix(code, "39"), strings.HasPrefix(code, "38"),
 		code == "44000", code == "P0001":
-		return ClassRepairable, false
+		return classRepairable, false
 	}
-	return ClassUnknown, false
+	return classUnknown, false
 }

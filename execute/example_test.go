@@ -45,8 +45,12 @@ func Example() {
 	case errors.Is(err, execute.ErrRejected), errors.Is(err, execute.ErrRepairable):
 		fmt.Println("ask the model to fix:", err) // e.g. a V012 issue or SQLSTATE 42703
 		return
-	case errors.As(err, &xe):
-		fmt.Println("failed:", xe.Class, xe.SQLState, xe.Retryable)
+	case errors.Is(err, execute.ErrTimeout), errors.Is(err, execute.ErrConnection):
+		errors.As(err, &xe)
+		fmt.Println("try later or simpler:", xe.SQLState, xe.Retryable)
+		return
+	case err != nil:
+		fmt.Println("failed:", err)
 		return
 	}
 	for _, c := range res.Columns {

@@ -138,14 +138,14 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 			var err error
 			if vres, err = v.Validate(sql); err != nil {
 				e.cfg.logger.DebugContext(ctx, "execute: rejected", "sql", sql, "err", err)
-				return nil, &Error{Class: ClassRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
+				return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
 			}
 			run = vres.SQL
 		}
 	}
 	if strings.TrimSpace(run) == "" {
 		// pgx sends an empty query with the simple protocol; never do that.
-		return nil, &Error{Class: ClassRejected, Op: "validate", SQL: sql, Message: "empty query"}
+		return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: "empty query"}
 	}
 	for attempt := 0; ; attempt++ {
 		res, err, sent := e.run(ctx, run, &qc, v)
@@ -153,7 +153,7 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 			// A pooled connection that died while idle (server restart,
 			// network blip) fails before the query is sent: one retry on a
 			// fresh connection is safe and hides it.
-			if !sent && attempt == 0 && err.Class == ClassConnection && ctx.Err() == nil {
+			if !sent && attempt == 0 && err.class == classConnection && ctx.Err() == nil {
 				e.cfg.logger.InfoContext(ctx, "execute: retrying on a new connection", "err", err)
 				continue
 			}
@@ -537,13 +537,13 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 		why = op + " failed"
 		qe := newError(ctx, op, sql, err)
 		switch {
-		case backstopped.Load() && qe.Class != ClassCanceled:
-			qe.Class, qe.Retryable, qe.SQLState = ClassTimeout, false, ""
+		case backstopped.Load() && qe.class != classCanceled:
+			qe.class, qe.Retryable, qe.SQLState = classTimeout, false, ""
 			qe.Err = fmt.Errorf("the server did not stop the query at its statement timeout (%v); the connection was closed %v later (%w)",
 				e.cfg.statementTimeout, backstopSlack, err)
 			qe.Message = qe.Err.Error()
-		case qe.Class == ClassUnknown && conn.IsClosed():
-			qe.Class, qe.Retryable = ClassConnection, true
+		case qe.class == classUnknown && conn.IsClosed():
+			qe.class, qe.Retryable = classConnection, true
 		}
 		return qe
 	}
@@ -566,7 +566,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			ve := &validate.Error{SQL: sql, Issues: []validate.Issue{{Code: validate.CodePlan, Severity: validate.SeverityError,
 				Location: -1, Message: fmt.Sprintf("the query's plan is larger than %d bytes (constants the server folded?) "+
 					"and could not be checked; write a smaller query", maxPlanBytes)}}}
-			return nil, &Error{Class: ClassRejected, Op: "plan", SQL: sql, Message: ve.Error(), Err: ve}, true
+			return nil, &Error{class: classRejected, Op: "plan", SQL: sql, Message: ve.Error(), Err: ve}, true
 		}
 		return nil, fail(op, err), op == "query"
 	}
@@ -579,7 +579,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			e.cfg.logger.DebugContext(ctx, "execute: plan rejected", "sql", sql, "err", err)
 			backstop.Stop()
 			keep, why = e.end(ctx, pc, s)
-			return nil, &Error{Class: ClassRejected, Op: "plan", SQL: sql, Message: err.Error(), Err: err}, true
+			return nil, &Error{class: classRejected, Op: "plan", SQL: sql, Message: err.Error(), Err: err}, true
 		}
 	}
 

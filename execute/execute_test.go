@@ -83,7 +83,7 @@ func TestScope(t *testing.T) {
 	}
 	for _, bad := range [][]string{{""}, {strings.Repeat("s", 64)}, {"a\x00b"}} {
 		e := queryErr(t, ex, "SELECT 1", Scope(bad...))
-		if e.Class != ClassUnknown || e.Op != "options" {
+		if e.class != classUnknown || e.Op != "options" {
 			t.Errorf("scope %q: got %+v, want an options error", bad, e)
 		}
 	}
@@ -209,7 +209,7 @@ func TestErrorClasses(t *testing.T) {
 	} {
 		e := queryErr(t, ex, tc.sql)
 		if e.SQLState != tc.state || !errors.Is(e, tc.is) || e.Message == "" {
-			t.Errorf("%s: got %s %v (class %s), want %s", tc.sql, e.SQLState, e, e.Class, tc.state)
+			t.Errorf("%s: got %s %v (class %s), want %s", tc.sql, e.SQLState, e, e.class, tc.state)
 		}
 	}
 }

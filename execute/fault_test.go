@@ -85,7 +85,7 @@ func TestTerminateBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !errors.Is(e, ErrConnection) || e.SQLState != "57P01" || !e.Retryable {
-		t.Errorf("got %v (class %s, state %s, retryable %v), want a retryable 57P01 connection error", e, e.Class, e.SQLState, e.Retryable)
+		t.Errorf("got %v (class %s, state %s, retryable %v), want a retryable 57P01 connection error", e, e.class, e.SQLState, e.Retryable)
 	}
 	if res := mustQuery(t, ex, "SELECT count(*) FROM items"); res.Rows[0][0] != int64(50) {
 		t.Errorf("after recovery: %v", res.Rows)
@@ -97,7 +97,7 @@ func TestStatementTimeout(t *testing.T) {
 	ex := New(pool, WithStatementTimeout(200*time.Millisecond))
 	e := queryErr(t, ex, heavySQL)
 	if !errors.Is(e, ErrTimeout) || e.SQLState != "57014" || errors.Is(e, context.DeadlineExceeded) {
-		t.Errorf("got %v (class %s), want ErrTimeout 57014", e, e.Class)
+		t.Errorf("got %v (class %s), want ErrTimeout 57014", e, e.class)
 	}
 	mustQuery(t, ex, "SELECT 1")
 }
@@ -116,7 +116,7 @@ func TestLockTimeout(t *testing.T) {
 	ex := New(pool, WithLockTimeout(100*time.Millisecond))
 	e := queryErr(t, ex, "SELECT count(*) FROM items")
 	if !errors.Is(e, ErrTimeout) || e.SQLState != "55P03" {
-		t.Errorf("got %v (class %s), want ErrTimeout 55P03", e, e.Class)
+		t.Errorf("got %v (class %s), want ErrTimeout 55P03", e, e.class)
 	}
 }
 
@@ -174,7 +174,7 @@ func TestRoleImpersonation(t *testing.T) {
 	pid := backendPID(t, pool)
 	e := queryErr(t, ex, "SELECT s FROM secret", AsRole(role))
 	if !errors.Is(e, ErrPermission) || e.SQLState != "42501" || e.Op != "query" {
-		t.Errorf("forbidden table: %v (class %s), want ErrPermission 42501", e, e.Class)
+		t.Errorf("forbidden table: %v (class %s), want ErrPermission 42501", e, e.class)
 	}
 	if got := backendPID(t, pool); got == pid {
 		t.Errorf("connection %d reused after running as another role", pid)
@@ -188,8 +188,8 @@ func TestRoleImpersonation(t *testing.T) {
 	}
 
 	e = queryErr(t, ex, "SELECT 1", AsRole("no such role"))
-	if e.Op != "begin" || e.SQLState != "22023" || e.Class != ClassUnknown {
-		t.Errorf("unknown role: %v (op %s class %s), want a begin error 22023", e, e.Op, e.Class)
+	if e.Op != "begin" || e.SQLState != "22023" || e.class != classUnknown {
+		t.Errorf("unknown role: %v (op %s class %s), want a begin error 22023", e, e.Op, e.class)
 	}
 	e = queryErr(t, ex, "SELECT 1", AsRole(strings.Repeat("r", 64)))
 	if e.Op != "options" {
@@ -257,7 +257,7 @@ func TestServerRestart(t *testing.T) {
 	pg("stop")
 	e := queryErr(t, ex, "SELECT 1")
 	if !errors.Is(e, ErrConnection) || !e.Retryable {
-		t.Errorf("server down: %v (class %s op %s), want a retryable connection error", e, e.Class, e.Op)
+		t.Errorf("server down: %v (class %s op %s), want a retryable connection error", e, e.class, e.Op)
 	}
 	pg("start")
 	if res := mustQuery(t, ex, "SELECT 41 + 1"); res.Rows[0][0] != int64(42) {
@@ -328,7 +328,7 @@ func TestBackstop(t *testing.T) {
 		t.Error(err)
 	}
 	if !errors.Is(e, ErrTimeout) || e.SQLState != "" || !strings.Contains(e.Message, "did not stop") {
-		t.Errorf("got %v (class %s, state %s), want the executor's own timeout", e, e.Class, e.SQLState)
+		t.Errorf("got %v (class %s, state %s), want the executor's own timeout", e, e.class, e.SQLState)
 	}
 	// Bounded, not timed: without the backstop the call never returns.
 	if limit := timeout + backstopSlack + 10*time.Second; elapsed > limit {

@@ -26,7 +26,7 @@ func TestPlanCheck(t *testing.T) {
 	e := queryErr(t, ex, "SELECT ('1 second'::interval).pg_sleep_for", planCheckOnly())
 	var ve *validate.Error
 	if !errors.Is(e, ErrRejected) || e.Op != "plan" || !errors.As(e, &ve) || !ve.Has(validate.CodePlan) {
-		t.Errorf("got %v (class %s, op %s), want a plan rejection carrying V015", e, e.Class, e.Op)
+		t.Errorf("got %v (class %s, op %s), want a plan rejection carrying V015", e, e.class, e.Op)
 	}
 	if got := backendPID(t, pool); got != pid {
 		t.Errorf("connection replaced after a plan rejection (pid %d -> %d)", pid, got)
@@ -47,7 +47,7 @@ func TestPlanTooLarge(t *testing.T) {
 	var ve *validate.Error
 	if !errors.Is(e, ErrRejected) || e.Op != "plan" || !errors.As(e, &ve) || !ve.Has(validate.CodePlan) ||
 		!strings.Contains(e.Message, "could not be checked") {
-		t.Errorf("got %v (class %s, op %s), want a V015 plan rejection", e, e.Class, e.Op)
+		t.Errorf("got %v (class %s, op %s), want a V015 plan rejection", e, e.class, e.Op)
 	}
 	mustQuery(t, ex, "SELECT 1")
 }

@@ -142,7 +142,7 @@ func TestResourceBombs(t *testing.T) {
 			memory, temp := use.done()
 			var outcome string
 			if e := (*Error)(nil); errors.As(err, &e) {
-				outcome = e.Class.String() + " error: " + e.Error()
+				outcome = e.class.String() + " error: " + e.Error()
 			} else if err != nil {
 				outcome = "error: " + err.Error()
 			} else {
@@ -155,7 +155,7 @@ func TestResourceBombs(t *testing.T) {
 			switch {
 			case err == nil && !res.Truncated:
 				t.Errorf("the whole result came back: %d rows, %d bytes", res.RowCount, res.Bytes)
-			case err != nil && (!errors.As(err, &e) || e.Class == ClassCanceled || e.Class == ClassUnknown):
+			case err != nil && (!errors.As(err, &e) || e.class == classCanceled || e.class == classUnknown):
 				t.Errorf("error %v, want the server's refusal or a timeout", err)
 			}
 			if limit := b.timeout + backstopSlack + 8*time.Second; elapsed > limit {

@@ -83,7 +83,7 @@ func TestTempFileLimit(t *testing.T) {
 	ex := New(pool, WithWorkMem(1<<20), WithTempFileLimit(4<<20))
 	e := queryErr(t, ex, "SELECT g FROM generate_series(1, 2000000) g ORDER BY g DESC", unvalidated())
 	if e.SQLState != "53400" || !errors.Is(e, ErrTimeout) || e.Retryable {
-		t.Errorf("got %v (class %s), want a non-retryable ErrTimeout 53400", e, e.Class)
+		t.Errorf("got %v (class %s), want a non-retryable ErrTimeout 53400", e, e.class)
 	}
 	mustQuery(t, ex, "SELECT 1")
 }

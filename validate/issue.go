@@ -152,3 +152,19 @@ const (
 	CodeLimitAdded  = "R001" // LIMIT added because the query had none
 	CodeLimitCapped = "R002" // LIMIT lowered to the configured maximum
 )
+
+// Unsafe reports whether code refuses what a query would do (write, lock,
+// run several statements, call a function with side effects or outside
+// the allow-list, read the system catalogs, run without bound, ...), as
+// opposed to SQL that does not parse or names a table, type or column
+// outside the allowed set: a caller shows the first as a policy refusal and
+// the second as a mistake to fix.
+func Unsafe(code string) bool {
+	switch code {
+	case CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking, CodeUnsupported, CodeParam,
+		CodeFuncDenied, CodeFuncNotAllowed, CodeSystemCatalog, CodeFuncNotation, CodePlan,
+		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge:
+		return true
+	}
+	return false
+}
