@@ -99,7 +99,7 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	}
 	data := generate.PromptData{
 		Question: question, Evidence: ac.evidence, Examples: c.Examples,
-		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.OmitSchemas(c.SearchPath...)),
+		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.WithUnqualified(c.SearchPath...)),
 	}
 	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {
 		data.SearchPath = c.SearchPath

@@ -74,7 +74,7 @@ func (e *Engine) planJoins(ctx context.Context, st *state, c *SchemaContext, nam
 		return jp
 	}
 	jp.joins = tree.Edges()
-	jp.skeleton = tree.Skeleton(plan.WithSearchPath(c.SearchPath...))
+	jp.skeleton = tree.Skeleton(plan.SearchPath(c.SearchPath...))
 	jp.warnings = fanOutWarnings(st.cat, c.Question, c.Links, tree.FanOuts())
 	return jp
 }

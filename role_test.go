@@ -432,7 +432,7 @@ func TestReaderRoleAttacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := pgtest.PoolAs(t, dsn, name)
-	eng, err := nl2sql.New(pool, nl2sql.WithIntrospectOptions(schema.IncludeSchemas("public", "div_01")))
+	eng, err := nl2sql.New(pool, nl2sql.WithIntrospectOptions(schema.WithSchemas("public", "div_01")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,7 +169,7 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 // query's, with the scope as search path and the row cap + 1 as LIMIT.
 func (e *Executor) validator(qc *queryConfig) *validate.Validator {
 	opts := append(append(append([]validate.Option(nil), e.cfg.validateOpts...), qc.validateOpts...),
-		validate.WithSearchPath(qc.scope...), validate.WithMaxLimit(int64(qc.maxRows)+1))
+		validate.WithSearchPath(qc.scope...), validate.WithMaxRows(qc.maxRows+1))
 	if len(qc.validateOpts) > 0 {
 		return validate.New(opts...)
 	}

@@ -70,7 +70,7 @@ func defaultConfig() *config {
 // WithValidateOptions configures the validator every query passes before it
 // runs (repeatable: the options add up). Without it the validator has
 // validate.New's safe defaults. The executor appends validate.WithSearchPath
-// (the query's scope) and validate.WithMaxLimit (its row cap + 1) after these,
+// (the query's scope) and validate.WithMaxRows (its row cap + 1) after these,
 // so that the validator resolves names exactly as the session will and the
 // server never produces more rows than the executor reads.
 func WithValidateOptions(opts ...validate.Option) Option {

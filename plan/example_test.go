@@ -35,7 +35,7 @@ func ExampleGraph_Connect() {
 		panic(err)
 	}
 	fmt.Println("added:", tree.Added())
-	fmt.Println(tree.Skeleton(plan.WithSearchPath("school"), plan.Multiline(true)))
+	fmt.Println(tree.Skeleton(plan.SearchPath("school"), plan.Multiline(true)))
 	for _, e := range tree.Edges() {
 		fmt.Println(e.From, "=", e.To)
 	}
@@ -96,8 +96,8 @@ func ExampleTree_Prune() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(tree.Skeleton(plan.WithSearchPath("school"), plan.FanOutNotes(true)))
-	fmt.Println(tree.Prune("school.students").Skeleton(plan.WithSearchPath("school")))
+	fmt.Println(tree.Skeleton(plan.SearchPath("school"), plan.FanOutNotes(true)))
+	fmt.Println(tree.Prune("school.students").Skeleton(plan.SearchPath("school")))
 	// Output:
 	// FROM students s JOIN enrollments e ON e.student_id = s.id /* one row per e: s repeats */ JOIN courses c ON c.id = e.course_id /* one row per e: c repeats */
 	// FROM students s

@@ -115,7 +115,7 @@ func TestJunction(t *testing.T) {
 		t.Errorf("Junctions() = %v", g.Junctions())
 	}
 	tr := connect(t, g, []string{"school.students", "school.courses"},
-		"FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id", plan.WithSearchPath("school"))
+		"FROM students s JOIN enrollments e ON e.student_id = s.id JOIN courses c ON c.id = e.course_id", plan.SearchPath("school"))
 	if got := tr.Added(); !slices.Equal(got, []string{"school.enrollments"}) {
 		t.Errorf("added %v, want [school.enrollments]", got)
 	}

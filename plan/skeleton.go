@@ -20,9 +20,9 @@ type skeletonOptionFunc func(*skeletonConfig)
 
 func (f skeletonOptionFunc) applySkeleton(c *skeletonConfig) { f(c) }
 
-// WithSearchPath leaves out the schema of tables that the search path
-// resolves to the same table (e.g. WithSearchPath("public")).
-func WithSearchPath(schemas ...string) SkeletonOption {
+// SearchPath leaves out the schema of tables that the search path
+// resolves to the same table (e.g. SearchPath("public")).
+func SearchPath(schemas ...string) SkeletonOption {
 	return skeletonOptionFunc(func(c *skeletonConfig) { c.searchPath = schemas })
 }
 

@@ -6,7 +6,7 @@
 // Introspect reads pg_catalog directly (information_schema is slow on large
 // catalogs and hides comments) with a fixed number of set-based queries:
 //
-//	cat, err := schema.Introspect(ctx, pool, schema.ExcludeSchemas("audit"))
+//	cat, err := schema.Introspect(ctx, pool, schema.WithoutSchemas("audit"))
 //	if err != nil { ... }
 //	t := cat.Table("sales.orders")          // "schema.table"; bare names mean public
 //	fmt.Println(t.PrimaryKey, t.ForeignKeys)

@@ -45,16 +45,16 @@ type introspectOptionFunc func(*introspectConfig)
 
 func (f introspectOptionFunc) applyIntrospect(c *introspectConfig) { f(c) }
 
-// IncludeSchemas keeps only schemas matching one of the patterns
+// WithSchemas keeps only schemas matching one of the patterns
 // (path.Match syntax: "public", "div_*"). By default every non-system schema
 // is introspected.
-func IncludeSchemas(patterns ...string) IntrospectOption {
+func WithSchemas(patterns ...string) IntrospectOption {
 	return introspectOptionFunc(func(c *introspectConfig) { c.include = append(c.include, patterns...) })
 }
 
-// ExcludeSchemas drops schemas matching one of the patterns. Exclusion wins
+// WithoutSchemas drops schemas matching one of the patterns. Exclusion wins
 // over inclusion.
-func ExcludeSchemas(patterns ...string) IntrospectOption {
+func WithoutSchemas(patterns ...string) IntrospectOption {
 	return introspectOptionFunc(func(c *introspectConfig) { c.exclude = append(c.exclude, patterns...) })
 }
 

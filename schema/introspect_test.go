@@ -48,7 +48,7 @@ func tableNames(c *schema.Catalog) []string {
 }
 
 func TestIntrospectFixture(t *testing.T) {
-	cat := introspect(t, fixtureDB(t), schema.ExcludeSchemas("skip*"))
+	cat := introspect(t, fixtureDB(t), schema.WithoutSchemas("skip*"))
 
 	want := []string{
 		"Legacy.CustomerNotes", "public.countries", "public.fk_outside", "public.ledger",
@@ -154,7 +154,7 @@ func TestIntrospectFixture(t *testing.T) {
 
 func TestIntrospectFilters(t *testing.T) {
 	dsn := fixtureDB(t)
-	cat := introspect(t, dsn, schema.IncludeSchemas("sales"), schema.WithViews(false))
+	cat := introspect(t, dsn, schema.WithSchemas("sales"), schema.WithViews(false))
 	for _, tb := range cat.Tables {
 		if tb.Schema != "sales" || tb.Kind == schema.KindView || tb.Kind == schema.KindMaterializedView {
 			t.Errorf("unexpected %s (%s)", tb.QualifiedName(), tb.Kind)
@@ -168,16 +168,16 @@ func TestIntrospectFilters(t *testing.T) {
 		t.Errorf("fk out of filter = %+v", fk)
 	}
 
-	parts := introspect(t, dsn, schema.IncludeSchemas("public"), schema.WithPartitions(true))
+	parts := introspect(t, dsn, schema.WithSchemas("public"), schema.WithPartitions(true))
 	if p := parts.Table("public.ledger_2023"); p == nil || p.PartitionOf != "public.ledger" {
 		t.Errorf("partition = %+v", p)
 	}
 
-	_, err := schema.Introspect(context.Background(), pgtest.Pool(t, dsn), schema.IncludeSchemas("nope"))
+	_, err := schema.Introspect(context.Background(), pgtest.Pool(t, dsn), schema.WithSchemas("nope"))
 	if !errors.Is(err, schema.ErrNoSchemas) {
 		t.Errorf("err = %v, want ErrNoSchemas", err)
 	}
-	_, err = schema.Introspect(context.Background(), pgtest.Pool(t, dsn), schema.IncludeSchemas("[bad"))
+	_, err = schema.Introspect(context.Background(), pgtest.Pool(t, dsn), schema.WithSchemas("[bad"))
 	if err == nil || !strings.Contains(err.Error(), "bad schema pattern") {
 		t.Errorf("bad pattern err = %v", err)
 	}
@@ -187,7 +187,7 @@ func TestIntrospectCompositeFKOutsideFilter(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	b, _ := os.ReadFile("testdata/fixture_outside.sql")
 	pgtest.Exec(t, dsn, string(b))
-	cat := introspect(t, dsn, schema.IncludeSchemas("public"))
+	cat := introspect(t, dsn, schema.WithSchemas("public"))
 	fk := cat.Table("public.child").ForeignKeys[0]
 	if fk.Ref() != "hidden.parent" || !reflect.DeepEqual(fk.RefColumns, []string{"a", "b"}) {
 		t.Errorf("fk = %+v", fk)
@@ -270,14 +270,14 @@ func TestCatalogJSONRoundTrip(t *testing.T) {
 }
 
 func TestMSchemaGolden(t *testing.T) {
-	cat := introspect(t, fixtureDB(t), schema.ExcludeSchemas("skipme"))
+	cat := introspect(t, fixtureDB(t), schema.WithoutSchemas("skipme"))
 	cases := []struct {
 		name string
 		text string
 	}{
 		{"full", cat.MSchema(schema.WithDBID("fixture"))},
 		{"subset_examples", schema.MSchema(cat.Subset([]string{"sales.orders", "sales.customers", "public.countries"}).Tables,
-			schema.OmitSchemas("public"),
+			schema.WithUnqualified("public"),
 			schema.WithRowEstimates(true),
 			schema.WithExamples(map[string][]string{
 				"sales.customers.cust_nm": {"Acme GmbH", "Globex, Inc.", "Initech", "Umbrella"},

@@ -43,9 +43,9 @@ func WithRowEstimates(on bool) RenderOption {
 	return renderOptionFunc(func(c *renderConfig) { c.rowEstimates = on })
 }
 
-// OmitSchemas renders tables of these schemas unqualified (for a prompt
+// WithUnqualified renders tables of these schemas unqualified (for a prompt
 // whose SQL runs with that search_path).
-func OmitSchemas(schemas ...string) RenderOption {
+func WithUnqualified(schemas ...string) RenderOption {
 	return renderOptionFunc(func(c *renderConfig) {
 		for _, s := range schemas {
 			c.omit[s] = true

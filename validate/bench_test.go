@@ -48,7 +48,7 @@ func BenchmarkValidateSimpleKeyed(b *testing.B) {
 			keyed[i].ForeignKeys = []validate.ForeignKey{{Columns: []string{"user_id"}, RefSchema: "public", RefTable: "users", RefColumns: []string{"id"}}}
 		}
 	}
-	benchValidate(b, validate.New(validate.WithTables(keyed...), validate.WithMaxLimit(1000)), benchSimple)
+	benchValidate(b, validate.New(validate.WithTables(keyed...), validate.WithMaxRows(1000)), benchSimple)
 }
 
 func BenchmarkValidate10Joins(b *testing.B) {
@@ -104,7 +104,7 @@ func benchERPExam(b *testing.B, tables func(testing.TB, *pgxpool.Pool) []validat
 	dsn := pgtest.FromTemplate(b, "validate-erp-"+erp.Version(), func(ctx context.Context, conn *pgx.Conn) error {
 		return erp.Load(ctx, conn, erp.Options{NoData: true})
 	})
-	v := validate.New(validate.WithTables(tables(b, pgtest.Pool(b, dsn))...), validate.WithSearchPath("public"), validate.WithMaxLimit(1000))
+	v := validate.New(validate.WithTables(tables(b, pgtest.Pool(b, dsn))...), validate.WithSearchPath("public"), validate.WithMaxRows(1000))
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -129,7 +129,7 @@ func BenchmarkCheckPlan(b *testing.B) {
 		b.Fatal(err)
 	}
 	erpPool := pgtest.Pool(b, erptest.Single(b))
-	v := validate.New(validate.WithTables(catalogTables(b, erpPool)...), validate.WithMaxLimit(1000))
+	v := validate.New(validate.WithTables(catalogTables(b, erpPool)...), validate.WithMaxRows(1000))
 	sqls := make([]string, len(exam))
 	widest := 0
 	for i, q := range exam {

@@ -32,7 +32,7 @@ var shopTables = []validate.Table{
 }
 
 func shopValidator(opts ...validate.Option) *validate.Validator {
-	return validate.New(append([]validate.Option{validate.WithTables(shopTables...), validate.WithMaxLimit(1000)}, opts...)...)
+	return validate.New(append([]validate.Option{validate.WithTables(shopTables...), validate.WithMaxRows(1000)}, opts...)...)
 }
 
 // columnCodes need the allowed tables and their columns: the zero-config

@@ -8,7 +8,7 @@
 //	v := validate.New(
 //		validate.WithTables(tables...),            // allowed relations (default: any non-system relation)
 //		validate.WithSearchPath("div_01", "public"),
-//		validate.WithMaxLimit(1000),                // add/cap the outer LIMIT
+//		validate.WithMaxRows(1000),                // add/cap the outer LIMIT
 //	)
 //	res, err := v.Validate(sql)
 //	if errors.Is(err, validate.ErrRejected) {
@@ -104,7 +104,7 @@
 //   - a query that needs no rewrite is returned as its own statement text
 //     (without a trailing semicolon or what follows it), comments and
 //     formatting kept;
-//   - a query without LIMIT, when WithMaxLimit is set, is parsed with
+//   - a query without LIMIT, when WithMaxRows is set, is parsed with
 //     " LIMIT n" already appended (on a new line after a line comment), and
 //     that text is what is checked and returned; the checks see the query
 //     with the appended LIMIT detached, exactly as written;

@@ -26,7 +26,7 @@ func TestERPExamNoFalseRejections(t *testing.T) {
 	})
 	pool := pgtest.Pool(t, dsn)
 	tables := catalogTables(t, pool)
-	v := validate.New(validate.WithTables(tables...), validate.WithSearchPath("public"), validate.WithMaxLimit(1000))
+	v := validate.New(validate.WithTables(tables...), validate.WithSearchPath("public"), validate.WithMaxRows(1000))
 	var sqls []string
 	rejected := 0
 	for _, q := range exam {

@@ -13,7 +13,7 @@ func Example() {
 			validate.Table{Schema: "public", Name: "customers", Columns: []string{"id", "name", "country"}},
 			validate.Table{Schema: "public", Name: "orders", Columns: []string{"id", "customer_id", "total"}},
 		),
-		validate.WithMaxLimit(100),
+		validate.WithMaxRows(100),
 	)
 	res, err := v.Validate("select c.name, sum(o.total) as spent from customers c join orders o on o.customer_id = c.id group by c.name order by spent desc;")
 	if err != nil {

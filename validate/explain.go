@@ -15,7 +15,7 @@ import (
 
 // DBTX begins transactions; *pgxpool.Pool satisfies it. Explain runs
 // candidates concurrently, so a single *pgx.Conn (not safe for concurrent
-// use) needs ExplainConcurrency(1).
+// use) needs Concurrency(1).
 type DBTX interface {
 	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
 }
@@ -65,9 +65,9 @@ const (
 	DefaultExplainTimeout     = 2 * time.Second
 )
 
-// ExplainConcurrency bounds how many candidates are explained at once
+// Concurrency bounds how many candidates are explained at once
 // (default DefaultExplainConcurrency).
-func ExplainConcurrency(n int) ExplainOption {
+func Concurrency(n int) ExplainOption {
 	return explainOptionFunc(func(c *explainConfig) {
 		if n > 0 {
 			c.concurrency = n
@@ -75,9 +75,9 @@ func ExplainConcurrency(n int) ExplainOption {
 	})
 }
 
-// ExplainTimeout sets the statement_timeout of each EXPLAIN (default
+// Timeout sets the statement_timeout of each EXPLAIN (default
 // DefaultExplainTimeout).
-func ExplainTimeout(d time.Duration) ExplainOption {
+func Timeout(d time.Duration) ExplainOption {
 	return explainOptionFunc(func(c *explainConfig) {
 		if d > 0 {
 			c.timeout = d

@@ -53,7 +53,7 @@ var explainCandidates = []string{
 func TestExplain(t *testing.T) {
 	pool := shopPool(t)
 	v := shopValidator()
-	res := v.Explain(context.Background(), pool, explainCandidates, validate.ExplainConcurrency(2))
+	res := v.Explain(context.Background(), pool, explainCandidates, validate.Concurrency(2))
 	if len(res) != len(explainCandidates) {
 		t.Fatalf("%d results for %d candidates", len(res), len(explainCandidates))
 	}
@@ -95,7 +95,7 @@ func TestExplainSingleConnAndCancel(t *testing.T) {
 	}
 	defer conn.Release()
 	v := validate.New()
-	res := v.Explain(ctx, conn.Conn(), []string{"SELECT 1", "SELECT * FROM missing_table", "SELECT 2"}, validate.ExplainConcurrency(1))
+	res := v.Explain(ctx, conn.Conn(), []string{"SELECT 1", "SELECT * FROM missing_table", "SELECT 2"}, validate.Concurrency(1))
 	if res[0].Err != nil || res[2].Err != nil {
 		t.Errorf("single connection: %+v", res)
 	}
@@ -129,7 +129,7 @@ func TestExplainTransaction(t *testing.T) {
 	res := v.Explain(context.Background(), pool, []string{
 		"SELECT id FROM users WHERE id = explain_settings()",
 		"SELECT id FROM users WHERE id = slow_constant()",
-	}, validate.ExplainTimeout(300*time.Millisecond))
+	}, validate.Timeout(300*time.Millisecond))
 	if res[0].Err != nil {
 		t.Fatalf("settings seen while planning: %v", res[0].Err)
 	}

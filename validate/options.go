@@ -176,16 +176,11 @@ func WithSystemCatalogs(allow bool) Option {
 	return optionFunc(func(c *config) { c.allowCatalogs = allow })
 }
 
-// WithMaxLimit makes the result SQL return at most n rows: a LIMIT n is added
+// WithMaxRows makes the result SQL return at most n rows: a LIMIT n is added
 // to the outermost query when it has none and a larger one is lowered to n.
 // Zero (the default) leaves LIMIT alone.
-func WithMaxLimit(n int64) Option {
-	return optionFunc(func(c *config) {
-		if n < 0 {
-			n = 0
-		}
-		c.maxLimit = n
-	})
+func WithMaxRows(n int) Option {
+	return optionFunc(func(c *config) { c.maxLimit = max(int64(n), 0) })
 }
 
 // WithLint turns the lint checks on (default) or off. The resource guards and

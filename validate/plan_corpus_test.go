@@ -34,7 +34,7 @@ func TestCheckPlanERPExam(t *testing.T) {
 		t.Run(l.name, func(t *testing.T) {
 			pool := pgtest.Pool(t, l.dsn(t))
 			v := validate.New(validate.WithTables(catalogTables(t, pool)...), validate.WithSearchPath(l.path...),
-				validate.WithMaxLimit(1000))
+				validate.WithMaxRows(1000))
 			checked := 0
 			for i, r := range v.Explain(context.Background(), pool, sqls) {
 				if r.Err != nil {

@@ -225,7 +225,7 @@ func TestCheckPlanCatalogs(t *testing.T) {
 // the plan check's error and no validation result.
 func TestExplainChecksPlan(t *testing.T) {
 	pool := planPool(t)
-	v := validate.New(validate.WithMaxLimit(100))
+	v := validate.New(validate.WithMaxRows(100))
 	res := v.Explain(context.Background(), pool, []string{
 		"SELECT id, secret FROM user_names",
 		"SELECT n FROM nums WHERE n > 3 ORDER BY n",

@@ -34,7 +34,7 @@ func mustReject(t *testing.T, v *validate.Validator, sql, code string) *validate
 }
 
 func TestLimitRewrite(t *testing.T) {
-	v := validate.New(validate.WithMaxLimit(100))
+	v := validate.New(validate.WithMaxRows(100))
 	tests := []struct {
 		sql, want, code string
 	}{
@@ -76,7 +76,7 @@ func TestLimitRewrite(t *testing.T) {
 // has none, and the deparsed tree otherwise; each parses to the tree that
 // was checked.
 func TestResultText(t *testing.T) {
-	v := validate.New(validate.WithMaxLimit(100))
+	v := validate.New(validate.WithMaxRows(100))
 	tests := []struct{ sql, want string }{
 		{"  select id\n  from t  ;\n", "select id\n  from t LIMIT 100"},
 		{"SELECT id FROM t;;", "SELECT id FROM t LIMIT 100"},
@@ -113,7 +113,7 @@ func TestResultText(t *testing.T) {
 // written: the LIMIT the validator appends draws no L006 warning, while
 // the author's own LIMIT without ORDER BY does.
 func TestAppendedLimitIsNotLinted(t *testing.T) {
-	v := validate.New(validate.WithMaxLimit(100))
+	v := validate.New(validate.WithMaxRows(100))
 	codes := func(sql string) []string {
 		var out []string
 		for _, is := range mustValidate(t, v, sql).Issues {
@@ -132,7 +132,7 @@ func TestAppendedLimitIsNotLinted(t *testing.T) {
 // TestRejectedLocationsPointIntoInput checks that a query rejected on the
 // appended-LIMIT path reports locations in the caller's text.
 func TestRejectedLocationsPointIntoInput(t *testing.T) {
-	v := validate.New(validate.WithMaxLimit(100))
+	v := validate.New(validate.WithMaxRows(100))
 	sql := "SELECT id, pg_sleep(1) FROM t;"
 	ve := mustReject(t, v, sql, validate.CodeFuncDenied)
 	if ve.SQL != sql {

@@ -32,9 +32,9 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer pool.Close()
 
-	opts := []schema.IntrospectOption{schema.ExcludeSchemas(exclude...)}
+	opts := []schema.IntrospectOption{schema.WithoutSchemas(exclude...)}
 	if s := append(c.scopeSchemas(), include...); len(s) > 0 {
-		opts = append(opts, schema.IncludeSchemas(s...))
+		opts = append(opts, schema.WithSchemas(s...))
 	}
 	cat, err := schema.Introspect(ctx, pool, opts...)
 	if err != nil {
@@ -69,7 +69,7 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var ropts []schema.RenderOption
 	ropts = append(ropts, schema.WithDBID(*dbid))
 	if c.scope != "" {
-		ropts = append(ropts, schema.OmitSchemas(c.scope))
+		ropts = append(ropts, schema.WithUnqualified(c.scope))
 	}
 	_, err = io.WriteString(stdout, cat.MSchema(ropts...))
 	return err

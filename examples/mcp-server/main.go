@@ -144,7 +144,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	if f.scope != "" {
 		opts = append(opts, nl2sql.WithScope(f.scope),
-			nl2sql.WithIntrospectOptions(schema.IncludeSchemas(f.scope, "public")))
+			nl2sql.WithIntrospectOptions(schema.WithSchemas(f.scope, "public")))
 	}
 	eng, err := nl2sql.New(pool, opts...)
 	if err != nil {
