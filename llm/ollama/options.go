@@ -1,15 +1,12 @@
 package ollama
 
 import (
-	"context"
-	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/internal/httpx"
 )
 
@@ -36,13 +33,9 @@ type config struct {
 	embedExtra     map[string]any
 }
 
-func transport(f func(*httpx.Settings)) Option {
-	return optionFunc(func(c *config) { f(&c.http) })
-}
-
 // WithBaseURL sets the server root (default DefaultBaseURL), without /api.
 func WithBaseURL(url string) Option {
-	return transport(httpx.BaseURL(url))
+	return optionFunc(func(c *config) { c.http.SetBaseURL(url) })
 }
 
 // HostFromEnv returns the server root OLLAMA_HOST names, completed like the
@@ -117,35 +110,10 @@ func WithEmbeddingExtraBody(fields map[string]any) Option {
 	return optionFunc(func(c *config) { c.embedExtra = fields })
 }
 
-// Transport options; see package llm for what retries and limits do.
-
-// WithHTTPClient sets the HTTP client (default http.DefaultClient).
-func WithHTTPClient(hc *http.Client) Option { return transport(httpx.HTTPClient(hc)) }
-
-// WithTimeout bounds each HTTP attempt (default 2 minutes; <= 0 for none).
-// Bound the whole call, retries included, with the context.
-func WithTimeout(d time.Duration) Option { return transport(httpx.Timeout(d)) }
-
-// WithMaxRetries sets how often a rate-limited, failed (5xx) or
-// network-broken request is retried (default 2; 0 disables retries).
-func WithMaxRetries(n int) Option { return transport(httpx.MaxRetries(n)) }
-
-// WithBackoff sets the first retry delay (doubled per retry, with jitter)
-// and the cap for any wait, Retry-After included (defaults 500ms and 30s).
-func WithBackoff(base, maxDelay time.Duration) Option {
-	return transport(httpx.Backoff(base, maxDelay))
+// WithTransport sets how the client sends its requests: the HTTP client,
+// the per-attempt timeout, retries and backoff, the response size limit
+// and the logger. Zero fields keep their defaults (see llm.Transport); a
+// later WithTransport replaces an earlier one whole.
+func WithTransport(t llm.Transport) Option {
+	return optionFunc(func(c *config) { c.http.SetTransport(t) })
 }
-
-// WithSleeper replaces how the client waits between retries; sleep must
-// return ctx's error when ctx is done first. Tests use it to avoid real
-// waiting and to observe the backoff.
-func WithSleeper(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return transport(httpx.Sleeper(sleep))
-}
-
-// WithMaxResponseBytes caps a response body (default 32 MiB); larger bodies
-// fail with llm.ErrResponseTooLarge.
-func WithMaxResponseBytes(n int64) Option { return transport(httpx.MaxResponseBytes(n)) }
-
-// WithLogger logs retries at debug level (default: silent).
-func WithLogger(l *slog.Logger) Option { return transport(httpx.Logger(l)) }

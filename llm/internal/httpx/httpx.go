@@ -25,51 +25,69 @@ import (
 	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
-// Defaults shared by every provider.
+// The defaults of llm.Transport's zero fields.
 const (
 	DefaultTimeout          = 2 * time.Minute
-	DefaultMaxRetries       = 2
+	DefaultMaxAttempts      = 3
 	DefaultBaseDelay        = 500 * time.Millisecond
 	DefaultMaxDelay         = 30 * time.Second
 	DefaultMaxResponseBytes = 32 << 20
 	maxErrorBody            = 64 << 10
 )
 
-// Settings is the transport part of a provider's config. Providers embed it
-// and their options write its fields.
+// Settings is what a provider client sends with: where, with which
+// headers, and over which transport. Providers keep one in their config;
+// their WithBaseURL and WithTransport options call SetBaseURL and
+// SetTransport.
 type Settings struct {
-	Provider         string
-	BaseURL          string // without trailing slash
-	HTTPClient       *http.Client
-	Header           http.Header   // sent with every request (auth, versions)
-	Timeout          time.Duration // per attempt; <= 0 means none; llm.WithCallTimeout on the context can shorten it
-	MaxRetries       int           // retries after the first attempt
-	BaseDelay        time.Duration // first backoff delay
-	MaxDelay         time.Duration // cap for backoff and Retry-After waits
-	MaxResponseBytes int64
-	// Sleep waits d or until ctx is done (then it returns ctx's error).
-	// Tests inject a fake; the default uses a timer.
-	Sleep  func(ctx context.Context, d time.Duration) error
-	Now    func() time.Time // for Retry-After HTTP dates and deadline checks
-	Logger *slog.Logger
+	Provider string
+	BaseURL  string      // without trailing slash
+	Header   http.Header // sent with every request (auth, versions)
+
+	// Transport is resolved: SetTransport has filled in every default, so
+	// HTTPClient, Sleep and Logger are non-nil and the numbers are the ones
+	// in force. A Timeout <= 0 means no per-attempt bound.
+	llm.Transport
+
+	Now func() time.Time // for Retry-After HTTP dates and deadline checks
 }
 
-// New returns Settings with the shared defaults.
+// New returns Settings with the default transport.
 func New(provider, baseURL string) Settings {
-	return Settings{
-		Provider:         provider,
-		BaseURL:          strings.TrimRight(baseURL, "/"),
-		HTTPClient:       http.DefaultClient,
-		Header:           http.Header{},
-		Timeout:          DefaultTimeout,
-		MaxRetries:       DefaultMaxRetries,
-		BaseDelay:        DefaultBaseDelay,
-		MaxDelay:         DefaultMaxDelay,
-		MaxResponseBytes: DefaultMaxResponseBytes,
-		Sleep:            SleepContext,
-		Now:              time.Now,
-		Logger:           slog.New(slog.DiscardHandler),
+	s := Settings{Provider: provider, Header: http.Header{}, Now: time.Now}
+	s.SetBaseURL(baseURL)
+	s.SetTransport(llm.Transport{})
+	return s
+}
+
+// SetBaseURL sets the root every request path is appended to.
+func (s *Settings) SetBaseURL(url string) { s.BaseURL = strings.TrimRight(url, "/") }
+
+// SetTransport replaces the transport with t, its zero fields replaced by
+// the defaults llm.Transport documents.
+func (s *Settings) SetTransport(t llm.Transport) {
+	t.HTTPClient = cmp.Or(t.HTTPClient, http.DefaultClient)
+	if t.Timeout == 0 {
+		t.Timeout = DefaultTimeout
 	}
+	if t.MaxAttempts <= 0 {
+		t.MaxAttempts = DefaultMaxAttempts
+	}
+	if t.BaseDelay == 0 {
+		t.BaseDelay = DefaultBaseDelay
+	}
+	t.BaseDelay = max(t.BaseDelay, 0)
+	if t.MaxDelay <= 0 {
+		t.MaxDelay = DefaultMaxDelay
+	}
+	if t.MaxResponseBytes <= 0 {
+		t.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if t.Sleep == nil {
+		t.Sleep = SleepContext
+	}
+	t.Logger = cmp.Or(t.Logger, slog.New(slog.DiscardHandler))
+	s.Transport = t
 }
 
 // SleepContext waits d or until ctx is done, whichever comes first.
@@ -92,9 +110,9 @@ func (e *transient) Error() string { return e.err.Error() }
 func (e *transient) Unwrap() error { return e.err }
 
 // Post sends body (already JSON) to BaseURL+path and returns the 2xx response
-// body. It retries retryable failures up to MaxRetries times, waiting
-// Retry-After when the server gives one (capped at MaxDelay) and an
-// exponential backoff with jitter otherwise. It never waits past ctx's
+// body. It sends it up to MaxAttempts times while the failure is
+// retryable, waiting Retry-After when the server gives one (capped at
+// MaxDelay) and an exponential backoff with jitter otherwise. It never waits past ctx's
 // deadline: when the next wait would cross it, the last error is returned.
 func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
 	url := s.BaseURL + path
@@ -113,7 +131,7 @@ func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, 
 		}
 		var api *llm.APIError
 		isAPI := errors.As(err, &api)
-		if (!isTransient && !(isAPI && api.Retryable())) || attempt >= s.MaxRetries {
+		if (!isTransient && !(isAPI && api.Retryable())) || attempt+1 >= s.MaxAttempts {
 			return nil, err
 		}
 		wait := s.backoff(attempt)
@@ -471,42 +489,4 @@ func Reply(provider string, resp *llm.Response) (*llm.Response, error) {
 		return resp, TruncatedReply(provider)
 	}
 	return resp, nil
-}
-
-// Setters for the transport options every provider offers. Nil or
-// non-positive values keep the defaults where those would break the client.
-
-func BaseURL(url string) func(*Settings) {
-	return func(s *Settings) { s.BaseURL = strings.TrimRight(url, "/") }
-}
-
-func HTTPClient(hc *http.Client) func(*Settings) {
-	return func(s *Settings) { s.HTTPClient = cmp.Or(hc, http.DefaultClient) }
-}
-
-func Timeout(d time.Duration) func(*Settings) { return func(s *Settings) { s.Timeout = d } }
-
-func MaxRetries(n int) func(*Settings) { return func(s *Settings) { s.MaxRetries = max(n, 0) } }
-
-func MaxResponseBytes(n int64) func(*Settings) {
-	return func(s *Settings) { s.MaxResponseBytes = cmp.Or(max(n, 0), DefaultMaxResponseBytes) }
-}
-
-func Logger(l *slog.Logger) func(*Settings) {
-	return func(s *Settings) { s.Logger = cmp.Or(l, slog.New(slog.DiscardHandler)) }
-}
-
-func Backoff(base, maxDelay time.Duration) func(*Settings) {
-	return func(s *Settings) {
-		s.BaseDelay, s.MaxDelay = max(base, 0), cmp.Or(max(maxDelay, 0), DefaultMaxDelay)
-	}
-}
-
-func Sleeper(sleep func(ctx context.Context, d time.Duration) error) func(*Settings) {
-	return func(s *Settings) {
-		if sleep == nil {
-			sleep = SleepContext
-		}
-		s.Sleep = sleep
-	}
 }
