@@ -1,7 +1,3 @@
-// Package httpx is the HTTP transport the llm providers share: POST a JSON
-// body, retry rate limits, server errors and transient network failures with
-// exponential backoff (honouring Retry-After), cap the response size, and
-// turn every failure into an llm sentinel or *llm.APIError.
 package httpx
 
 import (
@@ -379,55 +375,81 @@ func TruncatedReply(provider string) error {
 	return fmt.Errorf("%w: %s: reply hit the token limit before any content", llm.ErrTruncated, provider)
 }
 
-// Embeddings batches embedding requests and tracks the vector dimension:
-// declared up front or learnt from the first response, then enforced.
+// EmbedConfig is what the embedding options of a client set.
+type EmbedConfig struct {
+	Model     string         // sent as "model"
+	Dimension int            // expected vector length; <= 0: learnt from the first answer
+	BatchSize int            // texts per request; <= 0: the client's default
+	Extra     map[string]any // merged into every request body
+}
+
+// Embeddings is the embedding half of a client: it posts {"model","input"}
+// batches to one path and tracks the vector dimension, declared up front
+// or learnt from the first answer, then enforced.
 type Embeddings struct {
-	provider  string
+	http      Settings
+	path      string
+	cfg       EmbedConfig
 	batchSize int
 	dim       atomic.Int64
 }
 
-// NewEmbeddings returns an Embeddings sending at most batchSize texts per
-// request (defaultBatch when batchSize <= 0) and expecting dimension dim
-// (learnt when dim <= 0).
-func NewEmbeddings(provider string, batchSize, defaultBatch, dim int) *Embeddings {
-	e := &Embeddings{provider: provider, batchSize: batchSize}
-	if batchSize <= 0 {
-		e.batchSize = defaultBatch
-	}
-	e.dim.Store(int64(max(dim, 0)))
+// NewEmbeddings returns Embeddings posting to s.BaseURL+path, at most
+// cfg.BatchSize texts a request (defaultBatch when that is <= 0).
+func NewEmbeddings(s Settings, path string, cfg EmbedConfig, defaultBatch int) *Embeddings {
+	e := &Embeddings{http: s, path: path, cfg: cfg, batchSize: cmp.Or(max(cfg.BatchSize, 0), defaultBatch)}
+	e.dim.Store(int64(max(cfg.Dimension, 0)))
 	return e
 }
 
 // Dimension is the declared or learnt dimension, 0 while unknown.
 func (e *Embeddings) Dimension() int { return int(e.dim.Load()) }
 
-// Embed calls embed on consecutive batches and concatenates the vectors,
-// checking each batch returns one vector per text, all of the dimension.
-func (e *Embeddings) Embed(ctx context.Context, texts []string,
-	embed func(ctx context.Context, batch []string) ([][]float32, error)) ([][]float32, error) {
+// Embed sends texts in consecutive batches, decodes each answer into an R
+// and takes its vectors with vectors (n is the batch's size), then
+// concatenates them, checking each batch gave one vector per text, all of
+// the dimension.
+func Embed[R any](ctx context.Context, e *Embeddings, texts []string,
+	vectors func(resp *R, n int) ([][]float32, error)) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.batchSize {
 		batch := texts[start:min(start+e.batchSize, len(texts))]
-		vecs, err := embed(ctx, batch)
+		var resp R
+		body := struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}{e.cfg.Model, batch}
+		if _, err := e.http.Call(ctx, e.path, body, e.cfg.Extra, &resp); err != nil {
+			return nil, err
+		}
+		vecs, err := vectors(&resp, len(batch))
 		if err != nil {
 			return nil, err
 		}
-		if len(vecs) != len(batch) {
-			return nil, Malformed(e.provider, "%d embeddings for %d inputs", len(vecs), len(batch))
-		}
-		for i, v := range vecs {
-			n := int64(len(v))
-			if n == 0 {
-				return nil, Malformed(e.provider, "embedding %d is empty", i)
-			}
-			if !e.dim.CompareAndSwap(0, n) && n != e.dim.Load() {
-				return nil, Malformed(e.provider, "embedding %d has dimension %d, want %d", i, n, e.dim.Load())
-			}
+		if err := e.check(vecs, len(batch)); err != nil {
+			return nil, err
 		}
 		out = append(out, vecs...)
 	}
 	return out, nil
+}
+
+// check enforces one non-empty vector per text, all of the dimension.
+func (e *Embeddings) check(vecs [][]float32, n int) error {
+	provider := e.http.Provider
+	if len(vecs) != n {
+		return Malformed(provider, "%d embeddings for %d inputs", len(vecs), n)
+	}
+	for i, v := range vecs {
+		d := int64(len(v))
+		if d == 0 {
+			return Malformed(provider, "embedding %d is empty", i)
+		}
+		if !e.dim.CompareAndSwap(0, d) && d != e.dim.Load() {
+			return Malformed(provider, "embedding %d has dimension %d, want %d", i, d, e.dim.Load())
+		}
+	}
+	return nil
 }
 
 // Message is the {"role","content"} object the chat APIs accept.

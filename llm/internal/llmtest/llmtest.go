@@ -1,6 +1,3 @@
-// Package llmtest holds test helpers for the llm providers: a fake sleeper
-// that records backoff waits instead of sleeping, and a fault suite every
-// provider runs against an httptest server speaking its own wire format.
 package llmtest
 
 import (
