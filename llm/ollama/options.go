@@ -23,14 +23,11 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
-	http           httpx.Settings
-	model          string
-	embeddingModel string
-	dimension      int
-	batchSize      int
-	options        map[string]any
-	extra          map[string]any
-	embedExtra     map[string]any
+	http    httpx.Settings
+	model   string
+	embed   httpx.EmbedConfig
+	options map[string]any
+	extra   map[string]any
 }
 
 // WithBaseURL sets the server root (default DefaultBaseURL), without /api.
@@ -81,17 +78,19 @@ func WithModel(model string) Option { return optionFunc(func(c *config) { c.mode
 
 // WithEmbeddingModel sets the embedding model, e.g. "nomic-embed-text".
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embeddingModel = model })
+	return optionFunc(func(c *config) { c.embed.Model = model })
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.dimension = n }) }
+func WithDimension(n int) Option { return optionFunc(func(c *config) { c.embed.Dimension = n }) }
 
 // WithEmbeddingBatchSize sets how many texts go into one /api/embed request
 // (default 64); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option { return optionFunc(func(c *config) { c.batchSize = n }) }
+func WithEmbeddingBatchSize(n int) Option {
+	return optionFunc(func(c *config) { c.embed.BatchSize = n })
+}
 
 // WithOptions merges model options into every chat request's "options"
 // (e.g. {"num_ctx": 8192, "top_k": 20}); they override the ones the client
@@ -107,7 +106,7 @@ func WithExtraBody(fields map[string]any) Option {
 // WithEmbeddingExtraBody merges fields into every /api/embed request body,
 // e.g. {"truncate": false, "keep_alive": "30m"}.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embedExtra = fields })
+	return optionFunc(func(c *config) { c.embed.Extra = fields })
 }
 
 // WithTransport sets how the client sends its requests: the HTTP client,

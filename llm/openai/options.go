@@ -23,13 +23,10 @@ type config struct {
 	apiKey         string
 	organization   string
 	model          string
-	embeddingModel string
-	dimension      int
-	batchSize      int
+	embed          httpx.EmbedConfig
 	maxTokensField string
 	looseSchema    bool
 	extra          map[string]any
-	embedExtra     map[string]any
 }
 
 // WithBaseURL sets the API root (default DefaultBaseURL); paths such as
@@ -49,17 +46,19 @@ func WithModel(model string) Option { return optionFunc(func(c *config) { c.mode
 
 // WithEmbeddingModel sets the embedding model (e.g. "text-embedding-3-small").
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embeddingModel = model })
+	return optionFunc(func(c *config) { c.embed.Model = model })
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.dimension = n }) }
+func WithDimension(n int) Option { return optionFunc(func(c *config) { c.embed.Dimension = n }) }
 
 // WithEmbeddingBatchSize sets how many texts go into one embeddings request
 // (default 256); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option { return optionFunc(func(c *config) { c.batchSize = n }) }
+func WithEmbeddingBatchSize(n int) Option {
+	return optionFunc(func(c *config) { c.embed.BatchSize = n })
+}
 
 // WithMaxTokensField names the JSON field Request.MaxTokens is sent as:
 // "max_tokens" (default; what most compatible servers read) or
@@ -86,7 +85,7 @@ func WithExtraBody(fields map[string]any) Option {
 // WithEmbeddingExtraBody merges fields into every embeddings request body,
 // e.g. {"dimensions": 256} for text-embedding-3 models.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embedExtra = fields })
+	return optionFunc(func(c *config) { c.embed.Extra = fields })
 }
 
 // WithTransport sets how the client sends its requests: the HTTP client,
