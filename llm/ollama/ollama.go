@@ -28,7 +28,7 @@ var (
 func New(opts ...Option) *Client {
 	cfg := config{http: httpx.New(provider, DefaultBaseURL)}
 	for _, o := range opts {
-		o.apply(&cfg)
+		o(&cfg)
 	}
 	return &Client{cfg: cfg, embeddings: httpx.NewEmbeddings(cfg.http, "/api/embed", cfg.embed, 64)}
 }

@@ -15,12 +15,8 @@ import (
 // environment by itself.
 const DefaultBaseURL = "http://127.0.0.1:11434"
 
-// Option configures a Client.
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
+// Option configures a Client; pass any number to New.
+type Option func(*config)
 
 type config struct {
 	http    httpx.Settings
@@ -31,9 +27,7 @@ type config struct {
 }
 
 // WithBaseURL sets the server root (default DefaultBaseURL), without /api.
-func WithBaseURL(url string) Option {
-	return optionFunc(func(c *config) { c.http.SetBaseURL(url) })
-}
+func WithBaseURL(url string) Option { return func(c *config) { c.http.SetBaseURL(url) } }
 
 // HostFromEnv returns the server root OLLAMA_HOST names, completed like the
 // ollama CLI does ("0.0.0.0" -> "http://0.0.0.0:11434", ":8080" ->
@@ -74,39 +68,39 @@ func hostURL(s string) string {
 
 // WithModel sets the chat model, e.g. "qwen2.5-coder:7b" (Request.Model
 // overrides it per request). Ollama needs one.
-func WithModel(model string) Option { return optionFunc(func(c *config) { c.model = model }) }
+func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
 // WithEmbeddingModel sets the embedding model, e.g. "nomic-embed-text".
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embed.Model = model })
+	return func(c *config) { c.embed.Model = model }
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.embed.Dimension = n }) }
+func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
 
 // WithEmbeddingBatchSize sets how many texts go into one /api/embed request
 // (default 64); Embed splits larger inputs into several requests.
 func WithEmbeddingBatchSize(n int) Option {
-	return optionFunc(func(c *config) { c.embed.BatchSize = n })
+	return func(c *config) { c.embed.BatchSize = n }
 }
 
 // WithOptions merges model options into every chat request's "options"
 // (e.g. {"num_ctx": 8192, "top_k": 20}); they override the ones the client
 // derives from the Request (temperature, num_predict, stop).
-func WithOptions(opts map[string]any) Option { return optionFunc(func(c *config) { c.options = opts }) }
+func WithOptions(opts map[string]any) Option { return func(c *config) { c.options = opts } }
 
 // WithExtraBody merges top-level fields into every chat request body
 // (e.g. {"keep_alive": "30m", "think": false}); they override the client's.
 func WithExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.extra = fields })
+	return func(c *config) { c.extra = fields }
 }
 
 // WithEmbeddingExtraBody merges fields into every /api/embed request body,
 // e.g. {"truncate": false, "keep_alive": "30m"}.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embed.Extra = fields })
+	return func(c *config) { c.embed.Extra = fields }
 }
 
 // WithTransport sets how the client sends its requests: the HTTP client,
@@ -114,5 +108,5 @@ func WithEmbeddingExtraBody(fields map[string]any) Option {
 // and the logger. Zero fields keep their defaults (see llm.Transport); a
 // later WithTransport replaces an earlier one whole.
 func WithTransport(t llm.Transport) Option {
-	return optionFunc(func(c *config) { c.http.SetTransport(t) })
+	return func(c *config) { c.http.SetTransport(t) }
 }

@@ -32,7 +32,7 @@ func New(opts ...Option) *Client {
 		maxTokensField: "max_tokens",
 	}
 	for _, o := range opts {
-		o.apply(&cfg)
+		o(&cfg)
 	}
 	if cfg.apiKey != "" {
 		cfg.http.Header.Set("Authorization", "Bearer "+cfg.apiKey)

@@ -11,12 +11,8 @@ import (
 // ("http://localhost:11434/v1").
 const DefaultBaseURL = "https://api.openai.com/v1"
 
-// Option configures a Client.
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
+// Option configures a Client; pass any number to New.
+type Option func(*config)
 
 type config struct {
 	http           httpx.Settings
@@ -31,40 +27,38 @@ type config struct {
 
 // WithBaseURL sets the API root (default DefaultBaseURL); paths such as
 // "/chat/completions" are appended to it.
-func WithBaseURL(url string) Option {
-	return optionFunc(func(c *config) { c.http.SetBaseURL(url) })
-}
+func WithBaseURL(url string) Option { return func(c *config) { c.http.SetBaseURL(url) } }
 
 // WithAPIKey sends "Authorization: Bearer key". Local servers usually need none.
-func WithAPIKey(key string) Option { return optionFunc(func(c *config) { c.apiKey = key }) }
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
 // WithOrganization sends the OpenAI-Organization header.
-func WithOrganization(org string) Option { return optionFunc(func(c *config) { c.organization = org }) }
+func WithOrganization(org string) Option { return func(c *config) { c.organization = org } }
 
 // WithModel sets the chat model (Request.Model overrides it per request).
-func WithModel(model string) Option { return optionFunc(func(c *config) { c.model = model }) }
+func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
 // WithEmbeddingModel sets the embedding model (e.g. "text-embedding-3-small").
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embed.Model = model })
+	return func(c *config) { c.embed.Model = model }
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.embed.Dimension = n }) }
+func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
 
 // WithEmbeddingBatchSize sets how many texts go into one embeddings request
 // (default 256); Embed splits larger inputs into several requests.
 func WithEmbeddingBatchSize(n int) Option {
-	return optionFunc(func(c *config) { c.embed.BatchSize = n })
+	return func(c *config) { c.embed.BatchSize = n }
 }
 
 // WithMaxTokensField names the JSON field Request.MaxTokens is sent as:
 // "max_tokens" (default; what most compatible servers read) or
 // "max_completion_tokens" (required by OpenAI's reasoning models).
 func WithMaxTokensField(name string) Option {
-	return optionFunc(func(c *config) { c.maxTokensField = name })
+	return func(c *config) { c.maxTokensField = name }
 }
 
 // WithStrictSchema sets json_schema.strict (default true). OpenAI's strict
@@ -72,20 +66,20 @@ func WithMaxTokensField(name string) Option {
 // (every property required, additionalProperties false); turn it off for
 // other schemas or servers that reject the flag.
 func WithStrictSchema(strict bool) Option {
-	return optionFunc(func(c *config) { c.looseSchema = !strict })
+	return func(c *config) { c.looseSchema = !strict }
 }
 
 // WithExtraBody merges fields into every chat completion request body
 // (e.g. {"top_p": 0.9, "seed": 1} or vLLM's {"guided_decoding_backend": ...}).
 // They override fields the client sets itself.
 func WithExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.extra = fields })
+	return func(c *config) { c.extra = fields }
 }
 
 // WithEmbeddingExtraBody merges fields into every embeddings request body,
 // e.g. {"dimensions": 256} for text-embedding-3 models.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embed.Extra = fields })
+	return func(c *config) { c.embed.Extra = fields }
 }
 
 // WithTransport sets how the client sends its requests: the HTTP client,
@@ -93,5 +87,5 @@ func WithEmbeddingExtraBody(fields map[string]any) Option {
 // and the logger. Zero fields keep their defaults (see llm.Transport); a
 // later WithTransport replaces an earlier one whole.
 func WithTransport(t llm.Transport) Option {
-	return optionFunc(func(c *config) { c.http.SetTransport(t) })
+	return func(c *config) { c.http.SetTransport(t) }
 }
