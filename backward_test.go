@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
@@ -189,7 +190,7 @@ func TestAskBackwardRecallScope(t *testing.T) {
 			}
 			return fenced(sql)
 		})
-		model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+		model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 		eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0),
 			nl2sql.WithScope("div_02"))
 		if err != nil {

@@ -67,7 +67,7 @@ func TestDatabaseDown(t *testing.T) {
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
 		return fenced("SELECT count(*) FROM employees")
 	})
-	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	pool, down := switchablePool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
 	if err != nil {
@@ -109,7 +109,7 @@ func TestModelUnreachable(t *testing.T) {
 	}
 	url := "http://" + ln.Addr().String()
 	ln.Close()
-	model := openai.New(openai.WithBaseURL(url), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(url), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	pool := pgtest.Pool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
 	if err != nil {

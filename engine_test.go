@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 	"github.com/nl2sqlgo/nl2sql/plan"
 )
@@ -26,7 +27,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func engine(t *testing.T, script llmfake.Script, opts ...nl2sql.Option) (*nl2sql.Engine, *llmfake.Server) {
 	t.Helper()
 	srv := llmfake.New(t, script)
-	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	pool := pgtest.Pool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules())}, opts...)...)
 	if err != nil {

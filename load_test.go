@@ -21,6 +21,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
@@ -69,7 +70,7 @@ func TestLoadWithFaults(t *testing.T) {
 		}
 		return llmfake.Reply{Content: "no idea"}
 	})
-	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	pool := loadPool(t)
 	// The generate budget covers waiting for the CPU as well as the model:
 	// under the race detector, 200 Asks on two cores need more of it.
@@ -272,7 +273,7 @@ func TestLoad(t *testing.T) {
 		}
 		return llmfake.Reply{Content: "no idea", Delay: delay}
 	})
-	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	pool := loadPool(t)
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -45,7 +46,7 @@ func shopEngine(t *testing.T, answer *string) (*nl2sql.Engine, *pgxpool.Pool) {
 	pgtest.Exec(t, dsn, shopSchema)
 	pool := pgtest.Pool(t, dsn)
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return fenced(*answer) })
-	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithMaxRetries(0))
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithScope("public"), nl2sql.WithValueIndex(false),
 		nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0))
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
@@ -26,12 +27,13 @@ func silentModel(t *testing.T) *llmfake.Server {
 
 // budgetEngine is a prepared Engine over the demo ERP whose model is srv,
 // reached with the client's default retries (2) and per-attempt timeout
-// (2 minutes) unless model options say otherwise.
-func budgetEngine(t *testing.T, srv *llmfake.Server, mopts []openai.Option, opts ...nl2sql.Option) *nl2sql.Engine {
+// (2 minutes) unless tr says otherwise.
+func budgetEngine(t *testing.T, srv *llmfake.Server, tr llm.Transport, opts ...nl2sql.Option) *nl2sql.Engine {
 	t.Helper()
 	hc := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(hc.CloseIdleConnections)
-	model := openai.New(append([]openai.Option{openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithHTTPClient(hc)}, mopts...)...)
+	tr.HTTPClient = hc
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(tr))
 	pool := pgtest.Pool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithK(3, 3, 3)}, opts...)...)
 	if err != nil {
@@ -81,7 +83,7 @@ func TestAskBudgetSilentModel(t *testing.T) {
 	srv := silentModel(t)
 	var mu sync.Mutex
 	var events []nl2sql.Progress
-	eng := budgetEngine(t, srv, nil, nl2sql.WithTimeout(2*time.Second), nl2sql.WithProgress(func(p nl2sql.Progress) {
+	eng := budgetEngine(t, srv, llm.Transport{}, nl2sql.WithTimeout(2*time.Second), nl2sql.WithProgress(func(p nl2sql.Progress) {
 		mu.Lock()
 		events = append(events, p)
 		mu.Unlock()
@@ -108,7 +110,7 @@ func TestAskBudgetSilentModel(t *testing.T) {
 // TestAskPerCallTimeout: Timeout overrides the engine's budget for one
 // request.
 func TestAskPerCallTimeout(t *testing.T) {
-	eng := budgetEngine(t, silentModel(t), nil, nl2sql.WithTimeout(time.Hour), nl2sql.WithModelTimeout(time.Hour))
+	eng := budgetEngine(t, silentModel(t), llm.Transport{}, nl2sql.WithTimeout(time.Hour), nl2sql.WithModelTimeout(time.Hour))
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	res, err, _ := askWithin(t, eng, time.Second+5*time.Second, nl2sql.Timeout(time.Second))
 	wantTimeout(t, res, err, "the question's 1s budget ran out while waiting for the model")
@@ -119,7 +121,7 @@ func TestAskPerCallTimeout(t *testing.T) {
 // the error names the model timeout.
 func TestAskModelTimeout(t *testing.T) {
 	srv := silentModel(t)
-	eng := budgetEngine(t, srv, []openai.Option{openai.WithBackoff(10*time.Millisecond, 20*time.Millisecond)},
+	eng := budgetEngine(t, srv, llm.Transport{BaseDelay: 10 * time.Millisecond, MaxDelay: 20 * time.Millisecond},
 		nl2sql.WithK(1, 1, 1), nl2sql.WithTimeout(time.Minute), nl2sql.WithModelTimeout(300*time.Millisecond))
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	res, err, _ := askWithin(t, eng, 20*time.Second)
@@ -133,7 +135,7 @@ func TestAskModelTimeout(t *testing.T) {
 // are retried until the budget runs out, not beyond.
 func TestAskModelTimeoutRetriesStopAtBudget(t *testing.T) {
 	srv := silentModel(t)
-	eng := budgetEngine(t, srv, []openai.Option{openai.WithMaxRetries(100), openai.WithBackoff(10*time.Millisecond, 20*time.Millisecond)},
+	eng := budgetEngine(t, srv, llm.Transport{MaxAttempts: 101, BaseDelay: 10 * time.Millisecond, MaxDelay: 20 * time.Millisecond},
 		nl2sql.WithK(1, 1, 1), nl2sql.WithTimeout(2*time.Second), nl2sql.WithModelTimeout(400*time.Millisecond))
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	res, err, took := askWithin(t, eng, 2*time.Second+5*time.Second)

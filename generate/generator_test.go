@@ -15,7 +15,7 @@ import (
 )
 
 func client(s *llmfake.Server) llm.Model {
-	return openai.New(openai.WithBaseURL(s.BaseURL()), openai.WithModel("test-model"), openai.WithMaxRetries(0))
+	return openai.New(openai.WithBaseURL(s.BaseURL()), openai.WithModel("test-model"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 }
 
 func TestGenerateDedupsAndVotes(t *testing.T) {

@@ -25,7 +25,7 @@ var _ llm.Model = (*Client)(nil)
 func New(opts ...Option) *Client {
 	cfg := config{http: httpx.New(provider, DefaultBaseURL), maxTokens: DefaultMaxTokens}
 	for _, o := range opts {
-		o.apply(&cfg)
+		o(&cfg)
 	}
 	cfg.http.Header.Set("anthropic-version", APIVersion)
 	if cfg.apiKey != "" {

@@ -43,7 +43,7 @@ func TestCompleteRequestAndResponse(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) {
 		return 200, messageBody("end_turn", `{"type":"thinking","thinking":"hmm","signature":"abc"}`, text("SELECT "), text("1"))
 	})
-	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()),
+	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}),
 		anthropic.WithAPIKey("sk-ant-test"), anthropic.WithModel("claude-sonnet-4-5"),
 		anthropic.WithBeta("a-2025", "b-2025"), anthropic.WithExtraBody(map[string]any{"top_k": 5}))
 	resp, err := c.Complete(context.Background(), &llm.Request{
@@ -76,7 +76,7 @@ func TestCompleteJSONSchemaViaForcedTool(t *testing.T) {
 		return 200, messageBody("tool_use", text("Here you go."),
 			`{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"sql_answer","input":{"sql":"SELECT 1"}}`)
 	})
-	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()),
+	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}),
 		anthropic.WithModel("m"), anthropic.WithMaxTokens(100))
 	schema := `{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`
 	resp, err := c.Complete(context.Background(), &llm.Request{
@@ -113,7 +113,7 @@ func TestCompleteReplyOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()), anthropic.WithModel("m"))
+			c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}), anthropic.WithModel("m"))
 			req := &llm.Request{Messages: []llm.Message{llm.User("q")}}
 			if tt.schema {
 				req.JSONSchema = json.RawMessage(`{"type":"object"}`)
@@ -126,8 +126,8 @@ func TestCompleteReplyOutcomes(t *testing.T) {
 
 func TestCompleteRejectsInvalidRequests(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, messageBody("end_turn", text("x")) })
-	withModel := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()), anthropic.WithModel("m"))
-	noModel := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()))
+	withModel := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}), anthropic.WithModel("m"))
+	noModel := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}))
 	cases := []struct {
 		c   *anthropic.Client
 		req *llm.Request
@@ -155,8 +155,8 @@ func TestOverloaded529IsRetried(t *testing.T) {
 		return 200, messageBody("end_turn", text("ok"))
 	})
 	sl := &llmtest.Sleeper{}
-	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()), anthropic.WithModel("m"),
-		anthropic.WithSleeper(sl.Sleep))
+	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithModel("m"),
+		anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client(), Sleep: sl.Sleep}))
 	resp, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("q")}})
 	if err != nil || resp.Content != "ok" {
 		t.Fatalf("Complete = %+v, %v; want ok after one retry", resp, err)
@@ -170,7 +170,7 @@ func TestErrorEnvelopeDecoded(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) {
 		return 413, errorBody(413, "request_too_large", "Request exceeds the maximum allowed number of bytes.")
 	})
-	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithHTTPClient(srv.Client()), anthropic.WithModel("m"))
+	c := anthropic.New(anthropic.WithBaseURL(srv.URL), anthropic.WithTransport(llm.Transport{HTTPClient: srv.Client()}), anthropic.WithModel("m"))
 	_, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("q")}})
 	var api *llm.APIError
 	if !errors.As(err, &api) || !errors.Is(err, llm.ErrBadRequest) {
@@ -193,9 +193,7 @@ func TestFaults(t *testing.T) {
 		Empty:     `{"id":"msg_1","type":"message","role":"assistant","model":"m","stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":0}}`,
 		ErrorBody: errorBody,
 		Call: llmtest.CompleteCall(func(t llmtest.Target) llm.Model {
-			return anthropic.New(anthropic.WithBaseURL(t.URL), anthropic.WithHTTPClient(t.HTTPClient),
-				anthropic.WithSleeper(t.Sleep), anthropic.WithMaxRetries(llmtest.MaxRetries),
-				anthropic.WithBackoff(llmtest.BaseDelay, 100*llmtest.BaseDelay), anthropic.WithMaxResponseBytes(t.MaxBytes),
+			return anthropic.New(anthropic.WithBaseURL(t.URL), anthropic.WithTransport(t.Transport()),
 				anthropic.WithModel("m"), anthropic.WithAPIKey("k"))
 		}, "SELECT 1"),
 	})

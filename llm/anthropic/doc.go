@@ -18,7 +18,21 @@
 // input becomes Response.Content as JSON. This needs no beta header and
 // works on every current model.
 //
-// Overloaded (529) answers are retried like 5xx. Retries, timeouts, the
-// response size limit and errors are described in package llm. Anthropic
-// has no embeddings API; use llm/openai or llm/ollama for that.
+// # Configuration
+//
+// The client reads no environment variables; callers pass the key. How
+// requests travel (HTTP client, per-attempt timeout, retries and backoff,
+// response size limit, logger) is one llm.Transport, the same for every
+// client in llm/...; its zero value is the default:
+//
+//	c := anthropic.New(anthropic.WithAPIKey(key), anthropic.WithModel("claude-sonnet-4-5"),
+//		anthropic.WithTransport(llm.Transport{MaxAttempts: 5, Logger: logger}))
+//
+// # Errors
+//
+// Overloaded (529) answers are retried like 5xx and end as
+// llm.ErrServer; a "refusal" stop reason is llm.ErrRefused; other failures
+// match the sentinels of package llm with errors.Is.
+//
+// Anthropic has no embeddings API; use llm/openai or llm/ollama for that.
 package anthropic

@@ -20,8 +20,23 @@
 // Dimension is WithDimension's value, or the length of the first vector
 // received.
 //
+// # Configuration
+//
 // The client reads no environment variables itself: HostFromEnv is there
-// for callers who want OLLAMA_HOST. Retries, timeouts, the response size
-// limit and errors are described in package llm. Local models can be slow
-// to load: raise WithTimeout (per attempt, default 2 minutes) if needed.
+// for callers who want OLLAMA_HOST.
+//
+// How requests travel (HTTP client, per-attempt timeout, retries and
+// backoff, response size limit, logger) is one llm.Transport, the same for
+// every client in llm/...; its zero value is the default. Local models can
+// be slow to load, so a first request may need more than the default 2
+// minutes an attempt:
+//
+//	c := ollama.New(ollama.WithModel("qwen2.5-coder:32b"),
+//		ollama.WithTransport(llm.Transport{Timeout: 10 * time.Minute}))
+//
+// # Errors
+//
+// Failures match the sentinels of package llm with errors.Is; an unknown
+// model is Ollama's 404, so llm.ErrBadRequest with the server's message
+// ("model ... not found, try pulling it first") in the *llm.APIError.
 package ollama

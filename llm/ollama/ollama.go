@@ -28,9 +28,9 @@ var (
 func New(opts ...Option) *Client {
 	cfg := config{http: httpx.New(provider, DefaultBaseURL)}
 	for _, o := range opts {
-		o.apply(&cfg)
+		o(&cfg)
 	}
-	return &Client{cfg: cfg, embeddings: httpx.NewEmbeddings(provider, cfg.batchSize, 64, cfg.dimension)}
+	return &Client{cfg: cfg, embeddings: httpx.NewEmbeddings(cfg.http, "/api/embed", cfg.embed, 64)}
 }
 
 type chatRequest struct {
@@ -93,11 +93,6 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 	})
 }
 
-type embedRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
 type embedResponse struct {
 	Embeddings [][]float32 `json:"embeddings"`
 }
@@ -105,19 +100,12 @@ type embedResponse struct {
 // Embed implements llm.Embedder with POST /api/embed, sending up to the
 // batch size texts per request.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if len(texts) > 0 && c.cfg.embeddingModel == "" {
+	if len(texts) > 0 && c.cfg.embed.Model == "" {
 		return nil, httpx.BadRequest(provider, "no embedding model (use WithEmbeddingModel)")
 	}
-	return c.embeddings.Embed(ctx, texts, c.embedBatch)
-}
-
-func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	var resp embedResponse
-	body := embedRequest{Model: c.cfg.embeddingModel, Input: texts}
-	if _, err := c.cfg.http.Call(ctx, "/api/embed", body, c.cfg.embedExtra, &resp); err != nil {
-		return nil, err
-	}
-	return resp.Embeddings, nil
+	return httpx.Embed(ctx, c.embeddings, texts, func(resp *embedResponse, _ int) ([][]float32, error) {
+		return resp.Embeddings, nil
+	})
 }
 
 // Dimension implements llm.Embedder: the declared dimension (WithDimension)

@@ -44,7 +44,7 @@ func TestCompleteRequestAndResponse(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) {
 		return 200, chatBody("SELECT 1", "stop")
 	})
-	c := New(WithBaseURL(srv.URL+"/"), WithHTTPClient(srv.Client()), WithModel("qwen2.5-coder:7b"),
+	c := New(WithBaseURL(srv.URL+"/"), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithModel("qwen2.5-coder:7b"),
 		WithOptions(map[string]any{"num_ctx": 8192, "num_predict": 99}),
 		WithExtraBody(map[string]any{"keep_alive": "30m"}))
 	schema := `{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`
@@ -76,7 +76,7 @@ func TestCompleteRequestAndResponse(t *testing.T) {
 
 func TestCompleteMinimalRequest(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, chatBody("hi", "stop") })
-	c := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()))
+	c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}))
 	if _, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("q")}}); !errors.Is(err, llm.ErrBadRequest) {
 		t.Fatalf("no model: err = %v, want ErrBadRequest", err)
 	}
@@ -101,7 +101,7 @@ func TestCompleteReplyOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()), WithModel("m"))
+			c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithModel("m"))
 			resp, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("q")}})
 			llmtest.CheckReply(t, resp, err, tt.wantErr, tt.wantResp, llm.FinishLength)
 		})
@@ -116,7 +116,7 @@ func TestEmbedBatches(t *testing.T) {
 		}
 		return 200, embedBody(req.Input, 3)
 	})
-	c := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()), WithEmbeddingModel("nomic-embed-text"),
+	c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithEmbeddingModel("nomic-embed-text"),
 		WithEmbeddingBatchSize(2), WithDimension(3), WithEmbeddingExtraBody(map[string]any{"truncate": false}))
 	texts := []string{"a", "bb", "ccc"}
 	vecs, err := c.Embed(context.Background(), texts)
@@ -148,7 +148,7 @@ func TestEmbedRejectsBadResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := New(WithBaseURL(srv.URL), WithHTTPClient(srv.Client()), WithEmbeddingModel("e"), WithDimension(3))
+			c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithEmbeddingModel("e"), WithDimension(3))
 			if _, err := c.Embed(context.Background(), []string{"a", "b"}); !errors.Is(err, llm.ErrMalformedResponse) {
 				t.Fatalf("err = %v, want ErrMalformedResponse", err)
 			}
@@ -180,9 +180,7 @@ func TestHostFromEnv(t *testing.T) {
 }
 
 func faultClient(t llmtest.Target) *Client {
-	return New(WithBaseURL(t.URL), WithHTTPClient(t.HTTPClient), WithSleeper(t.Sleep),
-		WithMaxRetries(llmtest.MaxRetries), WithBackoff(llmtest.BaseDelay, 100*llmtest.BaseDelay),
-		WithMaxResponseBytes(t.MaxBytes), WithModel("m"), WithEmbeddingModel("e"))
+	return New(WithBaseURL(t.URL), WithTransport(t.Transport()), WithModel("m"), WithEmbeddingModel("e"))
 }
 
 func TestChatFaults(t *testing.T) {

@@ -1,15 +1,12 @@
 package ollama
 
 import (
-	"context"
-	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/internal/httpx"
 )
 
@@ -18,32 +15,19 @@ import (
 // environment by itself.
 const DefaultBaseURL = "http://127.0.0.1:11434"
 
-// Option configures a Client.
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
+// Option configures a Client; pass any number to New.
+type Option func(*config)
 
 type config struct {
-	http           httpx.Settings
-	model          string
-	embeddingModel string
-	dimension      int
-	batchSize      int
-	options        map[string]any
-	extra          map[string]any
-	embedExtra     map[string]any
-}
-
-func transport(f func(*httpx.Settings)) Option {
-	return optionFunc(func(c *config) { f(&c.http) })
+	http    httpx.Settings
+	model   string
+	embed   httpx.EmbedConfig
+	options map[string]any
+	extra   map[string]any
 }
 
 // WithBaseURL sets the server root (default DefaultBaseURL), without /api.
-func WithBaseURL(url string) Option {
-	return transport(httpx.BaseURL(url))
-}
+func WithBaseURL(url string) Option { return func(c *config) { c.http.SetBaseURL(url) } }
 
 // HostFromEnv returns the server root OLLAMA_HOST names, completed like the
 // ollama CLI does ("0.0.0.0" -> "http://0.0.0.0:11434", ":8080" ->
@@ -84,68 +68,45 @@ func hostURL(s string) string {
 
 // WithModel sets the chat model, e.g. "qwen2.5-coder:7b" (Request.Model
 // overrides it per request). Ollama needs one.
-func WithModel(model string) Option { return optionFunc(func(c *config) { c.model = model }) }
+func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
 // WithEmbeddingModel sets the embedding model, e.g. "nomic-embed-text".
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embeddingModel = model })
+	return func(c *config) { c.embed.Model = model }
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.dimension = n }) }
+func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
 
 // WithEmbeddingBatchSize sets how many texts go into one /api/embed request
 // (default 64); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option { return optionFunc(func(c *config) { c.batchSize = n }) }
+func WithEmbeddingBatchSize(n int) Option {
+	return func(c *config) { c.embed.BatchSize = n }
+}
 
 // WithOptions merges model options into every chat request's "options"
 // (e.g. {"num_ctx": 8192, "top_k": 20}); they override the ones the client
 // derives from the Request (temperature, num_predict, stop).
-func WithOptions(opts map[string]any) Option { return optionFunc(func(c *config) { c.options = opts }) }
+func WithOptions(opts map[string]any) Option { return func(c *config) { c.options = opts } }
 
 // WithExtraBody merges top-level fields into every chat request body
 // (e.g. {"keep_alive": "30m", "think": false}); they override the client's.
 func WithExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.extra = fields })
+	return func(c *config) { c.extra = fields }
 }
 
 // WithEmbeddingExtraBody merges fields into every /api/embed request body,
 // e.g. {"truncate": false, "keep_alive": "30m"}.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embedExtra = fields })
+	return func(c *config) { c.embed.Extra = fields }
 }
 
-// Transport options; see package llm for what retries and limits do.
-
-// WithHTTPClient sets the HTTP client (default http.DefaultClient).
-func WithHTTPClient(hc *http.Client) Option { return transport(httpx.HTTPClient(hc)) }
-
-// WithTimeout bounds each HTTP attempt (default 2 minutes; <= 0 for none).
-// Bound the whole call, retries included, with the context.
-func WithTimeout(d time.Duration) Option { return transport(httpx.Timeout(d)) }
-
-// WithMaxRetries sets how often a rate-limited, failed (5xx) or
-// network-broken request is retried (default 2; 0 disables retries).
-func WithMaxRetries(n int) Option { return transport(httpx.MaxRetries(n)) }
-
-// WithBackoff sets the first retry delay (doubled per retry, with jitter)
-// and the cap for any wait, Retry-After included (defaults 500ms and 30s).
-func WithBackoff(base, maxDelay time.Duration) Option {
-	return transport(httpx.Backoff(base, maxDelay))
+// WithTransport sets how the client sends its requests: the HTTP client,
+// the per-attempt timeout, retries and backoff, the response size limit
+// and the logger. Zero fields keep their defaults (see llm.Transport); a
+// later WithTransport replaces an earlier one whole.
+func WithTransport(t llm.Transport) Option {
+	return func(c *config) { c.http.SetTransport(t) }
 }
-
-// WithSleeper replaces how the client waits between retries; sleep must
-// return ctx's error when ctx is done first. Tests use it to avoid real
-// waiting and to observe the backoff.
-func WithSleeper(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return transport(httpx.Sleeper(sleep))
-}
-
-// WithMaxResponseBytes caps a response body (default 32 MiB); larger bodies
-// fail with llm.ErrResponseTooLarge.
-func WithMaxResponseBytes(n int64) Option { return transport(httpx.MaxResponseBytes(n)) }
-
-// WithLogger logs retries at debug level (default: silent).
-func WithLogger(l *slog.Logger) Option { return transport(httpx.Logger(l)) }

@@ -27,7 +27,22 @@
 // and orders the vectors by the "index" the server returns. Dimension is
 // WithDimension's value, or the length of the first vector received.
 //
-// The client never reads environment variables; callers pass keys and URLs.
-// Retries, timeouts, the response size limit and errors are described in
-// package llm.
+// # Configuration
+//
+// New reads nothing from the environment: callers pass keys and URLs.
+// FromEnv reads OPENAI_API_KEY, OPENAI_BASE_URL and OPENAI_ORG_ID the way
+// OpenAI's own SDKs do, and checks them.
+//
+// How requests travel (HTTP client, per-attempt timeout, retries and
+// backoff, response size limit, logger) is one llm.Transport, the same for
+// every client in llm/...; its zero value is the default:
+//
+//	c := openai.New(openai.WithModel("gpt-4o-mini"), openai.WithAPIKey(key),
+//		openai.WithTransport(llm.Transport{Timeout: 20 * time.Second, MaxAttempts: 1}))
+//
+// # Errors
+//
+// Failures match the sentinels of package llm with errors.Is
+// (llm.ErrRateLimited, llm.ErrAuth, llm.ErrMalformedResponse, ...); a
+// refusal or a content-filter stop is llm.ErrRefused.
 package openai

@@ -32,7 +32,7 @@ func New(opts ...Option) *Client {
 		maxTokensField: "max_tokens",
 	}
 	for _, o := range opts {
-		o.apply(&cfg)
+		o(&cfg)
 	}
 	if cfg.apiKey != "" {
 		cfg.http.Header.Set("Authorization", "Bearer "+cfg.apiKey)
@@ -40,7 +40,7 @@ func New(opts ...Option) *Client {
 	if cfg.organization != "" {
 		cfg.http.Header.Set("OpenAI-Organization", cfg.organization)
 	}
-	return &Client{cfg: cfg, embeddings: httpx.NewEmbeddings(provider, cfg.batchSize, 256, cfg.dimension)}
+	return &Client{cfg: cfg, embeddings: httpx.NewEmbeddings(cfg.http, "/embeddings", cfg.embed, 256)}
 }
 
 type chatRequest struct {
@@ -134,11 +134,6 @@ func (c *Client) Complete(ctx context.Context, req *llm.Request) (*llm.Response,
 	return httpx.Reply(provider, out)
 }
 
-type embedRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
 type embedResponse struct {
 	Data []struct {
 		Index     *int      `json:"index"`
@@ -149,19 +144,15 @@ type embedResponse struct {
 // Embed implements llm.Embedder with POST /embeddings, sending up to the
 // batch size texts per request and placing vectors by their "index".
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return c.embeddings.Embed(ctx, texts, c.embedBatch)
+	return httpx.Embed(ctx, c.embeddings, texts, byIndex)
 }
 
-func (c *Client) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	var resp embedResponse
-	body := embedRequest{Model: c.cfg.embeddingModel, Input: texts}
-	if _, err := c.cfg.http.Call(ctx, "/embeddings", body, c.cfg.embedExtra, &resp); err != nil {
-		return nil, err
+// byIndex orders an answer's vectors by their "index".
+func byIndex(resp *embedResponse, n int) ([][]float32, error) {
+	if len(resp.Data) != n {
+		return nil, httpx.Malformed(provider, "%d embeddings for %d inputs", len(resp.Data), n)
 	}
-	if len(resp.Data) != len(texts) {
-		return nil, httpx.Malformed(provider, "%d embeddings for %d inputs", len(resp.Data), len(texts))
-	}
-	vecs := make([][]float32, len(texts))
+	vecs := make([][]float32, n)
 	for i, d := range resp.Data {
 		idx := i // servers that omit index return input order
 		if d.Index != nil {

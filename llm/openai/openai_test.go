@@ -42,7 +42,7 @@ func TestCompleteRequestAndResponse(t *testing.T) {
 	})
 	c := openai.New(
 		openai.WithBaseURL(srv.URL+"/v1/"),
-		openai.WithHTTPClient(srv.Client()),
+		openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}),
 		openai.WithAPIKey("sk-test"),
 		openai.WithOrganization("org-42"),
 		openai.WithModel("gpt-4o-mini"),
@@ -82,7 +82,7 @@ func TestCompleteRequestAndResponse(t *testing.T) {
 
 func TestCompleteMinimalRequest(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, chatBody("ok", "stop") })
-	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()), openai.WithModel("m"))
+	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithModel("m"))
 	if _, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("hi")}, Model: "override"}); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestCompleteMinimalRequest(t *testing.T) {
 
 func TestCompleteJSONSchema(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, chatBody(`{"sql":"SELECT 1"}`, "stop") })
-	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()), openai.WithModel("m"),
+	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithModel("m"),
 		openai.WithMaxTokensField("max_completion_tokens"), openai.WithStrictSchema(false))
 	schema := `{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"],"additionalProperties":false}`
 	resp, err := c.Complete(context.Background(), &llm.Request{
@@ -137,7 +137,7 @@ func TestCompleteReplyOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()))
+			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}))
 			resp, err := c.Complete(context.Background(), &llm.Request{Messages: []llm.Message{llm.User("q")}})
 			llmtest.CheckReply(t, resp, err, tt.wantErr, tt.wantResp, tt.wantFinish)
 		})
@@ -146,7 +146,7 @@ func TestCompleteReplyOutcomes(t *testing.T) {
 
 func TestCompleteRejectsEmptyRequest(t *testing.T) {
 	srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, chatBody("x", "stop") })
-	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()))
+	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}))
 	bad := &llm.Request{Messages: []llm.Message{llm.User("q")}, JSONSchema: []byte(`{"type":`)}
 	for _, req := range []*llm.Request{nil, {}, bad} {
 		if _, err := c.Complete(context.Background(), req); !errors.Is(err, llm.ErrBadRequest) {
@@ -193,7 +193,7 @@ func TestEmbedOrdersByIndexAndBatches(t *testing.T) {
 	srv = llmtest.NewRecorder(t, func(n int, r llmtest.Recorded) (int, string) {
 		return 200, embeddingsBody(decodeInputs(t, r.Body), 4)
 	})
-	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()), openai.WithAPIKey("k"),
+	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithAPIKey("k"),
 		openai.WithEmbeddingModel("text-embedding-3-small"), openai.WithEmbeddingBatchSize(2),
 		openai.WithEmbeddingExtraBody(map[string]any{"dimensions": 4}))
 	if d := c.Dimension(); d != 0 {
@@ -250,7 +250,7 @@ func TestEmbedRejectsInconsistentResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithHTTPClient(srv.Client()), openai.WithDimension(tt.dim))
+			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithDimension(tt.dim))
 			if _, err := c.Embed(context.Background(), []string{"a", "b"}); !errors.Is(err, llm.ErrMalformedResponse) {
 				t.Fatalf("err = %v, want ErrMalformedResponse", err)
 			}
@@ -259,9 +259,8 @@ func TestEmbedRejectsInconsistentResponses(t *testing.T) {
 }
 
 func faultClient(t llmtest.Target) *openai.Client {
-	return openai.New(openai.WithBaseURL(t.URL), openai.WithHTTPClient(t.HTTPClient), openai.WithSleeper(t.Sleep),
-		openai.WithMaxRetries(llmtest.MaxRetries), openai.WithBackoff(llmtest.BaseDelay, llmtest.BaseDelay*100),
-		openai.WithMaxResponseBytes(t.MaxBytes), openai.WithModel("m"))
+	return openai.New(openai.WithBaseURL(t.URL), openai.WithTransport(t.Transport()),
+		openai.WithModel("m"))
 }
 
 func TestChatFaults(t *testing.T) {

@@ -1,11 +1,7 @@
 package openai
 
 import (
-	"context"
-	"log/slog"
-	"net/http"
-	"time"
-
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/internal/httpx"
 )
 
@@ -15,65 +11,54 @@ import (
 // ("http://localhost:11434/v1").
 const DefaultBaseURL = "https://api.openai.com/v1"
 
-// Option configures a Client.
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
+// Option configures a Client; pass any number to New.
+type Option func(*config)
 
 type config struct {
 	http           httpx.Settings
 	apiKey         string
 	organization   string
 	model          string
-	embeddingModel string
-	dimension      int
-	batchSize      int
+	embed          httpx.EmbedConfig
 	maxTokensField string
 	looseSchema    bool
 	extra          map[string]any
-	embedExtra     map[string]any
-}
-
-func transport(f func(*httpx.Settings)) Option {
-	return optionFunc(func(c *config) { f(&c.http) })
 }
 
 // WithBaseURL sets the API root (default DefaultBaseURL); paths such as
 // "/chat/completions" are appended to it.
-func WithBaseURL(url string) Option {
-	return transport(httpx.BaseURL(url))
-}
+func WithBaseURL(url string) Option { return func(c *config) { c.http.SetBaseURL(url) } }
 
 // WithAPIKey sends "Authorization: Bearer key". Local servers usually need none.
-func WithAPIKey(key string) Option { return optionFunc(func(c *config) { c.apiKey = key }) }
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
 // WithOrganization sends the OpenAI-Organization header.
-func WithOrganization(org string) Option { return optionFunc(func(c *config) { c.organization = org }) }
+func WithOrganization(org string) Option { return func(c *config) { c.organization = org } }
 
 // WithModel sets the chat model (Request.Model overrides it per request).
-func WithModel(model string) Option { return optionFunc(func(c *config) { c.model = model }) }
+func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
 // WithEmbeddingModel sets the embedding model (e.g. "text-embedding-3-small").
 func WithEmbeddingModel(model string) Option {
-	return optionFunc(func(c *config) { c.embeddingModel = model })
+	return func(c *config) { c.embed.Model = model }
 }
 
 // WithDimension declares the embedding dimension. Responses with another
 // dimension are rejected. Without it the client learns the dimension from
 // its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return optionFunc(func(c *config) { c.dimension = n }) }
+func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
 
 // WithEmbeddingBatchSize sets how many texts go into one embeddings request
 // (default 256); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option { return optionFunc(func(c *config) { c.batchSize = n }) }
+func WithEmbeddingBatchSize(n int) Option {
+	return func(c *config) { c.embed.BatchSize = n }
+}
 
 // WithMaxTokensField names the JSON field Request.MaxTokens is sent as:
 // "max_tokens" (default; what most compatible servers read) or
 // "max_completion_tokens" (required by OpenAI's reasoning models).
 func WithMaxTokensField(name string) Option {
-	return optionFunc(func(c *config) { c.maxTokensField = name })
+	return func(c *config) { c.maxTokensField = name }
 }
 
 // WithStrictSchema sets json_schema.strict (default true). OpenAI's strict
@@ -81,51 +66,26 @@ func WithMaxTokensField(name string) Option {
 // (every property required, additionalProperties false); turn it off for
 // other schemas or servers that reject the flag.
 func WithStrictSchema(strict bool) Option {
-	return optionFunc(func(c *config) { c.looseSchema = !strict })
+	return func(c *config) { c.looseSchema = !strict }
 }
 
 // WithExtraBody merges fields into every chat completion request body
 // (e.g. {"top_p": 0.9, "seed": 1} or vLLM's {"guided_decoding_backend": ...}).
 // They override fields the client sets itself.
 func WithExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.extra = fields })
+	return func(c *config) { c.extra = fields }
 }
 
 // WithEmbeddingExtraBody merges fields into every embeddings request body,
 // e.g. {"dimensions": 256} for text-embedding-3 models.
 func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return optionFunc(func(c *config) { c.embedExtra = fields })
+	return func(c *config) { c.embed.Extra = fields }
 }
 
-// Transport options; see package llm for what retries and limits do.
-
-// WithHTTPClient sets the HTTP client (default http.DefaultClient).
-func WithHTTPClient(hc *http.Client) Option { return transport(httpx.HTTPClient(hc)) }
-
-// WithTimeout bounds each HTTP attempt (default 2 minutes; <= 0 for none).
-// Bound the whole call, retries included, with the context.
-func WithTimeout(d time.Duration) Option { return transport(httpx.Timeout(d)) }
-
-// WithMaxRetries sets how often a rate-limited, failed (5xx) or
-// network-broken request is retried (default 2; 0 disables retries).
-func WithMaxRetries(n int) Option { return transport(httpx.MaxRetries(n)) }
-
-// WithBackoff sets the first retry delay (doubled per retry, with jitter)
-// and the cap for any wait, Retry-After included (defaults 500ms and 30s).
-func WithBackoff(base, maxDelay time.Duration) Option {
-	return transport(httpx.Backoff(base, maxDelay))
+// WithTransport sets how the client sends its requests: the HTTP client,
+// the per-attempt timeout, retries and backoff, the response size limit
+// and the logger. Zero fields keep their defaults (see llm.Transport); a
+// later WithTransport replaces an earlier one whole.
+func WithTransport(t llm.Transport) Option {
+	return func(c *config) { c.http.SetTransport(t) }
 }
-
-// WithSleeper replaces how the client waits between retries; sleep must
-// return ctx's error when ctx is done first. Tests use it to avoid real
-// waiting and to observe the backoff.
-func WithSleeper(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return transport(httpx.Sleeper(sleep))
-}
-
-// WithMaxResponseBytes caps a response body (default 32 MiB); larger bodies
-// fail with llm.ErrResponseTooLarge.
-func WithMaxResponseBytes(n int64) Option { return transport(httpx.MaxResponseBytes(n)) }
-
-// WithLogger logs retries at debug level (default: silent).
-func WithLogger(l *slog.Logger) Option { return transport(httpx.Logger(l)) }

@@ -1,12 +1,3 @@
-// Package provider builds an llm.Model from a short spec string, the way the
-// nl2sql CLI and the MCP server take one on the command line:
-//
-//	m, err := provider.FromSpec("ollama:qwen2.5-coder:7b", "")
-//
-// Specs: "ollama:MODEL", "openai:MODEL" (any OpenAI-compatible server),
-// "anthropic:MODEL", or "none" / "" for no model (nil, nil). Base URLs come
-// from the url argument, else OLLAMA_HOST / OPENAI_BASE_URL; API keys from
-// OPENAI_API_KEY / ANTHROPIC_API_KEY.
 package provider
 
 import (

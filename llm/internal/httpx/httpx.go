@@ -1,7 +1,3 @@
-// Package httpx is the HTTP transport the llm providers share: POST a JSON
-// body, retry rate limits, server errors and transient network failures with
-// exponential backoff (honouring Retry-After), cap the response size, and
-// turn every failure into an llm sentinel or *llm.APIError.
 package httpx
 
 import (
@@ -25,51 +21,69 @@ import (
 	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
-// Defaults shared by every provider.
+// The defaults of llm.Transport's zero fields.
 const (
 	DefaultTimeout          = 2 * time.Minute
-	DefaultMaxRetries       = 2
+	DefaultMaxAttempts      = 3
 	DefaultBaseDelay        = 500 * time.Millisecond
 	DefaultMaxDelay         = 30 * time.Second
 	DefaultMaxResponseBytes = 32 << 20
 	maxErrorBody            = 64 << 10
 )
 
-// Settings is the transport part of a provider's config. Providers embed it
-// and their options write its fields.
+// Settings is what a provider client sends with: where, with which
+// headers, and over which transport. Providers keep one in their config;
+// their WithBaseURL and WithTransport options call SetBaseURL and
+// SetTransport.
 type Settings struct {
-	Provider         string
-	BaseURL          string // without trailing slash
-	HTTPClient       *http.Client
-	Header           http.Header   // sent with every request (auth, versions)
-	Timeout          time.Duration // per attempt; <= 0 means none; llm.WithCallTimeout on the context can shorten it
-	MaxRetries       int           // retries after the first attempt
-	BaseDelay        time.Duration // first backoff delay
-	MaxDelay         time.Duration // cap for backoff and Retry-After waits
-	MaxResponseBytes int64
-	// Sleep waits d or until ctx is done (then it returns ctx's error).
-	// Tests inject a fake; the default uses a timer.
-	Sleep  func(ctx context.Context, d time.Duration) error
-	Now    func() time.Time // for Retry-After HTTP dates and deadline checks
-	Logger *slog.Logger
+	Provider string
+	BaseURL  string      // without trailing slash
+	Header   http.Header // sent with every request (auth, versions)
+
+	// Transport is resolved: SetTransport has filled in every default, so
+	// HTTPClient, Sleep and Logger are non-nil and the numbers are the ones
+	// in force. A Timeout <= 0 means no per-attempt bound.
+	llm.Transport
+
+	Now func() time.Time // for Retry-After HTTP dates and deadline checks
 }
 
-// New returns Settings with the shared defaults.
+// New returns Settings with the default transport.
 func New(provider, baseURL string) Settings {
-	return Settings{
-		Provider:         provider,
-		BaseURL:          strings.TrimRight(baseURL, "/"),
-		HTTPClient:       http.DefaultClient,
-		Header:           http.Header{},
-		Timeout:          DefaultTimeout,
-		MaxRetries:       DefaultMaxRetries,
-		BaseDelay:        DefaultBaseDelay,
-		MaxDelay:         DefaultMaxDelay,
-		MaxResponseBytes: DefaultMaxResponseBytes,
-		Sleep:            SleepContext,
-		Now:              time.Now,
-		Logger:           slog.New(slog.DiscardHandler),
+	s := Settings{Provider: provider, Header: http.Header{}, Now: time.Now}
+	s.SetBaseURL(baseURL)
+	s.SetTransport(llm.Transport{})
+	return s
+}
+
+// SetBaseURL sets the root every request path is appended to.
+func (s *Settings) SetBaseURL(url string) { s.BaseURL = strings.TrimRight(url, "/") }
+
+// SetTransport replaces the transport with t, its zero fields replaced by
+// the defaults llm.Transport documents.
+func (s *Settings) SetTransport(t llm.Transport) {
+	t.HTTPClient = cmp.Or(t.HTTPClient, http.DefaultClient)
+	if t.Timeout == 0 {
+		t.Timeout = DefaultTimeout
 	}
+	if t.MaxAttempts <= 0 {
+		t.MaxAttempts = DefaultMaxAttempts
+	}
+	if t.BaseDelay == 0 {
+		t.BaseDelay = DefaultBaseDelay
+	}
+	t.BaseDelay = max(t.BaseDelay, 0)
+	if t.MaxDelay <= 0 {
+		t.MaxDelay = DefaultMaxDelay
+	}
+	if t.MaxResponseBytes <= 0 {
+		t.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if t.Sleep == nil {
+		t.Sleep = SleepContext
+	}
+	t.Logger = cmp.Or(t.Logger, slog.New(slog.DiscardHandler))
+	s.Transport = t
 }
 
 // SleepContext waits d or until ctx is done, whichever comes first.
@@ -92,9 +106,9 @@ func (e *transient) Error() string { return e.err.Error() }
 func (e *transient) Unwrap() error { return e.err }
 
 // Post sends body (already JSON) to BaseURL+path and returns the 2xx response
-// body. It retries retryable failures up to MaxRetries times, waiting
-// Retry-After when the server gives one (capped at MaxDelay) and an
-// exponential backoff with jitter otherwise. It never waits past ctx's
+// body. It sends it up to MaxAttempts times while the failure is
+// retryable, waiting Retry-After when the server gives one (capped at
+// MaxDelay) and an exponential backoff with jitter otherwise. It never waits past ctx's
 // deadline: when the next wait would cross it, the last error is returned.
 func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
 	url := s.BaseURL + path
@@ -113,7 +127,7 @@ func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, 
 		}
 		var api *llm.APIError
 		isAPI := errors.As(err, &api)
-		if (!isTransient && !(isAPI && api.Retryable())) || attempt >= s.MaxRetries {
+		if (!isTransient && !(isAPI && api.Retryable())) || attempt+1 >= s.MaxAttempts {
 			return nil, err
 		}
 		wait := s.backoff(attempt)
@@ -361,55 +375,81 @@ func TruncatedReply(provider string) error {
 	return fmt.Errorf("%w: %s: reply hit the token limit before any content", llm.ErrTruncated, provider)
 }
 
-// Embeddings batches embedding requests and tracks the vector dimension:
-// declared up front or learnt from the first response, then enforced.
+// EmbedConfig is what the embedding options of a client set.
+type EmbedConfig struct {
+	Model     string         // sent as "model"
+	Dimension int            // expected vector length; <= 0: learnt from the first answer
+	BatchSize int            // texts per request; <= 0: the client's default
+	Extra     map[string]any // merged into every request body
+}
+
+// Embeddings is the embedding half of a client: it posts {"model","input"}
+// batches to one path and tracks the vector dimension, declared up front
+// or learnt from the first answer, then enforced.
 type Embeddings struct {
-	provider  string
+	http      Settings
+	path      string
+	cfg       EmbedConfig
 	batchSize int
 	dim       atomic.Int64
 }
 
-// NewEmbeddings returns an Embeddings sending at most batchSize texts per
-// request (defaultBatch when batchSize <= 0) and expecting dimension dim
-// (learnt when dim <= 0).
-func NewEmbeddings(provider string, batchSize, defaultBatch, dim int) *Embeddings {
-	e := &Embeddings{provider: provider, batchSize: batchSize}
-	if batchSize <= 0 {
-		e.batchSize = defaultBatch
-	}
-	e.dim.Store(int64(max(dim, 0)))
+// NewEmbeddings returns Embeddings posting to s.BaseURL+path, at most
+// cfg.BatchSize texts a request (defaultBatch when that is <= 0).
+func NewEmbeddings(s Settings, path string, cfg EmbedConfig, defaultBatch int) *Embeddings {
+	e := &Embeddings{http: s, path: path, cfg: cfg, batchSize: cmp.Or(max(cfg.BatchSize, 0), defaultBatch)}
+	e.dim.Store(int64(max(cfg.Dimension, 0)))
 	return e
 }
 
 // Dimension is the declared or learnt dimension, 0 while unknown.
 func (e *Embeddings) Dimension() int { return int(e.dim.Load()) }
 
-// Embed calls embed on consecutive batches and concatenates the vectors,
-// checking each batch returns one vector per text, all of the dimension.
-func (e *Embeddings) Embed(ctx context.Context, texts []string,
-	embed func(ctx context.Context, batch []string) ([][]float32, error)) ([][]float32, error) {
+// Embed sends texts in consecutive batches, decodes each answer into an R
+// and takes its vectors with vectors (n is the batch's size), then
+// concatenates them, checking each batch gave one vector per text, all of
+// the dimension.
+func Embed[R any](ctx context.Context, e *Embeddings, texts []string,
+	vectors func(resp *R, n int) ([][]float32, error)) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.batchSize {
 		batch := texts[start:min(start+e.batchSize, len(texts))]
-		vecs, err := embed(ctx, batch)
+		var resp R
+		body := struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}{e.cfg.Model, batch}
+		if _, err := e.http.Call(ctx, e.path, body, e.cfg.Extra, &resp); err != nil {
+			return nil, err
+		}
+		vecs, err := vectors(&resp, len(batch))
 		if err != nil {
 			return nil, err
 		}
-		if len(vecs) != len(batch) {
-			return nil, Malformed(e.provider, "%d embeddings for %d inputs", len(vecs), len(batch))
-		}
-		for i, v := range vecs {
-			n := int64(len(v))
-			if n == 0 {
-				return nil, Malformed(e.provider, "embedding %d is empty", i)
-			}
-			if !e.dim.CompareAndSwap(0, n) && n != e.dim.Load() {
-				return nil, Malformed(e.provider, "embedding %d has dimension %d, want %d", i, n, e.dim.Load())
-			}
+		if err := e.check(vecs, len(batch)); err != nil {
+			return nil, err
 		}
 		out = append(out, vecs...)
 	}
 	return out, nil
+}
+
+// check enforces one non-empty vector per text, all of the dimension.
+func (e *Embeddings) check(vecs [][]float32, n int) error {
+	provider := e.http.Provider
+	if len(vecs) != n {
+		return Malformed(provider, "%d embeddings for %d inputs", len(vecs), n)
+	}
+	for i, v := range vecs {
+		d := int64(len(v))
+		if d == 0 {
+			return Malformed(provider, "embedding %d is empty", i)
+		}
+		if !e.dim.CompareAndSwap(0, d) && d != e.dim.Load() {
+			return Malformed(provider, "embedding %d has dimension %d, want %d", i, d, e.dim.Load())
+		}
+	}
+	return nil
 }
 
 // Message is the {"role","content"} object the chat APIs accept.
@@ -471,42 +511,4 @@ func Reply(provider string, resp *llm.Response) (*llm.Response, error) {
 		return resp, TruncatedReply(provider)
 	}
 	return resp, nil
-}
-
-// Setters for the transport options every provider offers. Nil or
-// non-positive values keep the defaults where those would break the client.
-
-func BaseURL(url string) func(*Settings) {
-	return func(s *Settings) { s.BaseURL = strings.TrimRight(url, "/") }
-}
-
-func HTTPClient(hc *http.Client) func(*Settings) {
-	return func(s *Settings) { s.HTTPClient = cmp.Or(hc, http.DefaultClient) }
-}
-
-func Timeout(d time.Duration) func(*Settings) { return func(s *Settings) { s.Timeout = d } }
-
-func MaxRetries(n int) func(*Settings) { return func(s *Settings) { s.MaxRetries = max(n, 0) } }
-
-func MaxResponseBytes(n int64) func(*Settings) {
-	return func(s *Settings) { s.MaxResponseBytes = cmp.Or(max(n, 0), DefaultMaxResponseBytes) }
-}
-
-func Logger(l *slog.Logger) func(*Settings) {
-	return func(s *Settings) { s.Logger = cmp.Or(l, slog.New(slog.DiscardHandler)) }
-}
-
-func Backoff(base, maxDelay time.Duration) func(*Settings) {
-	return func(s *Settings) {
-		s.BaseDelay, s.MaxDelay = max(base, 0), cmp.Or(max(maxDelay, 0), DefaultMaxDelay)
-	}
-}
-
-func Sleeper(sleep func(ctx context.Context, d time.Duration) error) func(*Settings) {
-	return func(s *Settings) {
-		if sleep == nil {
-			sleep = SleepContext
-		}
-		s.Sleep = sleep
-	}
 }

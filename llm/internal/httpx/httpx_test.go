@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -107,7 +109,7 @@ func TestMarshalMergesExtra(t *testing.T) {
 
 func TestBackoffGrowsAndIsCapped(t *testing.T) {
 	s := New("p", "http://x")
-	s.BaseDelay, s.MaxDelay = 100*time.Millisecond, time.Second
+	s.SetTransport(llm.Transport{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second})
 	for attempt, hi := range []time.Duration{100, 200, 400, 800, 1000, 1000} {
 		hi *= time.Millisecond
 		for range 50 {
@@ -131,7 +133,7 @@ func TestRetryAfterIsCappedByMaxDelay(t *testing.T) {
 	defer srv.Close()
 	sl := &llmtest.Sleeper{}
 	s := New("p", srv.URL)
-	s.HTTPClient, s.Sleep, s.MaxDelay = srv.Client(), sl.Sleep, 5*time.Second
+	s.SetTransport(llm.Transport{HTTPClient: srv.Client(), Sleep: sl.Sleep, MaxDelay: 5 * time.Second})
 	if _, err := s.Post(context.Background(), "/x", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func TestNetworkErrorsAreRetried(t *testing.T) {
 	srv.Close() // nothing listens there any more: connection refused
 	sl := &llmtest.Sleeper{}
 	s := New("p", url)
-	s.Sleep, s.MaxRetries = sl.Sleep, 3
+	s.SetTransport(llm.Transport{Sleep: sl.Sleep, MaxAttempts: 4})
 	_, err := s.Post(context.Background(), "/x", []byte(`{}`))
 	if err == nil || len(sl.Waits()) != 3 {
 		t.Fatalf("err = %v after %d waits, want an error after 3 retries", err, len(sl.Waits()))
@@ -177,7 +179,7 @@ func TestPerAttemptTimeoutRetries(t *testing.T) {
 	s := New("p", srv.URL)
 	// A generous timeout and spare retries keep a loaded machine from
 	// failing the attempt that is meant to succeed.
-	s.HTTPClient, s.Sleep, s.Timeout, s.MaxRetries = srv.Client(), sl.Sleep, 100*time.Millisecond, 6
+	s.SetTransport(llm.Transport{HTTPClient: srv.Client(), Sleep: sl.Sleep, Timeout: 100 * time.Millisecond, MaxAttempts: 7})
 	body, err := s.Post(context.Background(), "/x", []byte(`{}`))
 	if err != nil || string(body) != `{"ok":true}` {
 		t.Fatalf("Post = %s, %v; want success after the hung attempts time out", body, err)
@@ -215,7 +217,7 @@ func TestCallTimeoutFromContextShortensAttempts(t *testing.T) {
 	srv, reqs := hangingServer(t)
 	sl := &llmtest.Sleeper{}
 	s := New("p", srv.URL)
-	s.HTTPClient, s.Sleep, s.MaxRetries = srv.Client(), sl.Sleep, 2 // Timeout stays 2 minutes
+	s.SetTransport(llm.Transport{HTTPClient: srv.Client(), Sleep: sl.Sleep, MaxAttempts: 3}) // Timeout stays 2 minutes
 	start := time.Now()
 	_, err := s.Post(llm.WithCallTimeout(context.Background(), 50*time.Millisecond), "/x", []byte(`{}`))
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -234,7 +236,7 @@ func TestRetriesStopAtTheContextDeadline(t *testing.T) {
 	s := New("p", srv.URL)
 	// Attempts of 100ms, a 1s backoff each: with a 600ms budget the first
 	// retry's wait would cross the deadline, so none starts.
-	s.HTTPClient, s.MaxRetries, s.BaseDelay, s.MaxDelay = srv.Client(), 10, 2*time.Second, 2*time.Second
+	s.SetTransport(llm.Transport{HTTPClient: srv.Client(), MaxAttempts: 11, BaseDelay: 2 * time.Second, MaxDelay: 2 * time.Second})
 	ctx, cancel := context.WithTimeout(llm.WithCallTimeout(context.Background(), 100*time.Millisecond), 600*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -256,5 +258,43 @@ func TestCallTimeout(t *testing.T) {
 	}
 	if d := llm.CallTimeout(llm.WithCallTimeout(context.Background(), -time.Second)); d != 0 {
 		t.Fatalf("CallTimeout(-1s) = %v, want 0", d)
+	}
+}
+
+func TestSetTransportDefaults(t *testing.T) {
+	s := New("p", "http://x/")
+	if s.BaseURL != "http://x" || s.HTTPClient != http.DefaultClient || s.Sleep == nil || s.Logger == nil ||
+		s.Timeout != DefaultTimeout || s.MaxAttempts != DefaultMaxAttempts || s.BaseDelay != DefaultBaseDelay ||
+		s.MaxDelay != DefaultMaxDelay || s.MaxResponseBytes != DefaultMaxResponseBytes {
+		t.Fatalf("zero llm.Transport resolved to %+v", s.Transport)
+	}
+	// Out-of-range numbers: a negative timeout and base delay mean none;
+	// the others fall back to their defaults.
+	s.SetTransport(llm.Transport{Timeout: -1, MaxAttempts: -1, BaseDelay: -1, MaxDelay: -1, MaxResponseBytes: -1})
+	if s.Timeout > 0 || s.MaxAttempts != DefaultMaxAttempts || s.BaseDelay != 0 || s.backoff(3) != 0 ||
+		s.MaxDelay != DefaultMaxDelay || s.MaxResponseBytes != DefaultMaxResponseBytes {
+		t.Fatalf("negative fields resolved to %+v", s.Transport)
+	}
+}
+
+func TestRetryIsLogged(t *testing.T) {
+	var reqs atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reqs.Add(1) == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	var buf strings.Builder
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s := New("p", srv.URL)
+	s.SetTransport(llm.Transport{HTTPClient: srv.Client(), Sleep: (&llmtest.Sleeper{}).Sleep, Logger: logger})
+	if _, err := s.Post(context.Background(), "/x", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "llm: retrying") || !strings.Contains(buf.String(), "provider=p") {
+		t.Fatalf("log = %q, want one retry record", buf.String())
 	}
 }

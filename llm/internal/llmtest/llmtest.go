@@ -1,6 +1,3 @@
-// Package llmtest holds test helpers for the llm providers: a fake sleeper
-// that records backoff waits instead of sleeping, and a fault suite every
-// provider runs against an httptest server speaking its own wire format.
 package llmtest
 
 import (
@@ -57,6 +54,20 @@ type Target struct {
 	MaxBytes   int64 // response size limit
 }
 
+// Transport is the llm.Transport RunFaults expects the client in
+// Faults.Call to use: t's server, sleeper and size limit, MaxRetries
+// retries, backoff from BaseDelay.
+func (t Target) Transport() llm.Transport {
+	return llm.Transport{
+		HTTPClient:       t.HTTPClient,
+		Sleep:            t.Sleep,
+		MaxAttempts:      MaxRetries + 1,
+		BaseDelay:        BaseDelay,
+		MaxDelay:         100 * BaseDelay,
+		MaxResponseBytes: t.MaxBytes,
+	}
+}
+
 // Faults describes a provider endpoint for RunFaults.
 type Faults struct {
 	Path string // request path the client must POST to, e.g. "/chat/completions"
@@ -67,8 +78,8 @@ type Faults struct {
 	Empty string
 	// ErrorBody renders the provider's error JSON.
 	ErrorBody func(status int, typ, message string) string
-	// Call makes one request with a client configured from t (MaxRetries 2,
-	// BaseDelay 100ms) and returns its error.
+	// Call makes one request with a client whose transport is
+	// t.Transport() and returns its error.
 	Call func(ctx context.Context, t Target) error
 }
 
