@@ -27,7 +27,7 @@ import (
 type LLM = llm.Model
 
 // Embedder turns texts into vectors for schema retrieval.
-type Embedder = retrieve.Embedder
+type Embedder = llm.Embedder
 
 // SchemaStore holds the schema index (retrieve.MemoryStore, retrieve.PGVectorStore).
 type SchemaStore = retrieve.SchemaStore
@@ -83,7 +83,11 @@ func New(db DB, opts ...Option) (*Engine, error) {
 	if cfg.k[0] < 1 || cfg.k[1] < 1 || cfg.k[2] < 1 || cfg.attempts < 0 || cfg.maxRows < 1 {
 		return nil, fmt.Errorf("%w: K, attempts and row cap must be positive", ErrConfig)
 	}
-	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(cfg.embedder)}
+	emb := cfg.embedder
+	if emb == nil {
+		emb = retrieve.NewHashEmbedder(256)
+	}
+	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb)}
 	if cfg.llm != nil {
 		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
 			generate.WithBudget(cfg.generateBudget))
@@ -222,7 +226,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		st.tables = append(st.tables, vt)
 	}
 	st.types = catalogTypes(cat)
-	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger), repair.WithGlosser(func(w string) []string { return link.Gloss(w).Words }))
+	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil

@@ -12,14 +12,14 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
 // ExampleStore holds verified question -> SQL pairs and finds the ones most
 // like a new question, by question similarity and, when a draft query is
 // known, by SQL skeleton similarity. It is safe for concurrent use.
 type ExampleStore struct {
-	emb retrieve.Embedder
+	emb llm.Embedder
 
 	mu    sync.RWMutex
 	items []storedExample
@@ -32,11 +32,11 @@ type storedExample struct {
 	skeleton map[string]bool
 }
 
-// NewExampleStore returns an empty store; emb embeds questions (nil: the
-// built-in HashEmbedder).
-func NewExampleStore(emb retrieve.Embedder) *ExampleStore {
+// NewExampleStore returns an empty store; emb embeds questions
+// (retrieve.NewHashEmbedder needs no model). It panics if emb is nil.
+func NewExampleStore(emb llm.Embedder) *ExampleStore {
 	if emb == nil {
-		emb = retrieve.NewHashEmbedder(256)
+		panic("generate: NewExampleStore: nil embedder")
 	}
 	return &ExampleStore{emb: emb, seen: map[string]bool{}}
 }

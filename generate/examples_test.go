@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
 func TestExampleStore(t *testing.T) {
 	ctx := context.Background()
-	s := NewExampleStore(nil)
+	s := NewExampleStore(retrieve.NewHashEmbedder(256))
 	err := s.Add(ctx,
 		Example{"How many customers are there?", "SELECT count(*) FROM customers"},
 		Example{"Total invoice amount per customer", "SELECT c.name, sum(i.total) FROM customers c JOIN invoices i ON i.customer_id = c.id GROUP BY c.name"},
@@ -37,7 +39,7 @@ func TestExampleStore(t *testing.T) {
 	if err := s.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	l := NewExampleStore(nil)
+	l := NewExampleStore(retrieve.NewHashEmbedder(256))
 	if err := l.Load(ctx, &buf); err != nil || l.Len() != 3 {
 		t.Fatalf("load: %d, %v", l.Len(), err)
 	}

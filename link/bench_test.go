@@ -86,15 +86,6 @@ func BenchmarkLink(b *testing.B) {
 	})
 }
 
-func BenchmarkGloss(b *testing.B) {
-	names := []string{"tot_amt", "POLineNbr", "custno", "gl_acct_no", "qty_on_hand", "HTTPServerLogEntry", "ytd_sales", "whse_loc_cd"}
-	i := 0
-	for b.Loop() {
-		link.Gloss(names[i%len(names)])
-		i++
-	}
-}
-
 func BenchmarkKeyphrases(b *testing.B) {
 	q := "Show orders for 'Acme Corp' placed after 2024-03-01 worth more than $1,200.50 by customer region"
 	for b.Loop() {

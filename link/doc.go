@@ -4,14 +4,15 @@
 //
 // Three parts work together.
 //
-// Glosses turn identifiers into English. Words splits snake_case, camelCase
-// and digits; Gloss expands about 200 ERP abbreviations (qty, amt, nbr, cust,
-// dept, po, ytd, uom, whse, ...); InferSemantic and ColumnSemantic guess what
+// Glosses turn identifiers into English. Package gloss splits snake_case,
+// camelCase and digits and expands about 200 ERP abbreviations (qty, amt,
+// nbr, cust, dept, po, ytd, uom, whse, ...): gloss.Text("tot_amt") is
+// "total amount"; WithGlosser replaces it, e.g. with gloss.Abbreviations for
+// a database's own. On top of it InferSemantic and ColumnSemantic guess what
 // a column holds (money, quantity, date, status code, foreign key, ...);
 // ColumnGloss and TableGloss give the short text used in retrieval documents
 // and prompts:
 //
-//	link.Gloss("tot_amt").Text()         // "total amount"
 //	link.ColumnGloss(invoices, &col)     // "total amount (money)"
 //
 // The Linker matches a question against a catalog. New precomputes glosses
@@ -32,7 +33,7 @@
 // expanded name 0.95, partial and misspelt (edit distance) matches less,
 // comments 0.6-0.8, glossary terms 1. Words the schema's names do not use
 // ("staff", "tenure", "clients") are matched through the business
-// thesaurus (package thesaurus; WithThesaurus) at 0.9 of the same match of
+// thesaurus (gloss.Thesaurus; WithThesaurus) at 0.9 of the same match of
 // the related word (employee, hire date, customer), 0.7 for a WordNet
 // synonym; such links have Reason "thesaurus" and say which word led where
 // in Via ("thesaurus: tenure -> hire date"). A word the schema uses is

@@ -8,17 +8,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
-func ExampleGloss() {
-	for _, name := range []string{"tot_amt", "PONbr", "custno", "ytd_rev"} {
-		fmt.Printf("%s: %s\n", name, link.Gloss(name).Text())
-	}
-	// Output:
-	// tot_amt: total amount
-	// PONbr: purchase order number
-	// custno: customer number
-	// ytd_rev: year to date revenue
-}
-
 func ExampleColumnGloss() {
 	t := &schema.Table{Schema: "sales", Name: "invoices", Columns: []schema.Column{
 		{Name: "tot_amt", Type: "numeric(14,2)"},

@@ -2,103 +2,11 @@ package link
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
-
-// Words splits an identifier into lower-case words at underscores and other
-// punctuation, camelCase and acronym boundaries ("HTTPServer" is "http",
-// "server") and letter/digit boundaries ("addr2" is "addr", "2"). Lower-case
-// runs that are glued abbreviations ("custno", "orderdate") are segmented
-// when every piece is a known ERP word.
-func Words(identifier string) []string {
-	var out []string
-	for _, w := range splitRaw(identifier) {
-		out = append(out, segment(w)...)
-	}
-	return out
-}
-
-// splitRaw splits at case, digit and punctuation boundaries only.
-func splitRaw(s string) []string {
-	var (
-		out  []string
-		cur  []rune
-		prev rune
-	)
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	runes := []rune(s)
-	for i, r := range runes {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush()
-			prev = 0
-			continue
-		}
-		if len(cur) > 0 {
-			switch {
-			case unicode.IsDigit(r) != unicode.IsDigit(prev):
-				flush()
-			case unicode.IsUpper(r) && unicode.IsLower(prev):
-				flush()
-			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
-				// "HTTPServer": the S starts a new word.
-				flush()
-			}
-		}
-		cur = append(cur, r)
-		prev = r
-	}
-	flush()
-	return out
-}
-
-// segment splits a glued lower-case word into known words, preferring the
-// fewest pieces; words that are known or cannot be fully segmented are
-// returned whole.
-func segment(w string) []string {
-	if len(w) < 4 || len(w) > 32 || knownWord(w) || !isASCIILetters(w) {
-		return []string{w}
-	}
-	n := len(w)
-	// best[i] = fewest pieces segmenting w[:i]; from[i] = start of last piece.
-	best := make([]int, n+1)
-	from := make([]int, n+1)
-	for i := 1; i <= n; i++ {
-		best[i] = -1
-		for j := 0; j <= i-2; j++ {
-			if (j == 0 || best[j] > 0) && knownWord(w[j:i]) {
-				if c := best[j] + 1; best[i] < 0 || c < best[i] {
-					best[i], from[i] = c, j
-				}
-			}
-		}
-	}
-	if best[n] < 2 {
-		return []string{w}
-	}
-	var parts []string
-	for i := n; i > 0; i = from[i] {
-		parts = append(parts, w[from[i]:i])
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	// Two-letter pieces are only trusted next to a longer known word, so
-	// "isactive" splits but runs of short abbreviations do not.
-	for _, p := range parts {
-		if len(p) < 2 {
-			return []string{w}
-		}
-	}
-	return parts
-}
 
 func isASCIILetters(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -107,46 +15,6 @@ func isASCIILetters(s string) bool {
 		}
 	}
 	return true
-}
-
-func knownWord(w string) bool {
-	if _, ok := abbreviations[w]; ok {
-		return true
-	}
-	return vocabulary[w]
-}
-
-// Glossed is an identifier read as English.
-type Glossed struct {
-	Name  string   // the identifier
-	Parts []string // Words(Name)
-	Words []string // Parts with abbreviations expanded, lower case
-}
-
-// Text returns the expanded words joined by spaces, e.g. "total amount".
-func (g Glossed) Text() string { return strings.Join(g.Words, " ") }
-
-// Gloss splits an identifier and expands ERP abbreviations:
-// Gloss("tot_amt").Text() is "total amount", Gloss("PONbr").Text() is
-// "purchase order number".
-func Gloss(name string) Glossed {
-	return glossWith(name, nil)
-}
-
-func glossWith(name string, extra map[string]string) Glossed {
-	g := Glossed{Name: name, Parts: Words(name)}
-	for _, p := range g.Parts {
-		exp, ok := extra[p]
-		if !ok {
-			exp, ok = abbreviations[p]
-		}
-		if ok {
-			g.Words = append(g.Words, strings.Fields(exp)...)
-		} else {
-			g.Words = append(g.Words, p)
-		}
-	}
-	return g
 }
 
 // Semantic is a hint about what a column holds, inferred from its name and type.
@@ -235,7 +103,7 @@ func classify(sqlType string) typeClass {
 // (format_type spelling). Keys known from constraints are the business of
 // ColumnSemantic; this looks at the name and type alone.
 func InferSemantic(name, sqlType string) Semantic {
-	return inferWords(Gloss(name).Words, classify(sqlType), false)
+	return inferWords(gloss.Words(name), classify(sqlType), false)
 }
 
 // ColumnSemantic is InferSemantic refined with the table's keys and enum
@@ -248,7 +116,7 @@ func ColumnSemantic(t *schema.Table, c *schema.Column) Semantic {
 	if c.PrimaryKey {
 		return SemIdentifier
 	}
-	return inferWords(Gloss(c.Name).Words, classify(c.Type), len(c.EnumLabels) > 0)
+	return inferWords(gloss.Words(c.Name), classify(c.Type), len(c.EnumLabels) > 0)
 }
 
 // fkOf returns the single-column foreign key on column name, or nil.
@@ -343,7 +211,7 @@ func inferWords(words []string, tc typeClass, enum bool) Semantic {
 // documents and prompts, e.g. "total amount (money)" for tot_amt numeric,
 // "customer id (foreign key to sales.customers)" for a foreign key column.
 func ColumnGloss(t *schema.Table, c *schema.Column) string {
-	text := Gloss(c.Name).Text()
+	text := gloss.Text(c.Name)
 	if fk := fkOf(t, c.Name); fk != nil {
 		return text + " (foreign key to " + fk.Ref() + ")"
 	}
@@ -356,7 +224,7 @@ func ColumnGloss(t *schema.Table, c *schema.Column) string {
 // TableGloss is a short English reading of a table name, e.g. "purchase
 // order header" for po_hdr; views are marked "(view)".
 func TableGloss(t *schema.Table) string {
-	text := Gloss(t.Name).Text()
+	text := gloss.Text(t.Name)
 	switch t.Kind {
 	case schema.KindView, schema.KindMaterializedView:
 		text += " (view)"

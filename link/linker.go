@@ -9,8 +9,8 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
-	"github.com/nl2sqlgo/nl2sql/thesaurus"
 )
 
 // Reason says why a table or column was linked.
@@ -119,12 +119,12 @@ type config struct {
 	values     *ValueIndex
 	confusable []confusablePair
 	auto       bool
-	abbrev     map[string]string
+	gloss      gloss.Glosser
 	maxColumns int
 	maxTables  int
 	minScore   float64
 	logger     *slog.Logger
-	thesaurus  *thesaurus.Thesaurus
+	thesaurus  *gloss.Thesaurus
 }
 
 // WithGlossary adds user business terms. Unknown targets are ignored (and
@@ -148,18 +148,11 @@ func WithConfusable(a, b, note string) Option {
 // that tell them apart.
 func WithAutoConfusable(on bool) Option { return optionFunc(func(c *config) { c.auto = on }) }
 
-// WithAbbreviations adds naming abbreviations of this database to the
-// built-in ERP dictionary, e.g. {"ctr": "contract"}.
-func WithAbbreviations(m map[string]string) Option {
-	return optionFunc(func(c *config) {
-		if c.abbrev == nil {
-			c.abbrev = map[string]string{}
-		}
-		for k, v := range m {
-			c.abbrev[strings.ToLower(k)] = strings.ToLower(v)
-		}
-	})
-}
+// WithGlosser sets how identifiers, and identifiers written in a question,
+// become words (default gloss.Words, which expands ERP abbreviations; nil
+// restores it). Add a database's own abbreviations with
+// gloss.Abbreviations(map[string]string{"ctr": "contract"}).
+func WithGlosser(g gloss.Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
 
 // WithMaxColumns caps the column links returned (default 30).
 func WithMaxColumns(n int) Option { return optionFunc(func(c *config) { c.maxColumns = n }) }
@@ -219,12 +212,15 @@ type colInfo struct {
 // New prepares a linker for the catalog: glosses of every name and word
 // indexes, so that Link does no per-catalog work.
 func New(cat *schema.Catalog, opts ...Option) *Linker {
-	cfg := config{auto: true, maxColumns: 30, maxTables: 30, minScore: 0.5, thesaurus: thesaurus.Default()}
+	cfg := config{auto: true, maxColumns: 30, maxTables: 30, minScore: 0.5, thesaurus: gloss.DefaultThesaurus()}
 	for _, o := range opts {
 		o.apply(&cfg)
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.gloss == nil {
+		cfg.gloss = gloss.Words
 	}
 	if cat == nil {
 		cat = schema.NewCatalog(nil, nil, nil)
@@ -244,8 +240,7 @@ func New(cat *schema.Catalog, opts ...Option) *Linker {
 		if g, ok := cache[name]; ok {
 			return g
 		}
-		g0 := glossWith(name, cfg.abbrev)
-		g := glossed{parts: stems(g0.Parts), words: stems(g0.Words)}
+		g := glossed{parts: stems(gloss.Split(name)), words: stems(cfg.gloss(name))}
 		cache[name] = g
 		return g
 	}
@@ -505,7 +500,7 @@ func (l *Linker) Link(ctx context.Context, question, evidence string, tables []s
 func (st *linkState) addPhrases(a *analysis, weight float64, src int) {
 	for _, t := range a.tokens {
 		st.qwords[t.stem] = true
-		for _, w := range glossWith(t.lower, st.l.cfg.abbrev).Words {
+		for _, w := range st.l.cfg.gloss(t.lower) {
 			st.qwords[stem(w)] = true
 		}
 	}
@@ -521,7 +516,7 @@ func (st *linkState) addPhrases(a *analysis, weight float64, src int) {
 				if i := strings.LastIndexByte(w, '.'); i >= 0 {
 					w = w[i+1:]
 				}
-				p.words = append(p.words, stems(glossWith(w, st.l.cfg.abbrev).Words)...)
+				p.words = append(p.words, stems(st.l.cfg.gloss(w))...)
 				continue
 			}
 			p.words = append(p.words, w)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -415,7 +416,7 @@ func TestLinkOptions(t *testing.T) {
 	if r := link.New(small).Link(ctx, q, "", nil); len(r.Tables) != 0 {
 		t.Errorf("without the abbreviation: %s", summary(r))
 	}
-	r = link.New(small, link.WithAbbreviations(map[string]string{"CTR": "contract", "sgn": "signed"})).Link(ctx, q, "", nil)
+	r = link.New(small, link.WithGlosser(gloss.Abbreviations(map[string]string{"CTR": "contract", "sgn": "signed"}))).Link(ctx, q, "", nil)
 	if len(r.Tables) == 0 || r.Tables[0].Table != "legal.ctr_hdr" || len(r.Columns) == 0 || r.Columns[0].Column != "sgn_dt" {
 		t.Errorf("with the abbreviation: %s", summary(r))
 	}

@@ -4,11 +4,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/thesaurus"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // WithThesaurus sets the thesaurus that relates the words of a question to
-// the words of the schema (default thesaurus.Default(); nil for none). A
+// the words of the schema (default gloss.DefaultThesaurus(); nil for none). A
 // span of the question whose words the schema's names do not use ("staff",
 // "tenure", "clients") is matched through the words the thesaurus relates
 // to it (employee, hire date, customer), more weakly than the same match
@@ -17,8 +17,8 @@ import (
 // schema's names use is never looked up: it means what the schema means by
 // it. Such links have Reason "thesaurus" and Via "thesaurus: tenure -> hire
 // date". Merge a list of your own with the default:
-// thesaurus.Merge(mine, thesaurus.Default()).
-func WithThesaurus(t *thesaurus.Thesaurus) Option {
+// gloss.MergeThesauri(mine, gloss.DefaultThesaurus()).
+func WithThesaurus(t *gloss.Thesaurus) Option {
 	return optionFunc(func(c *config) { c.thesaurus = t })
 }
 
@@ -121,7 +121,7 @@ func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src 
 				}
 				found = term.Weight
 				via := "thesaurus: " + span + " -> " + term.Text
-				if term.Source != thesaurus.Curated {
+				if term.Source != gloss.Curated {
 					via = "thesaurus (" + term.Source.String() + "): " + span + " -> " + term.Text
 				}
 				st.phrases = append(st.phrases, phrase{

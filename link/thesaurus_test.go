@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/schema"
-	"github.com/nl2sqlgo/nl2sql/thesaurus"
 )
 
 // erpCatalog introspects a fresh copy of the demo ERP and builds its value
@@ -290,7 +290,7 @@ func TestLinkThesaurusDeterministic(t *testing.T) {
 		return string(b)
 	}
 	l1 := link.New(cat, link.WithValueIndex(vi))
-	l2 := link.New(cat, link.WithValueIndex(vi), link.WithThesaurus(thesaurus.Default()))
+	l2 := link.New(cat, link.WithValueIndex(vi), link.WithThesaurus(gloss.DefaultThesaurus()))
 	want := map[string]string{}
 	for _, q := range qs {
 		want[q] = render(l1, q)
@@ -374,11 +374,11 @@ func TestLinkThesaurusRules(t *testing.T) {
 	}
 
 	// A user list, merged before the built-in one, at full strength.
-	user, err := thesaurus.Parse(strings.NewReader("wonga, dosh -> gross amount\n"))
+	user, err := gloss.ParseThesaurus(strings.NewReader("wonga, dosh -> gross amount\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	l = link.New(cat, link.WithThesaurus(thesaurus.Merge(user, thesaurus.Default())))
+	l = link.New(cat, link.WithThesaurus(gloss.MergeThesauri(user, gloss.DefaultThesaurus())))
 	r = l.Link(ctx, "average wonga of employees", "", nil)
 	c, _ := findColumn(r, "hr.payslips.gross_amount")
 	if c.Reason != link.ReasonThesaurus || c.Via != "thesaurus (user): wonga -> gross amount" || c.Phrase != "wonga" {
@@ -388,10 +388,10 @@ func TestLinkThesaurusRules(t *testing.T) {
 	// WordNet synonyms are weaker than curated links: a catalog whose
 	// only word for people is "worker" (curated from staff) and one
 	// whose word is WordNet's.
-	wn := thesaurus.Default().Related("tenure")
+	wn := gloss.DefaultThesaurus().Related("tenure")
 	var wnTerm string
 	for _, x := range wn {
-		if x.Source == thesaurus.WordNet && !strings.Contains(x.Text, " ") {
+		if x.Source == gloss.WordNet && !strings.Contains(x.Text, " ") {
 			wnTerm = x.Text
 			break
 		}

@@ -3,6 +3,8 @@ package repair
 import (
 	"strings"
 	"unicode"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // Name matching: an LLM writes customer_name where the column is cust_nm,
@@ -78,13 +80,13 @@ func singular(w string) string {
 // caches hold the words and word forms of every catalog name, computed
 // once by New (read-only afterwards, so safe for concurrent use).
 type matcher struct {
-	gloss func(string) []string
+	gloss gloss.Glosser
 	words map[string][]string // name → splitWords(name)
 	forms map[string][]string // word → canonForms(word)
 }
 
-func newMatcher(gloss func(string) []string, catalogNames []string) matcher {
-	m := matcher{gloss: gloss, words: map[string][]string{}, forms: map[string][]string{}}
+func newMatcher(g gloss.Glosser, catalogNames []string) matcher {
+	m := matcher{gloss: g, words: map[string][]string{}, forms: map[string][]string{}}
 	for _, n := range catalogNames {
 		ws := splitWords(n)
 		m.words[n] = ws

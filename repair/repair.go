@@ -9,6 +9,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -110,7 +111,7 @@ type Option interface{ apply(*config) }
 
 type config struct {
 	searchPath    []string
-	gloss         func(word string) []string
+	gloss         gloss.Glosser
 	maxCandidates int
 	logger        *slog.Logger
 	tables        map[string]bool // qualified names; nil: every table
@@ -127,11 +128,13 @@ func WithSearchPath(schemas ...string) Option {
 	return optionFunc(func(c *config) { c.searchPath = append([]string(nil), schemas...) })
 }
 
-// WithGlosser adds a word expander used when matching names: it returns the
-// full words an abbreviation may stand for ("qty" → "quantity"). Built-in
-// abbreviations are always used.
-func WithGlosser(f func(word string) []string) Option {
-	return optionFunc(func(c *config) { c.gloss, c.glossers = f, c.glossers+1 })
+// WithGlosser sets the word expander used when matching names: given a word
+// of a name, it returns the full words it may stand for ("qty" → "quantity").
+// The default is gloss.Words, which knows the ERP abbreviations; nil (or
+// gloss.Split) expands nothing. Repair's own short list of column-name
+// abbreviations is always used.
+func WithGlosser(g gloss.Glosser) Option {
+	return optionFunc(func(c *config) { c.gloss, c.glossers = g, c.glossers+1 })
 }
 
 // WithTables restricts the tables Fix may bring into a query, by a 42P01
@@ -179,7 +182,7 @@ type Repairer struct {
 
 // New returns a Repairer for the catalog.
 func New(cat *schema.Catalog, opts ...Option) *Repairer {
-	cfg := config{searchPath: []string{"public"}, maxCandidates: 3, logger: slog.New(slog.DiscardHandler)}
+	cfg := config{searchPath: []string{"public"}, maxCandidates: 3, logger: slog.New(slog.DiscardHandler), gloss: gloss.Words}
 	for _, o := range opts {
 		o.apply(&cfg)
 	}

@@ -4,25 +4,23 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
-// Glosser turns an identifier into words a question would use
-// ("tot_amt" -> "total amount"). link.Gloss provides the ERP-aware one.
-type Glosser func(identifier string) string
-
-// defaultGloss splits an identifier into words and adds the expansion of
-// ERP abbreviations when it differs ("cust_nbr" -> "cust nbr customer
+// glossText is how an identifier reads in documents and names: its split
+// words, then g's reading when it differs ("cust_nbr" -> "cust nbr customer
 // number"), so both the legacy spelling and the plain words match.
-func defaultGloss(id string) string {
-	g := link.Gloss(id)
-	raw := strings.ToLower(strings.Join(g.Parts, " "))
-	if exp := g.Text(); exp != "" && exp != raw {
+func glossText(g gloss.Glosser, id string) string {
+	raw := strings.ToLower(strings.Join(gloss.Split(id), " "))
+	if exp := strings.Join(g(id), " "); exp != "" && exp != raw {
 		return raw + " " + exp
 	}
 	return raw
 }
+
+// glossed is glossText with the configured glosser.
+func (ix *Retriever) glossed(id string) string { return glossText(ix.cfg.gloss, id) }
 
 // documents builds the table, column and module documents of a catalog.
 func (ix *Retriever) documents(cat *schema.Catalog, catalogFP string) []Document {
@@ -55,7 +53,7 @@ func (ix *Retriever) documents(cat *schema.Catalog, catalogFP string) []Document
 // column names and glosses, and the names of its FK neighbours.
 func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 	var b strings.Builder
-	name := ix.cfg.gloss(t.Name)
+	name := ix.glossed(t.Name)
 	b.WriteString(name + ". " + name + ". ")
 	if t.Comment != "" {
 		b.WriteString(t.Comment + ". ")
@@ -65,15 +63,15 @@ func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(ix.cfg.gloss(c.Name))
+		b.WriteString(ix.glossed(c.Name))
 	}
 	b.WriteString(". ")
 	var neigh []string
 	for _, fk := range t.ForeignKeys {
-		neigh = append(neigh, ix.cfg.gloss(fk.RefTable))
+		neigh = append(neigh, ix.glossed(fk.RefTable))
 	}
 	for _, r := range cat.ReferencedBy(t.QualifiedName()) {
-		neigh = append(neigh, ix.cfg.gloss(r.From.Name))
+		neigh = append(neigh, ix.glossed(r.From.Name))
 	}
 	if len(neigh) > 0 {
 		sort.Strings(neigh)
@@ -91,7 +89,7 @@ func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 			}
 		}
 		if len(rare) > 0 {
-			b.WriteString(" " + ix.cfg.gloss(c.Name) + ": " + strings.Join(rare, ", ") + ".")
+			b.WriteString(" " + ix.glossed(c.Name) + ": " + strings.Join(rare, ", ") + ".")
 		}
 	}
 	for _, term := range ix.glossaryFor[t.QualifiedName()] {
@@ -102,7 +100,7 @@ func (ix *Retriever) tableText(cat *schema.Catalog, t *schema.Table) string {
 
 func (ix *Retriever) columnText(t *schema.Table, c *schema.Column) string {
 	var b strings.Builder
-	b.WriteString(ix.cfg.gloss(c.Name) + " of " + ix.cfg.gloss(t.Name) + ". ")
+	b.WriteString(ix.glossed(c.Name) + " of " + ix.glossed(t.Name) + ". ")
 	if c.Comment != "" {
 		b.WriteString(c.Comment + ". ")
 	}
@@ -122,13 +120,13 @@ func (ix *Retriever) columnText(t *schema.Table, c *schema.Column) string {
 
 func (ix *Retriever) moduleText(cat *schema.Catalog, m string) string {
 	var b strings.Builder
-	b.WriteString(ix.cfg.gloss(m) + ". ")
+	b.WriteString(ix.glossed(m) + ". ")
 	for _, q := range ix.modules[m] {
 		t := cat.Table(q)
 		if t == nil {
 			continue
 		}
-		b.WriteString(ix.cfg.gloss(t.Name))
+		b.WriteString(ix.glossed(t.Name))
 		if t.Comment != "" {
 			b.WriteString(" (" + firstSentence(t.Comment) + ")")
 		}

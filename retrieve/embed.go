@@ -4,20 +4,17 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+
+	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
-// Embedder turns texts into vectors of Dimension() floats. Implementations
-// must be safe for concurrent use. llm/openai and llm/ollama provide HTTP
-// embedders; HashEmbedder is the built-in one that needs no model.
-type Embedder interface {
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	Dimension() int
-}
+var _ llm.Embedder = (*HashEmbedder)(nil)
 
-// HashEmbedder is a deterministic embedder that needs no model: it hashes
-// word unigrams, word bigrams and character trigrams of each word (after
-// identifier splitting, stemming and stopword removal) into a fixed number of
-// signed buckets, weights them by log term frequency and L2-normalises.
+// HashEmbedder is a deterministic llm.Embedder that needs no model (llm/openai
+// and llm/ollama provide HTTP ones): it hashes word unigrams, word bigrams
+// and character trigrams of each word (after identifier splitting, stemming
+// and stopword removal) into a fixed number of signed buckets, weights them
+// by log term frequency and L2-normalises.
 //
 // What it can do: match words shared by question and schema text, including
 // plural/singular forms, partial words and misspellings that keep most
@@ -38,10 +35,10 @@ func NewHashEmbedder(dim int) *HashEmbedder {
 	return &HashEmbedder{dim: dim}
 }
 
-// Dimension implements Embedder.
+// Dimension implements llm.Embedder.
 func (e *HashEmbedder) Dimension() int { return e.dim }
 
-// Embed implements Embedder. It never fails except on a cancelled context.
+// Embed implements llm.Embedder. It never fails except on a cancelled context.
 func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {

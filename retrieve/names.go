@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -16,12 +16,12 @@ const maxNameWords = 4
 // "employee benefit" for emp_bnft, "employee directory" for the view
 // v_employee_directory) to the tables of that name, in catalog order. A
 // question that spells a key out names the table.
-func tableNames(cat *schema.Catalog, gloss Glosser) map[string][]string {
+func tableNames(cat *schema.Catalog, g gloss.Glosser) map[string][]string {
 	out := map[string][]string{}
 	for _, t := range cat.Tables {
 		q := t.QualifiedName()
 		keys := map[string]bool{}
-		for _, text := range []string{strings.Join(Words(t.Name), " "), link.Gloss(t.Name).Text(), gloss(t.Name)} {
+		for _, text := range []string{strings.Join(Words(t.Name), " "), strings.Join(g(t.Name), " "), glossText(g, t.Name)} {
 			terms := Terms(text)
 			// A view's prefix is not a word of its name.
 			if len(terms) > 1 && (terms[0] == "v" || terms[0] == "vw" || terms[0] == "view") {
@@ -176,11 +176,11 @@ func (ix *Retriever) tableTerms(cat *schema.Catalog) map[string][]string {
 				set[w] = true
 			}
 		}
-		addText(ix.cfg.gloss(t.Name))
+		addText(ix.glossed(t.Name))
 		addText(t.Comment)
 		for i := range t.Columns {
 			c := &t.Columns[i]
-			addText(ix.cfg.gloss(c.Name))
+			addText(ix.glossed(c.Name))
 			addText(c.Comment)
 			for _, v := range ix.columnValues(t, c) {
 				addText(v)

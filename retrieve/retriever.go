@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/schema"
-	"github.com/nl2sqlgo/nl2sql/thesaurus"
 )
 
 // Option configures a Retriever.
@@ -24,15 +25,15 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
-	embedder       Embedder
+	embedder       llm.Embedder
 	graph          *plan.Graph
 	store          SchemaStore
-	gloss          Glosser
+	gloss          gloss.Glosser
 	modules        map[string][]string
 	moduleSource   ModuleSource
 	moduleKeywords map[string][]string
 	glossary       map[string][]string
-	thesaurus      *thesaurus.Thesaurus
+	thesaurus      *gloss.Thesaurus
 	examples       map[string][]string
 	sharedSchemas  []string
 	hubDegree      int
@@ -45,7 +46,7 @@ type config struct {
 }
 
 // WithEmbedder sets the embedder (default NewHashEmbedder(384)).
-func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.embedder = e }) }
+func WithEmbedder(e llm.Embedder) Option { return optionFunc(func(c *config) { c.embedder = e }) }
 
 // WithGraph supplies the join graph used for FK expansion (default: one
 // built from the catalog with inferred edges, plan.WithInferredEdges). A
@@ -55,9 +56,11 @@ func WithGraph(g *plan.Graph) Option { return optionFunc(func(c *config) { c.gra
 // WithStore sets the document store (default a new MemoryStore).
 func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
 
-// WithGlosser sets how identifiers become words in documents (default: the
-// split identifier plus link.Gloss's expansion of ERP abbreviations).
-func WithGlosser(g Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
+// WithGlosser sets how identifiers become words in documents and table
+// names (default gloss.Words, which expands ERP abbreviations; nil restores
+// it). Documents hold the split identifier and, when it differs, the
+// glosser's reading.
+func WithGlosser(g gloss.Glosser) Option { return optionFunc(func(c *config) { c.gloss = g }) }
 
 // WithModules configures modules: module name -> tables (qualified, or bare
 // names matching that table in every schema). Unlisted tables go to "other";
@@ -84,9 +87,9 @@ func WithGlossary(g map[string][]string) Option {
 
 // WithThesaurus sets the thesaurus that relates the words of a question to
 // the words of the schema ("staff" -> employee, "tenure" -> hire date);
-// default thesaurus.Default(), nil for none. Merge a list of your own with
-// the default: thesaurus.Merge(mine, thesaurus.Default()).
-func WithThesaurus(t *thesaurus.Thesaurus) Option {
+// default gloss.DefaultThesaurus(), nil for none. Merge a list of your own with
+// the default: gloss.MergeThesauri(mine, gloss.DefaultThesaurus()).
+func WithThesaurus(t *gloss.Thesaurus) Option {
 	return optionFunc(func(c *config) { c.thesaurus = t })
 }
 
@@ -152,15 +155,18 @@ var ErrEmptyQuestion = errors.New("retrieve: empty question")
 // whose fingerprint changed are re-embedded.
 func New(ctx context.Context, cat *schema.Catalog, opts ...Option) (*Retriever, error) {
 	cfg := config{
-		gloss: defaultGloss, sharedSchemas: []string{"public"}, hubDegree: 8,
+		gloss: gloss.Words, sharedSchemas: []string{"public"}, hubDegree: 8,
 		maxTables: 12, seeds: 6, fkDecay: 0.5, batch: 256,
-		logger: slog.New(slog.DiscardHandler), thesaurus: thesaurus.Default(),
+		logger: slog.New(slog.DiscardHandler), thesaurus: gloss.DefaultThesaurus(),
 	}
 	for _, o := range opts {
 		o.apply(&cfg)
 	}
 	if cfg.embedder == nil {
 		cfg.embedder = NewHashEmbedder(0)
+	}
+	if cfg.gloss == nil {
+		cfg.gloss = gloss.Words
 	}
 	if cfg.store == nil {
 		cfg.store = NewMemoryStore()

@@ -1,7 +1,7 @@
 // Package gentest is the shared plumbing of the tests that generate
 // checked-in files: the check that such a file is up to date (every
 // generator: validate/nodes_gen.go, internal/pgparse/decode_gen.go,
-// thesaurus/wordnet.txt), and the set of types a pg_query_go parse tree can
+// gloss/wordnet.txt), and the set of types a pg_query_go parse tree can
 // hold (the two Go code generators).
 package gentest
 

@@ -1,14 +1,14 @@
-package thesaurus_test
+package gloss_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/thesaurus"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 func ExampleThesaurus_Related() {
-	for _, t := range thesaurus.Default().Related("Headcount") {
+	for _, t := range gloss.DefaultThesaurus().Related("Headcount") {
 		fmt.Println(t.Text, t.Source, t.Weight)
 	}
 	// Output:
@@ -22,7 +22,7 @@ func ExampleThesaurus_Related_schema() {
 	schema := map[string]bool{"customer": true, "sales order": true, "invoice": true, "hire date": true}
 	for _, w := range []string{"clients", "revenue", "tenure"} {
 		var hits []string
-		for _, t := range thesaurus.Default().Related(w) {
+		for _, t := range gloss.DefaultThesaurus().Related(w) {
 			if schema[t.Text] {
 				hits = append(hits, t.Text)
 			}
@@ -35,8 +35,8 @@ func ExampleThesaurus_Related_schema() {
 	// tenure -> hire date
 }
 
-func ExampleMerge() {
-	user, err := thesaurus.Parse(strings.NewReader(`
+func ExampleMergeThesauri() {
+	user, err := gloss.ParseThesaurus(strings.NewReader(`
 # our words
 sku, article number
 crew -> field technician
@@ -45,7 +45,7 @@ crew -> field technician
 		fmt.Println(err)
 		return
 	}
-	th := thesaurus.Merge(user, thesaurus.Default())
+	th := gloss.MergeThesauri(user, gloss.DefaultThesaurus())
 	for _, t := range th.Related("crews")[:2] {
 		fmt.Println(t.Text, t.Source)
 	}
@@ -54,9 +54,9 @@ crew -> field technician
 	// employee curated
 }
 
-func ExampleParse_error() {
-	_, err := thesaurus.Parse(strings.NewReader("vendor, supplier\nclient => customer\n"))
+func ExampleParseThesaurus_error() {
+	_, err := gloss.ParseThesaurus(strings.NewReader("vendor, supplier\nclient => customer\n"))
 	fmt.Println(err)
 	// Output:
-	// thesaurus: line 2: "=>" is no arrow: write ->
+	// gloss: thesaurus line 2: "=>" is no arrow: write ->
 }

@@ -1,4 +1,4 @@
-package thesaurus
+package gloss
 
 import (
 	"bufio"
@@ -24,13 +24,13 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	return fmt.Sprintf("thesaurus: line %d: %s", e.Line, e.Msg)
+	return fmt.Sprintf("gloss: thesaurus line %d: %s", e.Line, e.Msg)
 }
 
-// Parse reads a thesaurus in the text format described in the package
+// ParseThesaurus reads a thesaurus in the text format described in the package
 // documentation. Its terms have Source User. A malformed line is a
 // *ParseError naming the line.
-func Parse(r io.Reader) (*Thesaurus, error) {
+func ParseThesaurus(r io.Reader) (*Thesaurus, error) {
 	return parse(r, User)
 }
 
@@ -53,7 +53,7 @@ func parse(r io.Reader, src Source) (*Thesaurus, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, &ParseError{Line: n + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLineLen)}
 		}
-		return nil, fmt.Errorf("thesaurus: after line %d: %w", n, err)
+		return nil, fmt.Errorf("gloss: thesaurus after line %d: %w", n, err)
 	}
 	return b.done(), nil
 }

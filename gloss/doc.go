@@ -1,10 +1,44 @@
-// Package thesaurus relates business words to each other, so that a
-// question's words can meet a schema's: "staff" and "headcount" lead to
-// "employee", "clients" to "customer", "tenure" to "hire date", "deals" to
+// Package gloss is the vocabulary the pipeline shares: how an identifier
+// reads as English, and which business words mean the same thing. It is a
+// leaf: it knows words, not catalogs, and imports nothing of the module.
+// Package link matches questions with it, retrieve builds its documents and
+// table names with it, and repair matches misspelt names with it.
+//
+// # Glosses
+//
+// Schemas are named by programmers, questions are asked by people. Split
+// cuts an identifier into lower-case words at underscores and punctuation,
+// camelCase and acronym boundaries and digits, and segments glued
+// abbreviations it knows ("custno" is "cust", "no"). Words, the default
+// Glosser, then replaces each word that is one of about 200 ERP
+// abbreviations (qty, amt, nbr, cust, dept, po, ytd, uom, whse, ...) by
+// what it stands for:
+//
+//	gloss.Split("PONbr")   // ["po" "nbr"]
+//	gloss.Words("PONbr")   // ["purchase" "order" "number"]
+//	gloss.Text("tot_amt")  // "total amount"
+//
+// A Glosser is a plain function from an identifier to words; link, retrieve
+// and repair each take one through their WithGlosser option and default to
+// Words. A database with abbreviations of its own adds them, and they win
+// over the built-in ones:
+//
+//	g := gloss.Abbreviations(map[string]string{"ctr": "contract"})
+//	l := link.New(cat, link.WithGlosser(g))
+//	ix, err := retrieve.New(ctx, cat, retrieve.WithGlosser(g))
+//
+// Any func(string) []string does as well (Split, for one, expands nothing).
+// Glossers must be safe for concurrent use.
+//
+// # Thesaurus
+//
+// A Thesaurus relates business words to each other, so that a question's
+// words can meet a schema's: "staff" and "headcount" lead to "employee",
+// "clients" to "customer", "tenure" to "hire date", "deals" to
 // "opportunity", "spend" to "purchase order", "revenue" to "sales order" and
 // "invoice", and "vendor" and "supplier" to each other.
 //
-//	for _, t := range thesaurus.Default().Related("Staff") {
+//	for _, t := range gloss.DefaultThesaurus().Related("Staff") {
 //		fmt.Println(t.Text, t.Source, t.Weight) // employee curated 1, ...
 //	}
 //
@@ -14,9 +48,9 @@
 // question words against a schema's vocabulary keeps the related terms that
 // occur in that vocabulary, and may weigh a match by Term.Weight.
 //
-// # Sources
+// # Thesaurus sources
 //
-// Default holds two lists, both embedded in the binary and parsed once on
+// DefaultThesaurus holds two lists, both embedded in the binary and parsed once on
 // first use:
 //
 //   - curated.txt (Source Curated, Weight 1): about two hundred groups
@@ -38,11 +72,11 @@
 // changing seed.txt or the selection rule:
 //
 //	apt-get install wordnet-base
-//	go generate ./thesaurus
+//	go generate ./gloss
 //
-// # Text format
+// # Thesaurus text format
 //
-// curated.txt, wordnet.txt and a user's file (Parse) share one line-based
+// curated.txt, wordnet.txt and a user's file (ParseThesaurus) share one line-based
 // format, UTF-8, one entry a line:
 //
 //	# a comment, to the end of the line
@@ -59,18 +93,19 @@
 // themselves, when the singular is in the thesaurus. A malformed line is a
 // *ParseError with its line number.
 //
-// # Your own list
+// # Your own thesaurus
 //
-// Parse a file in the same format (its terms get Source User, Weight 1) and
+// Parse a file in the same format with ParseThesaurus (its terms get Source User, Weight 1) and
 // put it before the built-in lists:
 //
 //	f, err := os.Open("thesaurus.txt")
 //	...
-//	user, err := thesaurus.Parse(f)
+//	user, err := gloss.ParseThesaurus(f)
 //	...
-//	th := thesaurus.Merge(user, thesaurus.Default())
+//	th := gloss.MergeThesauri(user, gloss.DefaultThesaurus())
+//	l := link.New(cat, link.WithThesaurus(th))
 //
 // A Thesaurus is immutable and safe for concurrent use. Related does work
 // bounded by the entries of the looked-up word (words longer than a few
 // hundred bytes find nothing) and never panics.
-package thesaurus
+package gloss

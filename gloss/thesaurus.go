@@ -1,4 +1,4 @@
-package thesaurus
+package gloss
 
 import (
 	"cmp"
@@ -18,7 +18,7 @@ const (
 	// WordNet is a synonym from WordNet (wordnet.txt). Weaker: a synonym in
 	// general English, not necessarily in the schema's sense.
 	WordNet
-	// User is a term from a list read by Parse. Strong.
+	// User is a term from a list read by ParseThesaurus. Strong.
 	User
 )
 
@@ -88,25 +88,25 @@ var (
 var defaultThesaurus = sync.OnceValue(func() *Thesaurus {
 	c, err := parse(strings.NewReader(curatedText), Curated)
 	if err != nil {
-		panic("thesaurus: curated.txt: " + err.Error()) // caught by TestDefault
+		panic("gloss: curated.txt: " + err.Error()) // caught by TestDefault
 	}
 	w, err := parse(strings.NewReader(wordnetText), WordNet)
 	if err != nil {
-		panic("thesaurus: wordnet.txt: " + err.Error())
+		panic("gloss: wordnet.txt: " + err.Error())
 	}
-	return Merge(c, w)
+	return MergeThesauri(c, w)
 })
 
-// Default returns the built-in thesaurus: the curated business list, then
+// DefaultThesaurus returns the built-in thesaurus: the curated business list, then
 // the WordNet synonyms. It is parsed on first use, once.
-func Default() *Thesaurus {
+func DefaultThesaurus() *Thesaurus {
 	return defaultThesaurus()
 }
 
-// Merge returns a thesaurus holding the links of all of ts; at equal
+// MergeThesauri returns a thesaurus holding the links of all of ts; at equal
 // weight, the links of an earlier one rank first. Nil entries are skipped.
-// Merge(user, Default()) puts a user's list before the built-in one.
-func Merge(ts ...*Thesaurus) *Thesaurus {
+// MergeThesauri(user, DefaultThesaurus()) puts a user's list before the built-in one.
+func MergeThesauri(ts ...*Thesaurus) *Thesaurus {
 	out := &Thesaurus{index: map[string][]int32{}, forms: map[string][]string{}}
 	for _, t := range ts {
 		if t == nil {

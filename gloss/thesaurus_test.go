@@ -1,4 +1,4 @@
-package thesaurus
+package gloss
 
 import (
 	"errors"
@@ -29,8 +29,8 @@ func texts(ts []Term) []string {
 }
 
 func TestDefault(t *testing.T) {
-	th := Default()
-	if th != Default() {
+	th := DefaultThesaurus()
+	if th != DefaultThesaurus() {
 		t.Error("Default is parsed more than once")
 	}
 	if n := th.Len(); n < 1200 {
@@ -48,7 +48,7 @@ func TestDefault(t *testing.T) {
 // TestCuratedLinks checks the links the retriever relies on: question words
 // to schema words, whatever the case or number.
 func TestCuratedLinks(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	for _, c := range []struct{ word, want string }{
 		{"staff", "employee"},
 		{"Staff", "employee"},
@@ -101,7 +101,7 @@ func TestCuratedLinks(t *testing.T) {
 
 // TestWordNetLinks checks synonyms only WordNet gives.
 func TestWordNetLinks(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	for _, c := range []struct{ word, want string }{
 		{"proprietor", "owner"},
 		{"owner", "proprietor"},
@@ -126,7 +126,7 @@ func TestWordNetLinks(t *testing.T) {
 // TestRareSensesExcluded checks that WordNet senses foreign to business
 // text did not make it into the data.
 func TestRareSensesExcluded(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	for _, c := range []struct {
 		word string
 		not  []string
@@ -152,7 +152,7 @@ func TestRareSensesExcluded(t *testing.T) {
 }
 
 func TestRelatedNeverSelf(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	for _, w := range []string{"staff", "Clients", "sales", "sales orders", "people", "vendor"} {
 		self := normalize(w)
 		for _, x := range th.Related(w) {
@@ -171,7 +171,7 @@ func TestRelatedNeverSelf(t *testing.T) {
 }
 
 func TestRelatedOrder(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	got := th.Related("vendor")
 	if len(got) == 0 || got[0].Text != "supplier" {
 		t.Fatalf("Related(vendor) = %v, want supplier first", texts(got))
@@ -203,7 +203,7 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Merge(c, w)
+		return MergeThesauri(c, w)
 	}
 	a, b := build(), build()
 	for k := range a.index {
@@ -216,7 +216,7 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestRelatedEdgeCases(t *testing.T) {
-	th := Default()
+	th := DefaultThesaurus()
 	for _, w := range []string{"", " ", "_", "zzzzqqq", strings.Repeat("employee ", 1000), "\xff\xfe", "s", "es", "ies"} {
 		if got := th.Related(w); got != nil {
 			t.Errorf("Related(%.20q) = %v, want nil", w, got)
@@ -226,7 +226,7 @@ func TestRelatedEdgeCases(t *testing.T) {
 	if nilT.Related("staff") != nil || nilT.Len() != 0 {
 		t.Error("nil Thesaurus is not empty")
 	}
-	if Merge().Len() != 0 || Merge(nil, nil).Related("staff") != nil {
+	if MergeThesauri().Len() != 0 || MergeThesauri(nil, nil).Related("staff") != nil {
 		t.Error("empty Merge is not empty")
 	}
 	// The result is the caller's: changing it changes nothing inside.
@@ -239,7 +239,7 @@ func TestRelatedEdgeCases(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	src := "\ufeff# my list\r\nWidget, Gizmo_Thing  # comment\r\n\r\nfoo, bar -> baz\r\ngeese = goose\ngoose, gander\n"
-	th, err := Parse(strings.NewReader(src))
+	th, err := ParseThesaurus(strings.NewReader(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,27 +288,27 @@ func TestParseErrors(t *testing.T) {
 		{"a, " + strings.Repeat("x", maxTermLen+1), 1, "longer than"},
 		{"a, b\n" + strings.Repeat("x", maxLineLen+10), 2, "longer than"},
 	} {
-		_, err := Parse(strings.NewReader(c.src))
+		_, err := ParseThesaurus(strings.NewReader(c.src))
 		var pe *ParseError
 		if !errors.As(err, &pe) {
-			t.Errorf("Parse(%.30q) = %v, want a *ParseError", c.src, err)
+			t.Errorf("ParseThesaurus(%.30q) = %v, want a *ParseError", c.src, err)
 			continue
 		}
 		if pe.Line != c.line || !strings.Contains(pe.Msg, c.msg) {
-			t.Errorf("Parse(%.30q) = %v, want line %d: ...%s...", c.src, err, c.line, c.msg)
+			t.Errorf("ParseThesaurus(%.30q) = %v, want line %d: ...%s...", c.src, err, c.line, c.msg)
 		}
-		if !strings.HasPrefix(err.Error(), "thesaurus: line ") {
+		if !strings.HasPrefix(err.Error(), "gloss: thesaurus line ") {
 			t.Errorf("error %q does not name the line", err)
 		}
 	}
 }
 
 func TestMerge(t *testing.T) {
-	user, err := Parse(strings.NewReader("staff, crew member\nwidget, gizmo\n"))
+	user, err := ParseThesaurus(strings.NewReader("staff, crew member\nwidget, gizmo\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	th := Merge(user, Default())
+	th := MergeThesauri(user, DefaultThesaurus())
 	got := th.Related("staff")
 	if len(got) < 2 || got[0].Text != "crew member" || got[0].Source != User {
 		t.Errorf("Related(staff) = %v, want the user's term first", got)
@@ -319,15 +319,15 @@ func TestMerge(t *testing.T) {
 	if _, ok := find(th, "widget", "gizmo"); !ok {
 		t.Error("the user's links are lost")
 	}
-	if _, ok := find(Default(), "widget", "gizmo"); ok {
+	if _, ok := find(DefaultThesaurus(), "widget", "gizmo"); ok {
 		t.Error("Merge changed Default")
 	}
 	// Forms merge too.
-	forms, err := Parse(strings.NewReader("kine = cow\ncow, cattle\n"))
+	forms, err := ParseThesaurus(strings.NewReader("kine = cow\ncow, cattle\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := find(Merge(Default(), forms), "kine", "cattle"); !ok {
+	if _, ok := find(MergeThesauri(DefaultThesaurus(), forms), "kine", "cattle"); !ok {
 		t.Error("merged forms are lost")
 	}
 }
@@ -337,7 +337,7 @@ func TestDefaultConcurrent(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for _, w := range []string{"staff", "clients", "revenue", "deals"} {
-				if len(Default().Related(w)) == 0 {
+				if len(DefaultThesaurus().Related(w)) == 0 {
 					t.Errorf("Related(%q) empty", w)
 				}
 			}
@@ -390,7 +390,7 @@ func FuzzRelated(f *testing.F) {
 	for _, s := range []string{"staff", "Sales_Orders", "people", "", "men", "ies", "a b c", "\xff"} {
 		f.Add(s)
 	}
-	th := Default()
+	th := DefaultThesaurus()
 	f.Fuzz(func(t *testing.T, w string) {
 		for _, x := range th.Related(w) {
 			if x.Text == "" || x.Weight <= 0 {
@@ -405,11 +405,11 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		th, err := Parse(strings.NewReader(src))
+		th, err := ParseThesaurus(strings.NewReader(src))
 		if err != nil {
 			var pe *ParseError
 			if !errors.As(err, &pe) || pe.Line < 1 {
-				t.Fatalf("Parse(%q) = %v, want a *ParseError with a line", src, err)
+				t.Fatalf("ParseThesaurus(%q) = %v, want a *ParseError with a line", src, err)
 			}
 			return
 		}
@@ -420,7 +420,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func BenchmarkRelated(b *testing.B) {
-	th := Default()
+	th := DefaultThesaurus()
 	words := []string{"staff", "clients", "revenue", "Sales_Orders", "deals", "tenure", "widget", "purchases", "people", "invoice"}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
