@@ -119,17 +119,17 @@ func ExampleWithScorer() {
 // Stage from the goroutine of the Ask, once per stage that ran.
 type stageLog struct {
 	mu     sync.Mutex
-	order  []string
-	runs   map[string]int
-	errors map[string]int
+	order  []nl2sql.Stage
+	runs   map[nl2sql.Stage]int
+	errors map[nl2sql.Stage]int
 	took   time.Duration
 }
 
-func (l *stageLog) Stage(_ context.Context, stage string, took time.Duration, err error) {
+func (l *stageLog) Stage(_ context.Context, stage nl2sql.Stage, took time.Duration, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.runs == nil {
-		l.runs, l.errors = map[string]int{}, map[string]int{}
+		l.runs, l.errors = map[nl2sql.Stage]int{}, map[nl2sql.Stage]int{}
 	}
 	if l.runs[stage] == 0 {
 		l.order = append(l.order, stage)

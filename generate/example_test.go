@@ -21,7 +21,7 @@ func shopSchema() string {
 				{Name: "ordered_on", Type: "date"}, {Name: "total", Type: "numeric(12,2)"}},
 			ForeignKeys: []schema.ForeignKey{{Columns: []string{"customer_id"}, RefSchema: "public", RefTable: "customers", RefColumns: []string{"id"}}}},
 	}, nil)
-	return cat.MSchema(schema.OmitSchemas("public"))
+	return cat.MSchema(schema.WithUnqualified("public"))
 }
 
 // Build renders the prompt: the rules in the system message, the context

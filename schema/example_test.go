@@ -75,7 +75,7 @@ func ExampleMSchema() {
 // search_path; WithRowEstimates shows table sizes.
 func ExampleCatalog_MSchema() {
 	cat := shopCatalog().Subset([]string{"sales.customers"})
-	fmt.Print(cat.MSchema(schema.OmitSchemas("sales"), schema.WithRowEstimates(true)))
+	fmt.Print(cat.MSchema(schema.WithUnqualified("sales"), schema.WithRowEstimates(true)))
 	// Output:
 	// 【Schema】
 	// # Table: customers, Companies that buy from us (~1200 rows)
