@@ -59,9 +59,9 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	sp := e.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
 	if scoped {
-		qopts = append(qopts, retrieve.WithScope(path[0]))
+		qopts = append(qopts, retrieve.Scope(path[0]))
 	}
-	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.WithEvidence(ac.evidence))...)
+	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.Evidence(ac.evidence))...)
 	retrieved := Timings{}
 	sp.end(retrieved, err)
 	if err != nil {

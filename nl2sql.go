@@ -201,7 +201,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 		vi := e.cfg.valueIndex
 		if vi == nil || prev != nil {
 			e.progress(ctx, Progress{Stage: StageValues})
-			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithValueLogger(e.cfg.logger)); err != nil {
+			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
 				}

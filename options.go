@@ -194,7 +194,13 @@ func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) 
 func WithTracer(t Tracer) Option { return optionFunc(func(c *config) { c.tracer = t }) }
 
 // WithLogger sets the logger (silent by default).
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	})
+}
 
 // AskOption configures one Ask call.
 type AskOption interface{ applyAsk(*askConfig) }

@@ -52,7 +52,13 @@ func WithBudget(d time.Duration) Option { return optionFunc(func(c *config) { c.
 func WithConcurrency(n int) Option { return optionFunc(func(c *config) { c.concurrency = n }) }
 
 // WithLogger sets the logger (silent by default).
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+func WithLogger(l *slog.Logger) Option {
+	return optionFunc(func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	})
+}
 
 // Generator samples candidate queries from a model.
 type Generator struct {

@@ -164,7 +164,25 @@ func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTabl
 func WithMinScore(s float64) Option { return optionFunc(func(c *config) { c.minScore = s }) }
 
 // WithLogger sets the logger (default: discard).
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+//
+// The same option sets the logger of BuildValueIndex.
+func WithLogger(l *slog.Logger) LoggerOption { return LoggerOption{l} }
+
+// LoggerOption is both an Option (New) and a ValueOption
+// (BuildValueIndex); a nil logger keeps the default (silent).
+type LoggerOption struct{ l *slog.Logger }
+
+func (o LoggerOption) apply(c *config) {
+	if o.l != nil {
+		c.logger = o.l
+	}
+}
+
+func (o LoggerOption) applyValue(c *valueConfig) {
+	if o.l != nil {
+		c.logger = o.l
+	}
+}
 
 // Linker links questions to a catalog. It is immutable after New and safe
 // for concurrent use.

@@ -206,7 +206,7 @@ func TestLinkQualityERPExam(t *testing.T) {
 			}
 			var cand []string
 			if m.retrieved {
-				res, err := r.Tables(ctx, q.Question, retrieve.WithEvidence(q.Evidence))
+				res, err := r.Tables(ctx, q.Question, retrieve.Evidence(q.Evidence))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -248,7 +248,7 @@ func TestLinkQualityDefog(t *testing.T) {
 			if err != nil || len(gold.Tables) == 0 {
 				continue
 			}
-			res, err := r.Tables(ctx, q.Question, retrieve.WithEvidence(q.Instructions))
+			res, err := r.Tables(ctx, q.Question, retrieve.Evidence(q.Instructions))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -465,11 +465,6 @@ func WithValueTables(names ...string) ValueOption {
 // Materialized views are always included.
 func WithViews(on bool) ValueOption { return valueOptionFunc(func(c *valueConfig) { c.views = on }) }
 
-// WithValueLogger sets the logger (default: discard).
-func WithValueLogger(l *slog.Logger) ValueOption {
-	return valueOptionFunc(func(c *valueConfig) { c.logger = l })
-}
-
 // ErrNilCatalog is returned by BuildValueIndex without a catalog.
 var ErrNilCatalog = errors.New("link: nil catalog")
 

@@ -74,14 +74,14 @@ func BenchmarkContext(b *testing.B) {
 			linker := link.New(cat)
 			var qopts []retrieve.QueryOption
 			if size.scope != "" {
-				qopts = append(qopts, retrieve.WithScope(size.scope))
+				qopts = append(qopts, retrieve.Scope(size.scope))
 			}
 			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				q := exam[i%len(exam)]
 				start := time.Now()
-				res, err := r.Tables(ctx, q.Question, append(qopts, retrieve.WithEvidence(q.Evidence))...)
+				res, err := r.Tables(ctx, q.Question, append(qopts, retrieve.Evidence(q.Evidence))...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -147,7 +147,7 @@ func BenchmarkPGVector(b *testing.B) {
 			}
 			shared, total := 0, 0
 			for _, q := range exam {
-				qo := []retrieve.QueryOption{retrieve.WithScope(size.scope), retrieve.WithEvidence(q.Evidence), retrieve.WithLimit(12)}
+				qo := []retrieve.QueryOption{retrieve.Scope(size.scope), retrieve.Evidence(q.Evidence), retrieve.MaxTables(12)}
 				a, err := mem.Tables(ctx, q.Question, qo...)
 				if err != nil {
 					b.Fatal(err)
@@ -166,7 +166,7 @@ func BenchmarkPGVector(b *testing.B) {
 			agree := float64(shared) / float64(max(total, 1))
 			ask := func(i int) {
 				q := exam[i%len(exam)]
-				if _, err := r.Tables(ctx, q.Question, retrieve.WithScope(size.scope), retrieve.WithEvidence(q.Evidence)); err != nil {
+				if _, err := r.Tables(ctx, q.Question, retrieve.Scope(size.scope), retrieve.Evidence(q.Evidence)); err != nil {
 					b.Error(err)
 				}
 			}

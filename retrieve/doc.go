@@ -47,7 +47,7 @@
 // pulled in with a bonus; the best tables are expanded along foreign keys;
 // bridges between named tables and the header of a line table are added;
 // and the list is cut adaptively to what the question's words need plus a
-// small margin, never above WithMaxTables (or WithLimit for one call).
+// small margin, never above WithMaxTables (or MaxTables for one call).
 //
 // A Result lists the tables best first. Each TableHit carries its Reasons:
 // "name", "thesaurus", "vector", "bm25", "column", "module", "glossary",
@@ -57,15 +57,15 @@
 // meet the schema's: MatchStrong, MatchWeak (the context is widened), or
 // MatchNone (no tables at all; the Engine abstains rather than guess).
 //
-// Query options: WithEvidence adds the user's hint to the ranking text,
-// WithScope limits the search to one schema plus the shared schemas
-// (WithSharedSchemas, default "public") for multi-tenant databases, and
-// WithLimit caps the tables of one call.
+// Query options (bare nouns, for one Tables call): Evidence adds the
+// user's hint to the ranking text, Scope limits the search to one schema
+// plus the shared schemas (WithSharedSchemas, default "public") for
+// multi-tenant databases, and MaxTables caps the tables of one call.
 //
 // # Options of New
 //
 // WithEmbedder, WithStore: how documents are embedded and where they live.
-// WithGlosser: how identifiers become words (default link.Gloss, which
+// WithGlosser: how identifiers become words (default gloss.Words, which
 // knows ERP abbreviations). WithGlossary, WithThesaurus, WithExamples: the
 // business words, synonyms and stored values that documents and questions
 // are matched through. WithModules, WithModuleSource, WithModuleKeywords:

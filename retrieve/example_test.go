@@ -84,7 +84,7 @@ func ExampleWithGlossary() {
 	if err != nil {
 		panic(err)
 	}
-	res, _ := r.Tables(ctx, "churn by country", retrieve.WithScope("sales"))
+	res, _ := r.Tables(ctx, "churn by country", retrieve.Scope("sales"))
 	for _, t := range res.Tables {
 		fmt.Println(t.Name, t.Reasons)
 	}

@@ -41,33 +41,26 @@ type pgOptionFunc func(*pgConfig)
 
 func (f pgOptionFunc) applyPG(c *pgConfig) { f(c) }
 
-// PGSchema sets the schema holding the store's table (default "nl2sql").
-func PGSchema(name string) PGVectorOption { return pgOptionFunc(func(c *pgConfig) { c.schema = name }) }
+// WithStoreSchema sets the schema holding the store's table (default "nl2sql").
+func WithStoreSchema(name string) PGVectorOption {
+	return pgOptionFunc(func(c *pgConfig) { c.schema = name })
+}
 
-// PGNamespace separates indexes of different databases sharing one store
+// WithNamespace separates indexes of different databases sharing one store
 // (default "default").
-func PGNamespace(ns string) PGVectorOption {
+func WithNamespace(ns string) PGVectorOption {
 	return pgOptionFunc(func(c *pgConfig) { c.namespace = ns })
 }
 
-// PGHNSW sets the HNSW build parameters m and ef_construction (defaults 16, 64).
-func PGHNSW(m, efConstruction int) PGVectorOption {
+// WithHNSW sets the HNSW build parameters m and ef_construction (defaults 16, 64).
+func WithHNSW(m, efConstruction int) PGVectorOption {
 	return pgOptionFunc(func(c *pgConfig) { c.m, c.efc = m, efConstruction })
 }
 
-// PGMigrate controls whether NewPGVectorStore creates the extension, schema,
+// WithMigrate controls whether NewPGVectorStore creates the extension, schema,
 // table and indexes when missing (default true). Turn it off when a
 // migration tool owns the DDL.
-func PGMigrate(on bool) PGVectorOption { return pgOptionFunc(func(c *pgConfig) { c.migrate = on }) }
-
-// PGLogger sets the logger of the store (silent by default).
-func PGLogger(l *slog.Logger) PGVectorOption {
-	return pgOptionFunc(func(c *pgConfig) {
-		if l != nil {
-			c.logger = l
-		}
-	})
-}
+func WithMigrate(on bool) PGVectorOption { return pgOptionFunc(func(c *pgConfig) { c.migrate = on }) }
 
 // PGVectorStore is a SchemaStore in PostgreSQL: one table in its own schema
 // with a pgvector column under an HNSW index (cosine distance) and a

@@ -24,7 +24,7 @@ func pgvectorStore(t *testing.T, dsn string, dim int, opts ...retrieve.PGVectorO
 	t.Helper()
 	pool := pgtest.Pool(t, dsn)
 	name := "nl2sql_" + t.Name()
-	opts = append([]retrieve.PGVectorOption{retrieve.PGSchema(name)}, opts...)
+	opts = append([]retrieve.PGVectorOption{retrieve.WithStoreSchema(name)}, opts...)
 	t.Cleanup(func() { pool.Exec(context.Background(), `DROP SCHEMA IF EXISTS "`+name+`" CASCADE`) })
 	s, err := retrieve.NewPGVectorStore(context.Background(), pool, dim, opts...)
 	if err != nil {
@@ -120,10 +120,10 @@ func testPGVectorStoreDimensionAndNamespaces(t *testing.T, dsn string) {
 	ctx := context.Background()
 	pool := pgtest.Pool(t, dsn)
 	s1 := pgvectorStore(t, dsn, 8)
-	if _, err := retrieve.NewPGVectorStore(ctx, pool, 16, retrieve.PGSchema("nl2sql_"+t.Name())); !errors.Is(err, retrieve.ErrDimension) {
+	if _, err := retrieve.NewPGVectorStore(ctx, pool, 16, retrieve.WithStoreSchema("nl2sql_"+t.Name())); !errors.Is(err, retrieve.ErrDimension) {
 		t.Errorf("reopen with another dimension: %v", err)
 	}
-	s2, err := retrieve.NewPGVectorStore(ctx, pool, 8, retrieve.PGSchema("nl2sql_"+t.Name()), retrieve.PGNamespace("other"))
+	s2, err := retrieve.NewPGVectorStore(ctx, pool, 8, retrieve.WithStoreSchema("nl2sql_"+t.Name()), retrieve.WithNamespace("other"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +156,11 @@ func testRetrieverOnPGVector(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"How many purchase orders did each supplier get?", "customers in Berlin", "net pay of employees"} {
-		ra, err := a.Tables(ctx, q, retrieve.WithLimit(3))
+		ra, err := a.Tables(ctx, q, retrieve.MaxTables(3))
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, _ := b.Tables(ctx, q, retrieve.WithLimit(3))
+		rb, _ := b.Tables(ctx, q, retrieve.MaxTables(3))
 		if ra.Names()[0] != rb.Names()[0] {
 			t.Errorf("%q: pgvector top %v, memory top %v", q, ra.Names(), rb.Names())
 		}

@@ -149,7 +149,7 @@ func TestRecallERPExam(t *testing.T) {
 			var qopts []retrieve.QueryOption
 			if mode.scope != "" {
 				path = []string{mode.scope, "public"}
-				qopts = append(qopts, retrieve.WithScope(mode.scope))
+				qopts = append(qopts, retrieve.Scope(mode.scope))
 			}
 			var st recallStats
 			for _, q := range exam {
@@ -157,7 +157,7 @@ func TestRecallERPExam(t *testing.T) {
 				if err != nil || len(gold.Tables) == 0 {
 					t.Fatalf("%s: gold SQL: %v (tables %v)", q.QID, err, gold)
 				}
-				res, err := r.Tables(ctx, q.Question, append(qopts, retrieve.WithEvidence(q.Evidence))...)
+				res, err := r.Tables(ctx, q.Question, append(qopts, retrieve.Evidence(q.Evidence))...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -201,7 +201,7 @@ func TestRecallDefog(t *testing.T) {
 				all.skippedGold++
 				continue
 			}
-			res, err := r.Tables(ctx, q.Question, retrieve.WithEvidence(q.Instructions))
+			res, err := r.Tables(ctx, q.Question, retrieve.Evidence(q.Instructions))
 			if err != nil {
 				t.Fatal(err)
 			}

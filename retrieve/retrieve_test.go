@@ -297,7 +297,7 @@ func TestRetrieverRanksAndExplains(t *testing.T) {
 		{"customers in Berlin", []string{"public.customers"}, "public.customers"},
 	}
 	for _, c := range cases {
-		res, err := r.Tables(ctx, c.q, retrieve.WithLimit(5))
+		res, err := r.Tables(ctx, c.q, retrieve.MaxTables(5))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -337,7 +337,7 @@ func TestRetrieverScopeAndGlossary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.Tables(ctx, "orders placed by customers", retrieve.WithScope("div_02"))
+	res, err := r.Tables(ctx, "orders placed by customers", retrieve.Scope("div_02"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,25 @@ func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTabl
 func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
 
 // WithLogger sets the logger (silent by default).
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.logger = l }) }
+//
+// The same option sets the logger of NewPGVectorStore.
+func WithLogger(l *slog.Logger) LoggerOption { return LoggerOption{l} }
+
+// LoggerOption is both an Option (New) and a PGVectorOption
+// (NewPGVectorStore); a nil logger keeps the default (silent).
+type LoggerOption struct{ l *slog.Logger }
+
+func (o LoggerOption) apply(c *config) {
+	if o.l != nil {
+		c.logger = o.l
+	}
+}
+
+func (o LoggerOption) applyPG(c *pgConfig) {
+	if o.l != nil {
+		c.logger = o.l
+	}
+}
 
 // Progress is reported while an index is built.
 type Progress struct {
@@ -358,16 +376,16 @@ type query struct {
 	maxTables int
 }
 
-// WithEvidence adds the user's hint text to the question for ranking.
-func WithEvidence(e string) QueryOption { return queryOptionFunc(func(q *query) { q.evidence = e }) }
+// Evidence adds the user's hint text to the question for ranking.
+func Evidence(e string) QueryOption { return queryOptionFunc(func(q *query) { q.evidence = e }) }
 
-// WithScope restricts the search to one schema plus the shared schemas.
-func WithScope(schemaName string) QueryOption {
+// Scope restricts the search to one schema plus the shared schemas.
+func Scope(schemaName string) QueryOption {
 	return queryOptionFunc(func(q *query) { q.scope = schemaName })
 }
 
-// WithLimit overrides the maximum number of tables for this call.
-func WithLimit(n int) QueryOption { return queryOptionFunc(func(q *query) { q.maxTables = n }) }
+// MaxTables overrides WithMaxTables for this call.
+func MaxTables(n int) QueryOption { return queryOptionFunc(func(q *query) { q.maxTables = n }) }
 
 // Result is the schema context packet: the tables a question needs, best
 // first, each with the reasons it is there.

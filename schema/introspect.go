@@ -72,7 +72,11 @@ func WithViews(on bool) IntrospectOption {
 
 // WithLogger sets the logger for debug timings (silent by default).
 func WithLogger(l *slog.Logger) IntrospectOption {
-	return introspectOptionFunc(func(c *introspectConfig) { c.logger = l })
+	return introspectOptionFunc(func(c *introspectConfig) {
+		if l != nil {
+			c.logger = l
+		}
+	})
 }
 
 // systemSchema reports schemas that are never user data.
