@@ -34,18 +34,11 @@ type CheckResult struct {
 // resolved functions are checked against the same policy). Nothing runs.
 func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *CheckResult, err error) {
 	defer coded(&err)
-	ac := e.askConfig(opts)
-	if err := checkSQL("the SQL", sql); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
 		return nil, err
 	}
-	path, scoped, err := e.requestScope(st, ac.scope)
-	if err != nil {
-		return nil, err
-	}
+	st, path, scoped := rq.st, rq.path, rq.scoped
 	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql})[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {

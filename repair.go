@@ -27,18 +27,11 @@ type RepairResult struct {
 // then it runs the result with a one-row cap to tell whether it executes.
 func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *RepairResult, err error) {
 	defer coded(&err)
-	ac := e.askConfig(opts)
-	if err := checkSQL("the SQL", sql); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
 		return nil, err
 	}
-	path, scoped, err := e.requestScope(st, ac.scope)
-	if err != nil {
-		return nil, err
-	}
+	ac, st, path, scoped := rq.ac, rq.st, rq.path, rq.scoped
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginInput, Votes: 1}}
 	e.check(ctx, st, path, scoped, ac.role, []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}

@@ -15,24 +15,43 @@ func (e *Engine) queryOptions(path []string, maxRows int, role string) []execute
 	return o
 }
 
+// sqlRequest is what every call on caller-written SQL starts from: its
+// options, the prepared engine state and the request's scope.
+type sqlRequest struct {
+	ac     askConfig
+	st     *state
+	path   []string
+	scoped bool
+}
+
+// sqlRequest checks the SQL's size (before any other work), prepares the
+// engine and resolves the request's scope.
+func (e *Engine) sqlRequest(ctx context.Context, sql string, opts []AskOption) (*sqlRequest, error) {
+	rq := &sqlRequest{ac: e.askConfig(opts)}
+	if err := checkSQL("the SQL", sql); err != nil {
+		return nil, err
+	}
+	var err error
+	if rq.st, err = e.state(ctx); err != nil {
+		return nil, err
+	}
+	if rq.path, rq.scoped, err = e.requestScope(rq.st, rq.ac.scope); err != nil {
+		return nil, err
+	}
+	return rq, nil
+}
+
 // Run executes caller-written SQL with the same guarantees as an answer:
 // validated on the parse tree against the request's scope, run read-only
 // with timeouts and the row cap. No model, no repair.
 func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Result, err error) {
 	defer coded(&err)
-	ac := e.askConfig(opts)
 	res := &Result{Timings: Timings{}}
-	if err := checkSQL("the SQL", sql); err != nil {
-		return res, res.fail(err)
-	}
-	st, err := e.state(ctx)
+	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
 		return res, res.fail(err)
 	}
-	path, scoped, err := e.requestScope(st, ac.scope)
-	if err != nil {
-		return res, res.fail(err)
-	}
+	ac, st, path, scoped := rq.ac, rq.st, rq.path, rq.scoped
 	start := time.Now()
 	vr, err := st.validator(path, scoped).Validate(sql)
 	if err != nil {

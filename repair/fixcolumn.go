@@ -114,12 +114,11 @@ func (r *Repairer) writtenName(t *schema.Table) string {
 func addJoin(nb neighbor, alias string) func(*doc) error {
 	loc := nb.from.rv.Location
 	return func(d *doc) error {
-		h := d.find(loc, isRangeVar)
-		if h == nil {
-			return errStale
+		h, sel, err := d.inSelect(loc, isRangeVar)
+		if err != nil {
+			return err
 		}
-		sel, _, _ := h.enclosingSelect()
-		if sel == nil || nb.from.top >= len(sel.FromClause) {
+		if nb.from.top >= len(sel.FromClause) {
 			return errStale
 		}
 		rv := pg_query.MakeSimpleRangeVar(nb.table.Name, -1)
@@ -622,19 +621,25 @@ func dropItem(off int32, list func(*pg_query.SelectStmt) *[]*pg_query.Node) func
 // hasAggregate reports an aggregate call in the target list of sel itself
 // (not in subqueries).
 func hasAggregate(sel *pg_query.SelectStmt) bool {
-	found := false
+	return len(targetCalls(sel, func(fc *pg_query.FuncCall) bool { return isAggregate(funcName(fc)) || fc.AggStar })) > 0
+}
+
+// targetCalls returns the function calls in the target list of sel itself
+// (not in subqueries) that keep accepts, in order.
+func targetCalls(sel *pg_query.SelectStmt, keep func(*pg_query.FuncCall) bool) []*pg_query.FuncCall {
+	var calls []*pg_query.FuncCall
 	for _, t := range sel.TargetList {
 		walk(t.ProtoReflect(), nil, func(m protoreflect.Message, _ []step) bool {
 			switch v := m.Interface().(type) {
 			case *pg_query.SelectStmt:
 				return false
 			case *pg_query.FuncCall:
-				if isAggregate(funcName(v)) || v.AggStar {
-					found = true
+				if keep(v) {
+					calls = append(calls, v)
 				}
 			}
-			return !found
+			return true
 		})
 	}
-	return found
+	return calls
 }

@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // RuleBareMinMax rewrites SQLite's bare columns beside a lone MIN or MAX
@@ -38,13 +37,9 @@ func (d *doc) bareMinMax(h *hit) (edit, bool) {
 		note += "smallest x (ORDER BY x LIMIT 1)"
 	}
 	return edit{rule: RuleBareMinMax, note: note, fn: func(d *doc) error {
-		h := d.find(off, isColumnRef)
-		if h == nil {
-			return errStale
-		}
-		sel, _, _ := h.enclosingSelect()
-		if sel == nil {
-			return errStale
+		_, sel, err := d.inSelect(off, isColumnRef)
+		if err != nil {
+			return err
 		}
 		agg, ok := loneExtreme(sel)
 		if !ok {
@@ -106,20 +101,9 @@ func setOperand(path []step, selIdx int) bool {
 // plain MIN or MAX of one argument (no FILTER, ORDER BY or window), not
 // looking into subqueries.
 func loneExtreme(sel *pg_query.SelectStmt) (*pg_query.FuncCall, bool) {
-	var aggs []*pg_query.FuncCall
-	for _, t := range sel.TargetList {
-		walk(t.ProtoReflect(), nil, func(m protoreflect.Message, _ []step) bool {
-			switch v := m.Interface().(type) {
-			case *pg_query.SelectStmt:
-				return false
-			case *pg_query.FuncCall:
-				if isAggregate(strings.ToLower(funcName(v))) || v.AggStar || v.Over != nil {
-					aggs = append(aggs, v)
-				}
-			}
-			return true
-		})
-	}
+	aggs := targetCalls(sel, func(fc *pg_query.FuncCall) bool {
+		return isAggregate(strings.ToLower(funcName(fc))) || fc.AggStar || fc.Over != nil
+	})
 	if len(aggs) != 1 {
 		return nil, false
 	}

@@ -64,13 +64,9 @@ func (d *doc) scopeFilter(f Failure) (edit, bool) {
 	name := strings.Join(colParts(h.node.GetColumnRef()), ".")
 	return edit{rule: RuleScopeFilter, note: "dropped " + name + " = '" + lit + "': schema " + schema + " is the request's scope",
 		fn: func(d *doc) error {
-			h := d.find(off, isColumnRef)
-			if h == nil {
-				return errStale
-			}
-			sel, _, _ := h.enclosingSelect()
-			if sel == nil {
-				return errStale
+			h, sel, err := d.inSelect(off, isColumnRef)
+			if err != nil {
+				return err
 			}
 			_, i := scopeConjunct(sel, h.node, schema)
 			if i < 0 {

@@ -138,6 +138,21 @@ func (d *doc) offset(pos int) int32 {
 }
 
 // find returns the first node at byte offset off accepted by ok.
+// inSelect finds again the node an edit was planned on (find) and the
+// SELECT it sits in; errStale when either is gone, so the edit does not
+// apply to a tree that changed under it.
+func (d *doc) inSelect(off int32, ok func(*pg_query.Node) bool) (*hit, *pg_query.SelectStmt, error) {
+	h := d.find(off, ok)
+	if h == nil {
+		return nil, nil, errStale
+	}
+	sel, _, _ := h.enclosingSelect()
+	if sel == nil {
+		return nil, nil, errStale
+	}
+	return h, sel, nil
+}
+
 func (d *doc) find(off int32, ok func(*pg_query.Node) bool) *hit {
 	if off < 0 {
 		return nil
