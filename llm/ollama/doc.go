@@ -5,7 +5,7 @@
 //	c := ollama.New(
 //		ollama.WithBaseURL(ollama.HostFromEnv()), // OLLAMA_HOST or http://127.0.0.1:11434
 //		ollama.WithModel("qwen2.5-coder:7b"),
-//		ollama.WithEmbeddingModel("nomic-embed-text"),
+//		ollama.WithEmbedding(llm.Embedding{Model: "nomic-embed-text"}),
 //	)
 //	resp, err := c.Complete(ctx, &llm.Request{Messages: []llm.Message{llm.User("Say hi")}})
 //	vecs, err := c.Embed(ctx, []string{"orders", "customers"})
@@ -16,8 +16,8 @@
 // model options (num_ctx, top_k, ...) go in WithOptions, other top-level
 // fields (keep_alive, think) in WithExtraBody.
 //
-// Embed sends batches (WithEmbeddingBatchSize) of "input" to /api/embed.
-// Dimension is WithDimension's value, or the length of the first vector
+// Embed sends batches (llm.Embedding.BatchSize) of "input" to /api/embed.
+// Dimension is the declared llm.Embedding.Dimension, or the length of the first vector
 // received.
 //
 // # Configuration

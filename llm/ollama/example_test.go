@@ -30,7 +30,7 @@ func Example() {
 	defer srv.Close()
 
 	c := ollama.New(ollama.WithBaseURL(srv.URL), ollama.WithModel("qwen2.5-coder:7b"),
-		ollama.WithEmbeddingModel("nomic-embed-text"))
+		ollama.WithEmbedding(llm.Embedding{Model: "nomic-embed-text"}))
 	ctx := context.Background()
 	resp, err := c.Complete(ctx, &llm.Request{
 		Messages:   []llm.Message{llm.User("Give me a query returning 1.")},

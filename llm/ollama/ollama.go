@@ -101,13 +101,13 @@ type embedResponse struct {
 // batch size texts per request.
 func (c *Client) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) > 0 && c.cfg.embed.Model == "" {
-		return nil, httpx.BadRequest(provider, "no embedding model (use WithEmbeddingModel)")
+		return nil, httpx.BadRequest(provider, "no embedding model (use WithEmbedding)")
 	}
 	return httpx.Embed(ctx, c.embeddings, texts, func(resp *embedResponse, _ int) ([][]float32, error) {
 		return resp.Embeddings, nil
 	})
 }
 
-// Dimension implements llm.Embedder: the declared dimension (WithDimension)
+// Dimension implements llm.Embedder: the declared dimension (WithEmbedding)
 // or the one learnt from the first embedding response; 0 before either.
 func (c *Client) Dimension() int { return c.embeddings.Dimension() }

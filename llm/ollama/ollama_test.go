@@ -116,8 +116,8 @@ func TestEmbedBatches(t *testing.T) {
 		}
 		return 200, embedBody(req.Input, 3)
 	})
-	c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithEmbeddingModel("nomic-embed-text"),
-		WithEmbeddingBatchSize(2), WithDimension(3), WithEmbeddingExtraBody(map[string]any{"truncate": false}))
+	c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}),
+		WithEmbedding(llm.Embedding{Model: "nomic-embed-text", BatchSize: 2, Dimension: 3, Extra: map[string]any{"truncate": false}}))
 	texts := []string{"a", "bb", "ccc"}
 	vecs, err := c.Embed(context.Background(), texts)
 	if err != nil {
@@ -148,7 +148,7 @@ func TestEmbedRejectsBadResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithEmbeddingModel("e"), WithDimension(3))
+			c := New(WithBaseURL(srv.URL), WithTransport(llm.Transport{HTTPClient: srv.Client()}), WithEmbedding(llm.Embedding{Model: "e", Dimension: 3}))
 			if _, err := c.Embed(context.Background(), []string{"a", "b"}); !errors.Is(err, llm.ErrMalformedResponse) {
 				t.Fatalf("err = %v, want ErrMalformedResponse", err)
 			}
@@ -180,7 +180,7 @@ func TestHostFromEnv(t *testing.T) {
 }
 
 func faultClient(t llmtest.Target) *Client {
-	return New(WithBaseURL(t.URL), WithTransport(t.Transport()), WithModel("m"), WithEmbeddingModel("e"))
+	return New(WithBaseURL(t.URL), WithTransport(t.Transport()), WithModel("m"), WithEmbedding(llm.Embedding{Model: "e"}))
 }
 
 func TestChatFaults(t *testing.T) {

@@ -70,22 +70,6 @@ func hostURL(s string) string {
 // overrides it per request). Ollama needs one.
 func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
-// WithEmbeddingModel sets the embedding model, e.g. "nomic-embed-text".
-func WithEmbeddingModel(model string) Option {
-	return func(c *config) { c.embed.Model = model }
-}
-
-// WithDimension declares the embedding dimension. Responses with another
-// dimension are rejected. Without it the client learns the dimension from
-// its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
-
-// WithEmbeddingBatchSize sets how many texts go into one /api/embed request
-// (default 64); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option {
-	return func(c *config) { c.embed.BatchSize = n }
-}
-
 // WithOptions merges model options into every chat request's "options"
 // (e.g. {"num_ctx": 8192, "top_k": 20}); they override the ones the client
 // derives from the Request (temperature, num_predict, stop).
@@ -97,11 +81,9 @@ func WithExtraBody(fields map[string]any) Option {
 	return func(c *config) { c.extra = fields }
 }
 
-// WithEmbeddingExtraBody merges fields into every /api/embed request body,
-// e.g. {"truncate": false, "keep_alive": "30m"}.
-func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return func(c *config) { c.embed.Extra = fields }
-}
+// WithEmbedding sets how Embed works: the model, the declared dimension,
+// the batch size and extra body fields (see llm.Embedding).
+func WithEmbedding(e llm.Embedding) Option { return func(c *config) { c.embed = e } }
 
 // WithTransport sets how the client sends its requests: the HTTP client,
 // the per-attempt timeout, retries and backoff, the response size limit

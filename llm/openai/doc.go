@@ -5,7 +5,7 @@
 //	c := openai.New(
 //		openai.WithAPIKey(os.Getenv("OPENAI_API_KEY")),
 //		openai.WithModel("gpt-4o-mini"),
-//		openai.WithEmbeddingModel("text-embedding-3-small"),
+//		openai.WithEmbedding(llm.Embedding{Model: "text-embedding-3-small"}),
 //	)
 //	resp, err := c.Complete(ctx, &llm.Request{Messages: []llm.Message{llm.User("Say hi")}})
 //	vecs, err := c.Embed(ctx, []string{"orders", "customers"})
@@ -23,9 +23,9 @@
 // Anything else the server understands (seed, top_p, vLLM's guided
 // decoding, ...) goes in WithExtraBody.
 //
-// Embed sends POST {base}/embeddings in batches (WithEmbeddingBatchSize)
+// Embed sends POST {base}/embeddings in batches (llm.Embedding.BatchSize)
 // and orders the vectors by the "index" the server returns. Dimension is
-// WithDimension's value, or the length of the first vector received.
+// the declared llm.Embedding.Dimension, or the length of the first vector received.
 //
 // # Configuration
 //

@@ -37,7 +37,7 @@ func Example() {
 	c := openai.New(
 		openai.WithBaseURL(srv.URL+"/v1"),
 		openai.WithModel("qwen2.5-coder"),
-		openai.WithEmbeddingModel("nomic-embed-text"),
+		openai.WithEmbedding(llm.Embedding{Model: "nomic-embed-text"}),
 	)
 	ctx := context.Background()
 	resp, err := c.Complete(ctx, &llm.Request{

@@ -166,6 +166,6 @@ func byIndex(resp *embedResponse, n int) ([][]float32, error) {
 	return vecs, nil
 }
 
-// Dimension implements llm.Embedder: the declared dimension (WithDimension)
+// Dimension implements llm.Embedder: the declared dimension (WithEmbedding)
 // or the one learnt from the first embedding response; 0 before either.
 func (c *Client) Dimension() int { return c.embeddings.Dimension() }

@@ -194,8 +194,7 @@ func TestEmbedOrdersByIndexAndBatches(t *testing.T) {
 		return 200, embeddingsBody(decodeInputs(t, r.Body), 4)
 	})
 	c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithAPIKey("k"),
-		openai.WithEmbeddingModel("text-embedding-3-small"), openai.WithEmbeddingBatchSize(2),
-		openai.WithEmbeddingExtraBody(map[string]any{"dimensions": 4}))
+		openai.WithEmbedding(llm.Embedding{Model: "text-embedding-3-small", BatchSize: 2, Extra: map[string]any{"dimensions": 4}}))
 	if d := c.Dimension(); d != 0 {
 		t.Fatalf("Dimension before any call = %d, want 0", d)
 	}
@@ -250,7 +249,7 @@ func TestEmbedRejectsInconsistentResponses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewRecorder(t, func(int, llmtest.Recorded) (int, string) { return 200, tt.body })
-			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithDimension(tt.dim))
+			c := openai.New(openai.WithBaseURL(srv.URL), openai.WithTransport(llm.Transport{HTTPClient: srv.Client()}), openai.WithEmbedding(llm.Embedding{Dimension: tt.dim}))
 			if _, err := c.Embed(context.Background(), []string{"a", "b"}); !errors.Is(err, llm.ErrMalformedResponse) {
 				t.Fatalf("err = %v, want ErrMalformedResponse", err)
 			}

@@ -38,22 +38,6 @@ func WithOrganization(org string) Option { return func(c *config) { c.organizati
 // WithModel sets the chat model (Request.Model overrides it per request).
 func WithModel(model string) Option { return func(c *config) { c.model = model } }
 
-// WithEmbeddingModel sets the embedding model (e.g. "text-embedding-3-small").
-func WithEmbeddingModel(model string) Option {
-	return func(c *config) { c.embed.Model = model }
-}
-
-// WithDimension declares the embedding dimension. Responses with another
-// dimension are rejected. Without it the client learns the dimension from
-// its first embedding response, and Dimension returns 0 until then.
-func WithDimension(n int) Option { return func(c *config) { c.embed.Dimension = n } }
-
-// WithEmbeddingBatchSize sets how many texts go into one embeddings request
-// (default 256); Embed splits larger inputs into several requests.
-func WithEmbeddingBatchSize(n int) Option {
-	return func(c *config) { c.embed.BatchSize = n }
-}
-
 // WithMaxTokensField names the JSON field Request.MaxTokens is sent as:
 // "max_tokens" (default; what most compatible servers read) or
 // "max_completion_tokens" (required by OpenAI's reasoning models).
@@ -76,11 +60,9 @@ func WithExtraBody(fields map[string]any) Option {
 	return func(c *config) { c.extra = fields }
 }
 
-// WithEmbeddingExtraBody merges fields into every embeddings request body,
-// e.g. {"dimensions": 256} for text-embedding-3 models.
-func WithEmbeddingExtraBody(fields map[string]any) Option {
-	return func(c *config) { c.embed.Extra = fields }
-}
+// WithEmbedding sets how Embed works: the model, the declared dimension,
+// the batch size and extra body fields (see llm.Embedding).
+func WithEmbedding(e llm.Embedding) Option { return func(c *config) { c.embed = e } }
 
 // WithTransport sets how the client sends its requests: the HTTP client,
 // the per-attempt timeout, retries and backoff, the response size limit

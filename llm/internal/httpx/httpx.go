@@ -375,13 +375,8 @@ func TruncatedReply(provider string) error {
 	return fmt.Errorf("%w: %s: reply hit the token limit before any content", llm.ErrTruncated, provider)
 }
 
-// EmbedConfig is what the embedding options of a client set.
-type EmbedConfig struct {
-	Model     string         // sent as "model"
-	Dimension int            // expected vector length; <= 0: learnt from the first answer
-	BatchSize int            // texts per request; <= 0: the client's default
-	Extra     map[string]any // merged into every request body
-}
+// EmbedConfig is what a client's WithEmbedding sets.
+type EmbedConfig = llm.Embedding
 
 // Embeddings is the embedding half of a client: it posts {"model","input"}
 // batches to one path and tracks the vector dimension, declared up front
