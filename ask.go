@@ -24,7 +24,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		res.Timings["total"] = time.Since(start)
 		return res, res.fail(err)
 	}
-	if err := e.checkText(question, ac.evidence); err != nil {
+	if err := e.checkRequest(question, ac); err != nil {
 		res.Question = "" // not echoed: it may be megabytes
 		return fail(err)
 	}

@@ -38,7 +38,7 @@ type SchemaContext struct {
 func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
 	defer coded(&err)
 	ac := e.askConfig(opts)
-	if err := e.checkText(question, ac.evidence); err != nil {
+	if err := e.checkRequest(question, ac); err != nil {
 		return nil, err
 	}
 	st, err := e.state(ctx)
@@ -67,6 +67,7 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if err != nil {
 		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
 	}
+	st.withHistory(rr, ac.history, path, scoped)
 	c := e.buildContext(ctx, st, question, ac, rr.Tables)
 	c.Match, c.Known = rr.Match, rr.Known
 	c.Timings[string(StageRetrieve)] = retrieved[string(StageRetrieve)]
@@ -98,7 +99,7 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", 3)
 	}
 	data := generate.PromptData{
-		Question: question, Evidence: ac.evidence, Examples: c.Examples,
+		Question: question, Evidence: ac.evidence, Examples: c.Examples, History: promptHistory(ac.history),
 		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.WithUnqualified(c.SearchPath...)),
 	}
 	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {

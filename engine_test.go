@@ -356,6 +356,17 @@ func TestAskInDivisionScope(t *testing.T) {
 	if _, err := eng.Run(context.Background(), "SELECT count(*) FROM div_01.employees"); !errors.Is(err, nl2sql.ErrUnsafe) {
 		t.Errorf("another division's table must be refused: %v", err)
 	}
+	// A history whose SQL reads another division brings none of its tables.
+	c, err := eng.SchemaContext(context.Background(), "And what about 2019?",
+		nl2sql.History(nl2sql.Turn{Question: "How many employees?", SQL: "SELECT count(*) FROM div_01.employees"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range c.Tables {
+		if strings.HasPrefix(h.Name, "div_01.") {
+			t.Errorf("history leaked %s into the context", h.Name)
+		}
+	}
 	// Without a scope every schema is readable by qualified name.
 	open, _ := nl2sql.New(pool, nl2sql.WithValueIndex(false))
 	if res, err := open.Run(context.Background(), "SELECT count(*) FROM div_01.employees"); err != nil || len(res.Rows) != 1 {

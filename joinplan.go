@@ -16,7 +16,7 @@ const maxJoined = 6
 
 // neededReasons are the retrieval reasons that say the question needs a
 // table: it names it, or the table joins or completes ones it names.
-var neededReasons = []string{"name", "thesaurus", "glossary", "bridge", "header", "lines", "child", "backward"}
+var neededReasons = []string{"name", "thesaurus", "glossary", "bridge", "header", "lines", "child", "backward", reasonHistory}
 
 // joinPlan is the JOIN skeleton of a context and its fan-out warnings.
 type joinPlan struct {

@@ -84,6 +84,15 @@ func (e *Engine) checkText(question, evidence string) error {
 	return nil
 }
 
+// checkRequest returns the input error of a request's text: question,
+// evidence and history.
+func (e *Engine) checkRequest(question string, ac askConfig) error {
+	if err := e.checkText(question, ac.evidence); err != nil {
+		return err
+	}
+	return e.checkHistory(ac.history)
+}
+
 // checkSQL returns the input error of SQL text over MaxSQLBytes.
 func checkSQL(what, sql string) error {
 	if len(sql) > MaxSQLBytes {

@@ -219,6 +219,7 @@ type askConfig struct {
 	minMatch  retrieve.Match
 	timeout   time.Duration
 	progress  func(Progress)
+	history   []Turn
 }
 
 // Evidence adds the user's hint ("active means status = 'A'").

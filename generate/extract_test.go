@@ -108,3 +108,23 @@ func TestBuildPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildPromptHistory: a conversation is shown before the question, in
+// order, with the follow-up rule; without one the prompt has neither.
+func TestBuildPromptHistory(t *testing.T) {
+	d := PromptData{Question: "and in 2023?", Schema: "# Table: orders"}
+	plain := Build(d)
+	if strings.Contains(plain.User, "Conversation") || strings.Contains(plain.System, "follow up") {
+		t.Fatalf("no history, yet: %+v", plain)
+	}
+	d.History = []Turn{
+		{Question: "Revenue per customer in 2024", SQL: "SELECT customer_id, sum(total)\nFROM orders GROUP BY 1", Columns: []string{"customer_id", "sum"}},
+		{Question: "only the top 5", SQL: "SELECT 1"},
+	}
+	p := Build(d)
+	conv := strings.Index(p.User, "【Conversation so far】\nQ1: Revenue per customer in 2024\nSQL: SELECT customer_id, sum(total) FROM orders GROUP BY 1\nColumns: customer_id, sum\nQ2: only the top 5\nSQL: SELECT 1\n")
+	q := strings.Index(p.User, "【Question】\nand in 2023?")
+	if conv < 0 || q < conv || !strings.Contains(p.System, "follow up on the conversation") {
+		t.Errorf("prompt:\n%s\n%s", p.System, p.User)
+	}
+}

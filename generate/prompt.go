@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -27,7 +28,21 @@ type PromptData struct {
 	SearchPath []string
 	// Dialect notes appended to the rules (e.g. the server version).
 	Notes []string
+	// History is the conversation so far, oldest first: the question may
+	// follow up on it.
+	History []Turn
 }
+
+// Turn is an earlier question of a conversation and the SQL that answered
+// it (with its result's column names, when known).
+type Turn struct {
+	Question string   `json:"question"`
+	SQL      string   `json:"sql"`
+	Columns  []string `json:"columns,omitempty"`
+}
+
+// followUpRule is added to the rules when the prompt carries a conversation.
+const followUpRule = "The question may follow up on the conversation shown: resolve words such as it, they, those, that, also, only, and \"and in 2023?\" against the previous turns, and keep their tables, filters and grouping unless the question changes them."
 
 // Prompt is a chat prompt: a system message with the rules and a user
 // message with the context and the question. It is the "base" that repair
@@ -52,6 +67,9 @@ func Build(d PromptData) Prompt {
 	sys := systemRules
 	for _, n := range d.Notes {
 		sys += "\n- " + n
+	}
+	if len(d.History) > 0 {
+		sys += "\n- " + followUpRule
 	}
 	var b strings.Builder
 	section := func(title string, lines []string) {
@@ -83,6 +101,16 @@ func Build(d PromptData) Prompt {
 	}
 	if e := strings.TrimSpace(d.Evidence); e != "" {
 		section("Evidence", []string{e})
+	}
+	if len(d.History) > 0 {
+		var turns []string
+		for i, t := range d.History {
+			turns = append(turns, fmt.Sprintf("Q%d: %s", i+1, oneLine(t.Question)), "SQL: "+oneLine(t.SQL))
+			if len(t.Columns) > 0 {
+				turns = append(turns, "Columns: "+strings.Join(t.Columns, ", "))
+			}
+		}
+		section("Conversation so far", turns)
 	}
 	b.WriteString("【Question】\n" + d.Question + "\n")
 	return Prompt{System: sys, User: b.String()}

@@ -41,7 +41,13 @@ type (
 	NLQueryInput struct {
 		Question string `json:"question" jsonschema:"the question in plain language"`
 		Evidence string `json:"evidence,omitempty" jsonschema:"hint text, e.g. active means status = 'A'"`
+		Previous []Turn `json:"previous,omitempty" jsonschema:"the conversation so far, oldest first: the question and SQL of earlier nl_query calls, so a follow-up such as 'and in 2023?' is answered as one (at most 20)"`
 		Limits
+	}
+	// Turn is an earlier question of the conversation and its answer.
+	Turn struct {
+		Question string `json:"question" jsonschema:"the earlier question"`
+		SQL      string `json:"sql" jsonschema:"the sql of its nl_query result"`
 	}
 	NLQueryOutput struct {
 		QueryResult
@@ -197,6 +203,13 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	}
 	if in.Evidence != "" {
 		opts = append(opts, nl2sql.Evidence(in.Evidence))
+	}
+	if len(in.Previous) > 0 {
+		turns := make([]nl2sql.Turn, len(in.Previous))
+		for i, p := range in.Previous {
+			turns[i] = nl2sql.Turn{Question: p.Question, SQL: p.SQL}
+		}
+		opts = append(opts, nl2sql.History(turns...))
 	}
 	if pr := newProgressReporter(ctx, req); pr != nil {
 		opts = append(opts, nl2sql.OnProgress(pr.report))

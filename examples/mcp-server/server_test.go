@@ -114,7 +114,7 @@ func TestInProcess(t *testing.T) {
 		}
 		required := map[string]string{"nl_query": "question", "describe_schema": "", "run_sql": "sql"}
 		props := map[string][]string{
-			"nl_query":        {"evidence", "max_rows", "question", "scope"},
+			"nl_query":        {"evidence", "max_rows", "previous", "question", "scope"},
 			"describe_schema": {"question", "scope", "tables"},
 			"run_sql":         {"max_rows", "scope", "sql"},
 		}
@@ -289,6 +289,25 @@ func TestInProcess(t *testing.T) {
 		if !strings.Contains(out.Explanation, "public.employees") || !strings.Contains(out.Explanation, "1 row") ||
 			!strings.HasPrefix(text(res), out.Explanation) {
 			t.Errorf("explanation %q, text %q", out.Explanation, text(res))
+		}
+	})
+
+	// A follow-up: the previous turn goes to the model in the prompt.
+	t.Run("nl_query previous", func(t *testing.T) {
+		res := call(t, cs, "nl_query", map[string]any{"question": "And what about 2019?",
+			"previous": []map[string]any{{"question": "How many employees are there?", "sql": countSQL}}})
+		out := decode[NLQueryOutput](t, res)
+		reqs := fake.Requests()
+		last := reqs[len(reqs)-1].Last()
+		if !strings.Contains(last, "Conversation so far") || !strings.Contains(last, "Q1: How many employees are there?\nSQL: "+countSQL) {
+			t.Errorf("the model's prompt lacks the previous turn:\n%s", last)
+		}
+		if !slices.Contains(out.Tables, "public.employees") {
+			t.Errorf("tables %v", out.Tables)
+		}
+		// Without it the follow-up names nothing of the schema.
+		if res := call(t, cs, "nl_query", map[string]any{"question": "And what about 2019?"}); !res.IsError {
+			t.Errorf("a follow-up without previous was answered: %s", text(res))
 		}
 	})
 
