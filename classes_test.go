@@ -41,10 +41,10 @@ func TestRunClasses(t *testing.T) {
 			t.Errorf("%s: %v does not match %v", c.sql, err, want)
 		}
 	}
-	if err := eng.Learn(ctx, "How many employees?", "SELECT count(*) FROM employes"); !errors.Is(err, nl2sql.ErrInvalid) {
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM employes")); !errors.Is(err, nl2sql.ErrInvalid) {
 		t.Errorf("Learn with a typo: %v, want ErrInvalid", err)
 	}
-	if err := eng.Learn(ctx, "How many employees?", "SELECT count(*)::regclass FROM employees"); !errors.Is(err, nl2sql.ErrUnsafe) && !errors.Is(err, nl2sql.ErrInvalid) {
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*)::regclass FROM employees")); !errors.Is(err, nl2sql.ErrUnsafe) && !errors.Is(err, nl2sql.ErrInvalid) {
 		t.Errorf("Learn with a refused plan: %v", err)
 	}
 }

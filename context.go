@@ -122,6 +122,7 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 		data.Warnings = append(data.Warnings, w.Message)
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
+	data.Docs = e.docsFor(names, question)
 	c.Difficulty = generate.Classify(question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)

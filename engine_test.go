@@ -273,13 +273,13 @@ func TestLearnFeedsFewShotExamples(t *testing.T) {
 		return fenced("SELECT count(*) FROM projects")
 	}, nl2sql.WithK(1, 1, 1))
 	ctx := context.Background()
-	if err := eng.Learn(ctx, "How many projects are there?", "SELECT count(*) FROM projects"); err != nil {
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many projects are there?", "SELECT count(*) FROM projects")); err != nil {
 		t.Fatal(err)
 	}
-	if err := eng.Learn(ctx, "Wipe them", "DELETE FROM projects"); !errors.Is(err, nl2sql.ErrUnsafe) {
+	if _, err := eng.Learn(ctx, nl2sql.Example("Wipe them", "DELETE FROM projects")); !errors.Is(err, nl2sql.ErrUnsafe) {
 		t.Errorf("unsafe example accepted: %v", err)
 	}
-	if err := eng.Learn(ctx, "Bad column", "SELECT nope FROM projects"); err == nil {
+	if _, err := eng.Learn(ctx, nl2sql.Example("Bad column", "SELECT nope FROM projects")); err == nil {
 		t.Error("example that does not plan accepted")
 	}
 	if _, err := eng.Ask(ctx, "How many projects do we run?"); err != nil {

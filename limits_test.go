@@ -66,7 +66,7 @@ func TestInputLimits(t *testing.T) {
 	isTooLong(t, "Repair 39 MB SQL", err, took)
 	err, took = timed(func() error { _, err := eng.Run(ctx, hugeSQL); return err })
 	isTooLong(t, "Run 39 MB SQL", err, took)
-	err, took = timed(func() error { return eng.Learn(ctx, huge, "SELECT 1") })
+	err, took = timed(func() error { _, err := eng.Learn(ctx, nl2sql.Example(huge, "SELECT 1")); return err })
 	isTooLong(t, "Learn 5 MB question", err, took)
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("the model was called %d times", n)

@@ -50,6 +50,7 @@ type Engine struct {
 	st *state // nil until Prepare succeeds
 
 	examples *generate.ExampleStore
+	know     knowledgeBase
 	gen      *generate.Generator
 }
 
@@ -190,12 +191,25 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	if len(e.cfg.modules) > 0 {
 		ropts = append(ropts, retrieve.WithModules(e.cfg.modules))
 	}
-	if len(e.cfg.glossary) > 0 {
-		ropts = append(ropts, retrieve.WithGlossary(e.cfg.glossary))
+	// What the team taught (Learn) lives in the store: read it first, so
+	// the terms count in the documents this build writes.
+	store := e.cfg.store
+	if store == nil && prev != nil {
+		store = prev.retriever.Store()
+	}
+	var learnt []Knowledge
+	if store != nil {
+		if learnt, err = storedKnowledge(ctx, store); err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
+		}
+	}
+	glossary := glossaryWith(e.cfg.glossary, learnt)
+	if len(glossary) > 0 {
+		ropts = append(ropts, retrieve.WithGlossary(glossary))
 	}
 	lopts := []link.Option{link.WithLogger(e.cfg.logger)}
-	if len(e.cfg.glossary) > 0 {
-		lopts = append(lopts, link.WithGlossary(link.Glossary(e.cfg.glossary)))
+	if len(glossary) > 0 {
+		lopts = append(lopts, link.WithGlossary(link.Glossary(glossary)))
 	}
 	if e.cfg.values {
 		vi := e.cfg.valueIndex
@@ -228,6 +242,12 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
+	e.know.mu.Lock()
+	e.know.items = map[string]Knowledge{}
+	e.know.mu.Unlock()
+	for _, k := range learnt {
+		e.remember(ctx, k)
+	}
 	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
@@ -324,34 +344,6 @@ func catalogTypes(cat *schema.Catalog) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// Learn stores a verified question -> SQL pair as a few-shot example: the
-// SQL must validate and plan (EXPLAIN) on this database.
-func (e *Engine) Learn(ctx context.Context, question, sql string) (err error) {
-	defer coded(&err)
-	if err := e.checkText(question, ""); err != nil {
-		return err
-	}
-	if err := checkSQL("the SQL", sql); err != nil {
-		return err
-	}
-	st, err := e.state(ctx)
-	if err != nil {
-		return err
-	}
-	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "")
-	res := v.Explain(ctx, e.db, []string{sql})
-	if res[0].Err != nil {
-		if ce := connectionError("checking the example failed", res[0].Err); ce != nil {
-			return ce
-		}
-		if res[0].Validation != nil { // validated, but the server refused to plan it
-			return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
-		}
-		return st.rejection("the example does not validate", res[0].Err)
-	}
-	return e.examples.Add(ctx, generate.Example{Question: question, SQL: sql})
 }
 
 var errNoLLM = errors.New("nl2sql: no LLM configured (WithLLM)")

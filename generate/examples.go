@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,7 +70,7 @@ func (s *ExampleStore) Add(ctx context.Context, examples ...Example) error {
 		if err != nil {
 			canon = keep[i].SQL
 		}
-		key := strings.ToLower(strings.TrimSpace(keep[i].Question)) + "\x00" + canon
+		key := exampleKey(keep[i].Question, canon)
 		if s.seen[key] {
 			continue
 		}
@@ -78,6 +79,41 @@ func (s *ExampleStore) Add(ctx context.Context, examples ...Example) error {
 		s.items = append(s.items, keep[i])
 	}
 	return nil
+}
+
+// exampleKey identifies an example: its question (case and outer spaces
+// aside) and its canonical SQL.
+func exampleKey(question, canonical string) string {
+	return strings.ToLower(strings.TrimSpace(question)) + "\x00" + canonical
+}
+
+// Remove drops the example with this question and SQL (as Add normalised
+// them: the same query written differently is the same example); it
+// reports whether there was one.
+func (s *ExampleStore) Remove(question, sql string) bool {
+	norm, ok := parseQuery(sql)
+	if !ok {
+		return false
+	}
+	canon, err := Canonical(norm)
+	if err != nil {
+		canon = norm
+	}
+	key := exampleKey(question, canon)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.seen[key] {
+		return false
+	}
+	delete(s.seen, key)
+	s.items = slices.DeleteFunc(s.items, func(it storedExample) bool {
+		c, err := Canonical(it.SQL)
+		if err != nil {
+			c = it.SQL
+		}
+		return exampleKey(it.Question, c) == key
+	})
+	return true
 }
 
 // Len returns the number of stored examples.

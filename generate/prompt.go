@@ -31,6 +31,9 @@ type PromptData struct {
 	// History is the conversation so far, oldest first: the question may
 	// follow up on it.
 	History []Turn
+	// Docs is documentation of the schema the team wrote down ("orders.total
+	// excludes tax"), one line each.
+	Docs []string
 }
 
 // Turn is an earlier question of a conversation and the SQL that answered
@@ -91,6 +94,7 @@ func Build(d PromptData) Prompt {
 	section("Join paths", d.Joins)
 	section("Column hints", d.Links)
 	section("Value hints", d.Values)
+	section("Documentation", d.Docs)
 	section("Warnings", d.Warnings)
 	if len(d.Examples) > 0 {
 		var ex []string

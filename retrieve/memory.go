@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -294,6 +295,23 @@ func (s *MemoryStore) Manifest(ctx context.Context) (map[string]string, error) {
 		}
 	}
 	return m, nil
+}
+
+// Documents implements SchemaStore.
+func (s *MemoryStore) Documents(ctx context.Context, f Filter) ([]Document, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	var out []Document
+	for _, d := range s.docs {
+		if d != nil && f.match(d) {
+			out = append(out, *d)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b Document) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // Len returns the number of stored documents.

@@ -129,9 +129,12 @@ func (s *PGVectorStore) migrate(ctx context.Context) error {
   embedding   vector(%d),
   fingerprint text NOT NULL DEFAULT '',
   catalog     text NOT NULL DEFAULT '',
+  data        text NOT NULL DEFAULT '',
   tsv         tsvector GENERATED ALWAYS AS (to_tsvector('simple', terms)) STORED,
   PRIMARY KEY (ns, id)
 )`, s.table, s.dim),
+		// Stores created before knowledge documents lack the column.
+		fmt.Sprintf("ALTER TABLE %s ADD COLUMN IF NOT EXISTS data text NOT NULL DEFAULT ''", s.table),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (embedding vector_cosine_ops) WITH (m = %d, ef_construction = %d)",
 			idx("documents_embedding_hnsw"), s.table, s.cfg.m, s.cfg.efc),
 		fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (tsv)", idx("documents_tsv_gin"), s.table),
@@ -162,13 +165,13 @@ func (s *PGVectorStore) Upsert(ctx context.Context, docs []Document) error {
 				normalize(v)
 				vec = pgvector.NewVector(v)
 			}
-			b.Queue(`INSERT INTO `+s.table+` (ns, id, kind, scope, module, tbl, col, body, terms, embedding, fingerprint, catalog)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			b.Queue(`INSERT INTO `+s.table+` (ns, id, kind, scope, module, tbl, col, body, terms, embedding, fingerprint, catalog, data)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (ns, id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope, module = excluded.module,
   tbl = excluded.tbl, col = excluded.col, body = excluded.body, terms = excluded.terms,
-  embedding = excluded.embedding, fingerprint = excluded.fingerprint, catalog = excluded.catalog`,
+  embedding = excluded.embedding, fingerprint = excluded.fingerprint, catalog = excluded.catalog, data = excluded.data`,
 				s.cfg.namespace, d.ID, string(d.Kind), d.Scope, d.Module, d.Table, d.Column, d.Text,
-				strings.Join(Terms(d.Text), " "), vec, d.Fingerprint, d.Catalog)
+				strings.Join(Terms(d.Text), " "), vec, d.Fingerprint, d.Catalog, d.Data)
 		}
 		if err := s.db.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("retrieve: pgvector upsert: %w", err)
@@ -213,7 +216,7 @@ func filterSQL(f Filter, args []any) (string, []any) {
 	return " AND " + strings.Join(where, " AND "), args
 }
 
-const pgColumns = "id, kind, scope, module, tbl, col, body, fingerprint, catalog"
+const pgColumns = "id, kind, scope, module, tbl, col, body, fingerprint, catalog, data"
 
 func scanHits(rows pgx.Rows) ([]Hit, error) {
 	defer rows.Close()
@@ -221,7 +224,7 @@ func scanHits(rows pgx.Rows) ([]Hit, error) {
 	for rows.Next() {
 		var h Hit
 		var kind string
-		if err := rows.Scan(&h.ID, &kind, &h.Scope, &h.Module, &h.Table, &h.Column, &h.Text, &h.Fingerprint, &h.Catalog, &h.Score); err != nil {
+		if err := rows.Scan(&h.ID, &kind, &h.Scope, &h.Module, &h.Table, &h.Column, &h.Text, &h.Fingerprint, &h.Catalog, &h.Data, &h.Score); err != nil {
 			return nil, err
 		}
 		h.Kind = Kind(kind)
@@ -304,6 +307,24 @@ func (s *PGVectorStore) DeleteCatalog(ctx context.Context, fp string) error {
 		return fmt.Errorf("retrieve: pgvector delete: %w", err)
 	}
 	return nil
+}
+
+// Documents implements SchemaStore.
+func (s *PGVectorStore) Documents(ctx context.Context, f Filter) ([]Document, error) {
+	where, args := filterSQL(f, []any{s.cfg.namespace})
+	rows, err := s.db.Query(ctx, `SELECT `+pgColumns+`, 0::float8 FROM `+s.table+` WHERE ns = $1`+where+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: pgvector documents: %w", err)
+	}
+	hits, err := scanHits(rows)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: pgvector documents: %w", err)
+	}
+	docs := make([]Document, len(hits))
+	for i, h := range hits {
+		docs[i] = h.Document
+	}
+	return docs, nil
 }
 
 // Manifest implements SchemaStore.

@@ -312,7 +312,7 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	}
 	var stale []string
 	for id := range have {
-		if !want[id] {
+		if !want[id] && !strings.HasPrefix(id, KnowledgeID) {
 			stale = append(stale, id)
 		}
 	}

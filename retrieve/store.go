@@ -13,8 +13,15 @@ const (
 	KindTable   Kind = "table"
 	KindColumn  Kind = "column"
 	KindModule  Kind = "module"
-	KindExample Kind = "example"
+	KindExample Kind = "example" // knowledge: a verified question and its SQL
+	KindDoc     Kind = "doc"     // knowledge: documentation of a table, a column, or free-standing
+	KindTerm    Kind = "term"    // knowledge: a glossary term and what it means in the schema
 )
+
+// KnowledgeID is the ID prefix of knowledge documents (examples, docs,
+// terms). An index build never writes or prunes them: they outlive
+// catalog changes and re-indexing, in every store.
+const KnowledgeID = "knowledge:"
 
 // Document is one searchable unit of the schema index.
 type Document struct {
@@ -34,6 +41,9 @@ type Document struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	// Catalog is the catalog fingerprint of the index build that wrote it.
 	Catalog string `json:"catalog,omitempty"`
+	// Data is what a knowledge document carries beyond its Text (the SQL
+	// and note of an example, the targets of a term), as JSON.
+	Data string `json:"data,omitempty"`
 }
 
 // Filter restricts a search. Empty fields do not filter.
@@ -83,6 +93,8 @@ type SchemaStore interface {
 	DeleteCatalog(ctx context.Context, catalogFingerprint string) error
 	// Manifest returns the ID -> Fingerprint of every stored document.
 	Manifest(ctx context.Context) (map[string]string, error)
+	// Documents returns the stored documents that pass f, ordered by ID.
+	Documents(ctx context.Context, f Filter) ([]Document, error)
 }
 
 // ErrDimension is returned when a vector's length does not match the store's.

@@ -1,0 +1,410 @@
+package nl2sql
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+)
+
+// KnowledgeKind is the kind of a piece of knowledge.
+type KnowledgeKind string
+
+// Kinds of knowledge.
+const (
+	// KnowledgeExample is a verified question and the SQL that answers it:
+	// shown to the model as a few-shot example for similar questions.
+	KnowledgeExample KnowledgeKind = "example"
+	// KnowledgeDoc is documentation: of a table, of one of its columns, or
+	// free-standing; shown in the prompt of questions whose context holds
+	// the table (a free-standing one when the question shares its words).
+	KnowledgeDoc KnowledgeKind = "doc"
+	// KnowledgeTerm is a business term and the tables or columns it means
+	// (a glossary entry): retrieval and linking use it from the next
+	// Prepare or Refresh on.
+	KnowledgeTerm KnowledgeKind = "term"
+)
+
+// Knowledge is what a team teaches the engine. It lives in the engine's
+// schema store (WithStore): the in-memory store saves it with SaveIndex
+// and LoadIndex restores it; the pgvector store keeps it in the database.
+// Either way it survives a restart and a re-index.
+type Knowledge struct {
+	// ID names it (Learn assigns it: the same knowledge learnt twice has
+	// the same ID, and is stored once).
+	ID   string        `json:"id,omitempty"`
+	Kind KnowledgeKind `json:"kind"`
+	// An example: the question, its SQL (validated and planned before it
+	// is kept) and an optional note on why it is right.
+	Question string `json:"question,omitempty"`
+	SQL      string `json:"sql,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// A doc: the text, and the table ("schema.table" or a name the
+	// search path resolves) and column it documents, if any.
+	Text   string `json:"text,omitempty"`
+	Table  string `json:"table,omitempty"`
+	Column string `json:"column,omitempty"`
+	// A term: the word or phrase and the tables or table.columns it means.
+	Term    string   `json:"term,omitempty"`
+	Targets []string `json:"targets,omitempty"`
+}
+
+// Example is the knowledge that question is answered by sql.
+func Example(question, sql string) Knowledge {
+	return Knowledge{Kind: KnowledgeExample, Question: question, SQL: sql}
+}
+
+// knowledgeData is what a knowledge document carries beyond its text.
+type knowledgeData struct {
+	SQL     string   `json:"sql,omitempty"`
+	Note    string   `json:"note,omitempty"`
+	Targets []string `json:"targets,omitempty"`
+}
+
+// knowledgeBase is the engine's view of the knowledge in its store, kept
+// in step by Learn and Forget and read again at every build.
+type knowledgeBase struct {
+	mu    sync.RWMutex
+	items map[string]Knowledge // by ID
+}
+
+// Learn checks a piece of knowledge and stores it (once: learning the same
+// thing again changes nothing), returning it with its ID. An example's SQL
+// must validate and plan on this database (ErrInvalid or ErrUnsafe with the
+// reason otherwise); a doc's table and column, and a term's targets, must
+// exist. Examples and docs are used from the next question on; terms from
+// the next Prepare or Refresh.
+func (e *Engine) Learn(ctx context.Context, k Knowledge) (_ Knowledge, err error) {
+	defer coded(&err)
+	st, err := e.state(ctx)
+	if err != nil {
+		return Knowledge{}, err
+	}
+	if k, err = e.checkKnowledge(ctx, st, k); err != nil {
+		return Knowledge{}, err
+	}
+	if err := st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()}); err != nil {
+		if ce := connectionError("storing the knowledge failed", err); ce != nil {
+			return Knowledge{}, ce
+		}
+		return Knowledge{}, &Error{Class: ClassConfig, Message: "storing the knowledge failed", Err: err}
+	}
+	e.remember(ctx, k)
+	return k, nil
+}
+
+// Forget removes the knowledge with this ID (see Knowledge); an unknown ID
+// is an input error.
+func (e *Engine) Forget(ctx context.Context, id string) (err error) {
+	defer coded(&err)
+	st, err := e.state(ctx)
+	if err != nil {
+		return err
+	}
+	e.know.mu.RLock()
+	k, ok := e.know.items[id]
+	e.know.mu.RUnlock()
+	if !ok {
+		return &Error{Class: ClassInput, Code: "not_found", Message: fmt.Sprintf("no knowledge has the ID %q", id)}
+	}
+	if err := st.retriever.Store().Delete(ctx, []string{id}); err != nil {
+		return &Error{Class: ClassConfig, Message: "forgetting failed", Err: err}
+	}
+	e.know.mu.Lock()
+	delete(e.know.items, id)
+	e.know.mu.Unlock()
+	if k.Kind == KnowledgeExample {
+		e.examples.Remove(k.Question, k.SQL)
+	}
+	return nil
+}
+
+// Knowledge lists what the engine was taught, ordered by kind and ID.
+func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
+	defer coded(&err)
+	if _, err := e.state(ctx); err != nil {
+		return nil, err
+	}
+	e.know.mu.RLock()
+	out := make([]Knowledge, 0, len(e.know.items))
+	for _, k := range e.know.items {
+		out = append(out, k)
+	}
+	e.know.mu.RUnlock()
+	slices.SortFunc(out, func(a, b Knowledge) int {
+		return strings.Compare(string(a.Kind)+"\x00"+a.ID, string(b.Kind)+"\x00"+b.ID)
+	})
+	return out, nil
+}
+
+// checkKnowledge validates k against the database and returns it
+// normalised, with its ID.
+func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Knowledge, error) {
+	invalid := func(format string, a ...any) error {
+		return &Error{Class: ClassInvalid, Code: "invalid_knowledge", Message: fmt.Sprintf(format, a...)}
+	}
+	switch k.Kind {
+	case KnowledgeExample:
+		k.Question, k.SQL = strings.TrimSpace(k.Question), strings.TrimSpace(k.SQL)
+		if k.Question == "" || k.SQL == "" {
+			return k, invalid("an example needs a question and its SQL")
+		}
+		if err := e.checkText(k.Question, k.Note); err != nil {
+			return k, err
+		}
+		if err := checkSQL("the SQL", k.SQL); err != nil {
+			return k, err
+		}
+		if err := e.checkExample(ctx, st, k.SQL); err != nil {
+			return k, err
+		}
+		canon, err := generate.Canonical(k.SQL)
+		if err != nil {
+			canon = k.SQL
+		}
+		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Question), canon)
+	case KnowledgeDoc:
+		k.Text = strings.TrimSpace(k.Text)
+		if k.Text == "" {
+			return k, invalid("a doc needs its text")
+		}
+		if err := e.checkText(k.Text, ""); err != nil {
+			return k, err
+		}
+		if k.Table != "" {
+			t := st.lookupTable(k.Table, e.cfg.searchPath(""))
+			if t == "" {
+				return k, invalid("the doc's table %q is not in the catalog", k.Table)
+			}
+			k.Table = t
+			if k.Column != "" && st.cat.Lookup(splitQualified(t)).Column(k.Column) == nil {
+				return k, invalid("the doc's column %q is not a column of %s", k.Column, t)
+			}
+		} else if k.Column != "" {
+			return k, invalid("a doc of a column needs its table")
+		}
+		k.ID = knowledgeID(k.Kind, k.Table, k.Column, k.Text)
+	case KnowledgeTerm:
+		k.Term = strings.TrimSpace(k.Term)
+		if k.Term == "" || len(k.Targets) == 0 {
+			return k, invalid("a term needs the word and at least one table or column it means")
+		}
+		if err := e.checkText(k.Term, ""); err != nil {
+			return k, err
+		}
+		for i, tg := range k.Targets {
+			q, ok := st.lookupTarget(tg, e.cfg.searchPath(""))
+			if !ok {
+				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
+			}
+			k.Targets[i] = q
+		}
+		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Term))
+	default:
+		return k, invalid("unknown knowledge kind %q (example, doc, term)", k.Kind)
+	}
+	return k, nil
+}
+
+// checkExample validates and plans an example's SQL.
+func (e *Engine) checkExample(ctx context.Context, st *state, sql string) error {
+	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "")
+	res := v.Explain(ctx, e.db, []string{sql})
+	if res[0].Err == nil {
+		return nil
+	}
+	if ce := connectionError("checking the example failed", res[0].Err); ce != nil {
+		return ce
+	}
+	if res[0].Validation != nil { // validated, but the server refused to plan it
+		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
+	}
+	return st.rejection("the example does not validate", res[0].Err)
+}
+
+// knowledgeID is a stable ID from a kind and its identifying parts.
+func knowledgeID(kind KnowledgeKind, parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return retrieve.KnowledgeID + string(kind) + ":" + hex.EncodeToString(h[:6])
+}
+
+// document is k as a store document (no vector: knowledge is matched by
+// the engine, not by the schema search).
+func (k Knowledge) document() retrieve.Document {
+	d := retrieve.Document{ID: k.ID, Kind: retrieve.Kind(k.Kind), Table: k.Table, Column: k.Column}
+	var data knowledgeData
+	switch k.Kind {
+	case KnowledgeExample:
+		d.Text, data = k.Question, knowledgeData{SQL: k.SQL, Note: k.Note}
+	case KnowledgeDoc:
+		d.Text = k.Text
+	case KnowledgeTerm:
+		d.Text, data = k.Term, knowledgeData{Targets: k.Targets}
+	}
+	if b, err := json.Marshal(data); err == nil && string(b) != "{}" {
+		d.Data = string(b)
+	}
+	d.Fingerprint = k.ID
+	return d
+}
+
+// knowledgeOf reads a store document back.
+func knowledgeOf(d retrieve.Document) Knowledge {
+	k := Knowledge{ID: d.ID, Kind: KnowledgeKind(d.Kind), Table: d.Table, Column: d.Column}
+	var data knowledgeData
+	if d.Data != "" {
+		_ = json.Unmarshal([]byte(d.Data), &data) // written by document; a bad one loses only its extras
+	}
+	switch k.Kind {
+	case KnowledgeExample:
+		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
+	case KnowledgeDoc:
+		k.Text = d.Text
+	case KnowledgeTerm:
+		k.Term, k.Targets = d.Text, data.Targets
+	}
+	return k
+}
+
+// storedKnowledge reads every piece of knowledge in a store.
+func storedKnowledge(ctx context.Context, s retrieve.SchemaStore) ([]Knowledge, error) {
+	docs, err := s.Documents(ctx, retrieve.Filter{Kinds: []retrieve.Kind{retrieve.KindExample, retrieve.KindDoc, retrieve.KindTerm}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Knowledge, 0, len(docs))
+	for _, d := range docs {
+		if strings.HasPrefix(d.ID, retrieve.KnowledgeID) {
+			out = append(out, knowledgeOf(d))
+		}
+	}
+	return out, nil
+}
+
+// remember makes k part of what the engine uses.
+func (e *Engine) remember(ctx context.Context, k Knowledge) {
+	e.know.mu.Lock()
+	if e.know.items == nil {
+		e.know.items = map[string]Knowledge{}
+	}
+	e.know.items[k.ID] = k
+	e.know.mu.Unlock()
+	if k.Kind == KnowledgeExample {
+		if err := e.examples.Add(ctx, generate.Example{Question: k.Question, SQL: k.SQL}); err != nil {
+			e.cfg.logger.WarnContext(ctx, "nl2sql: a stored example was not usable", "id", k.ID, "err", err)
+		}
+	}
+}
+
+// glossaryWith merges the learnt terms into a glossary (term -> targets).
+func glossaryWith(g map[string][]string, ks []Knowledge) map[string][]string {
+	out := make(map[string][]string, len(g))
+	for t, tg := range g {
+		out[t] = tg
+	}
+	for _, k := range ks {
+		if k.Kind == KnowledgeTerm {
+			out[k.Term] = append(slices.Clone(out[k.Term]), k.Targets...)
+		}
+	}
+	return out
+}
+
+// docsFor returns the documentation lines for a context of tables and a
+// question: the docs of those tables and their columns, then free-standing
+// docs sharing at least two content words with the question.
+func (e *Engine) docsFor(tables []string, question string) []string {
+	e.know.mu.RLock()
+	defer e.know.mu.RUnlock()
+	if len(e.know.items) == 0 {
+		return nil
+	}
+	words := map[string]bool{}
+	for _, w := range retrieve.Terms(question) {
+		words[w] = true
+	}
+	var attached, free []Knowledge
+	for _, k := range e.know.items {
+		switch {
+		case k.Kind != KnowledgeDoc:
+		case k.Table != "" && slices.Contains(tables, k.Table):
+			attached = append(attached, k)
+		case k.Table == "":
+			seen := map[string]bool{}
+			for _, w := range retrieve.Terms(k.Text) {
+				if words[w] {
+					seen[w] = true
+				}
+			}
+			if len(seen) >= 2 {
+				free = append(free, k)
+			}
+		}
+	}
+	order := func(a, b Knowledge) int {
+		return strings.Compare(a.Table+"."+a.Column+"\x00"+a.ID, b.Table+"."+b.Column+"\x00"+b.ID)
+	}
+	slices.SortFunc(attached, order)
+	slices.SortFunc(free, order)
+	var lines []string
+	for _, k := range append(attached, free...) {
+		switch {
+		case k.Column != "":
+			lines = append(lines, k.Table+"."+k.Column+": "+k.Text)
+		case k.Table != "":
+			lines = append(lines, k.Table+": "+k.Text)
+		default:
+			lines = append(lines, k.Text)
+		}
+	}
+	return lines[:min(len(lines), maxDocLines)]
+}
+
+// lookupTable resolves a table name (qualified, or along the search path)
+// to its qualified name; "" when there is none.
+func (st *state) lookupTable(name string, path []string) string {
+	s, n := splitQualified(name)
+	t := st.cat.Lookup(s, n)
+	if s == "" {
+		t = st.cat.Resolve(n, path)
+	}
+	if t == nil {
+		return ""
+	}
+	return t.QualifiedName()
+}
+
+// lookupTarget resolves a glossary target: a table, or table.column (the
+// table qualified or not), to its qualified name.
+func (st *state) lookupTarget(target string, path []string) (string, bool) {
+	if t := st.lookupTable(target, path); t != "" {
+		return t, true
+	}
+	i := strings.LastIndexByte(target, '.')
+	if i < 0 {
+		return "", false
+	}
+	t := st.lookupTable(target[:i], path)
+	if t == "" || st.cat.Lookup(splitQualified(t)).Column(target[i+1:]) == nil {
+		return "", false
+	}
+	return t + "." + target[i+1:], true
+}
+
+// splitQualified splits "schema.table" ("" schema when unqualified).
+func splitQualified(name string) (string, string) {
+	if s, n, ok := strings.Cut(name, "."); ok {
+		return s, n
+	}
+	return "", name
+}
+
+// maxDocLines bounds the documentation a prompt shows.
+const maxDocLines = 8
