@@ -61,7 +61,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*nl2sql.Result, error) {
 		res, err := eng.Ask(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
-		if s.jsonl != "" {
+		if s.jsonl != "" && res != nil {
 			res.Error = nil // the batch line's error says it
 		}
 		return res, err

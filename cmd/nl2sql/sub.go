@@ -14,9 +14,11 @@ import (
 )
 
 // sub is the start every subcommand shares: its flag set with the common
-// flags (--dsn, --scope, --json, --index; --jsonl for those with a batch
-// mode), parsing, the connection and the engine. A command adds its own
-// flags to fs, then calls parse, open (deferring close) and serve.
+// flags (--dsn, --scope, --json, --index; --jsonl and --evidence for those
+// that take them), parsing, the connection and the engine. A command adds
+// its own flags to fs, then calls parseInput (or parse), open or start
+// (deferring close), and serve with how one input becomes one output (or
+// batch, when it only has a batch mode).
 type sub struct {
 	name     string
 	fs       *flag.FlagSet
