@@ -76,7 +76,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return failed(err)
 		}
 		if err != nil {
-			if res.SQL != "" {
+			if res != nil && res.SQL != "" {
 				fmt.Fprintln(stdout, res.SQL)
 			}
 			return failed(err)
