@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -15,96 +14,79 @@ import (
 )
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ask", stderr)
-	var c commonFlags
-	var lf llmFlags
-	c.register(fs)
-	lf.register(fs)
-	evidence := fs.String("evidence", "", "hint text for the question (\"active means status = 'A'\")")
-	maxRows := fs.Int("max-rows", 1000, "row cap of the result")
-	dryRun := fs.Bool("dry-run", false, "stop before the model: print the schema context and the prompt")
-	jsonl := fs.String("jsonl", "", "batch mode: read {\"id\",\"question\",\"evidence\",\"scope\"} lines from FILE (- for stdin), write one result per line")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nl2sql ask [flags] QUESTION\n\nAnswers a question: prints the SQL and the rows (or the Result as JSON with --json).")
-		fs.PrintDefaults()
-	}
-	pos, err := parse(fs, args)
+	s := newSub("ask", "usage: nl2sql ask [flags] QUESTION\n\nAnswers a question: prints the SQL and the rows (or the Result as JSON with --json).", stdout, stderr)
+	lf := s.modelFlags()
+	s.evidenceFlag("hint text for the question (\"active means status = 'A'\")")
+	maxRows := s.fs.Int("max-rows", 1000, "row cap of the result")
+	dryRun := s.fs.Bool("dry-run", false, "stop before the model: print the schema context and the prompt")
+	s.batchFlag(`batch mode: read {"id","question","evidence","scope"} lines from FILE (- for stdin), write one result per line`)
+	in, err := s.parseInput(args, questionInput)
 	if err != nil {
 		return err
 	}
-	question, err := questionArg(pos, *jsonl, "ask")
-	if err != nil {
-		return err
-	}
-	model, err := lf.resolveLLM()
+	model, err := resolveLLM(lf)
 	if err != nil {
 		return err
 	}
 	if model == nil && !*dryRun {
 		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.timeout)}
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout)}
 	var spin *spinner
-	if isTerminal(stderr) && *jsonl == "" {
+	if isTerminal(stderr) && s.jsonl == "" {
 		// One question: show what it waits for while the model works.
-		spin = newSpinner(stderr, lf.label(), prepareBar(stderr))
+		spin = newSpinner(stderr, lf.Label(), prepareBar(stderr))
 		opts = append(opts, nl2sql.WithProgress(spin.progress))
 		defer spin.end()
 	}
-	eng, pool, err := openEngine(ctx, &c, model, stderr, opts...)
+	eng, err := s.open(ctx, model, opts...)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
-	if *jsonl != "" {
-		return runBatch(ctx, *jsonl, os.Stdin, stdout, func(ctx context.Context, in batchInput) (map[string]any, error) {
-			if *dryRun {
-				cx, err := eng.SchemaContext(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
-				if err != nil {
-					return nil, err
-				}
-				return contextJSON(cx), nil
+	defer s.close()
+	if *dryRun {
+		return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*contextJSON, error) {
+			return schemaContext(ctx, eng, in)
+		}, func(cx *contextJSON, err error) error {
+			if err != nil {
+				return failed(err)
 			}
-			res, err := eng.Ask(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
-			return toMap(res), err
+			if s.json {
+				return writeJSON(stdout, cx)
+			}
+			fmt.Fprintf(stdout, "-- tables: %s\n", strings.Join(tableNames(cx.cx), ", "))
+			fmt.Fprintf(stdout, "-- system prompt\n%s\n\n-- user prompt\n%s", cx.cx.Prompt.System, cx.cx.Prompt.User)
+			return nil
 		})
 	}
-	if *dryRun {
-		cx, err := eng.SchemaContext(ctx, question, askOpts(*evidence, c.scope)...)
-		if err != nil {
+	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*nl2sql.Result, error) {
+		res, err := eng.Ask(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
+		if s.jsonl != "" && res != nil {
+			res.Error = nil // the batch line's error says it
+		}
+		return res, err
+	}, func(res *nl2sql.Result, err error) error {
+		if spin != nil {
+			spin.end()
+		}
+		if s.json {
+			if werr := writeJSON(stdout, res); werr != nil {
+				return werr
+			}
 			return failed(err)
 		}
-		if c.json {
-			return writeJSON(stdout, contextJSON(cx))
-		}
-		fmt.Fprintf(stdout, "-- tables: %s\n", strings.Join(tableNames(cx), ", "))
-		fmt.Fprintf(stdout, "-- system prompt\n%s\n\n-- user prompt\n%s", cx.Prompt.System, cx.Prompt.User)
-		return nil
-	}
-	res, err := eng.Ask(ctx, question, askOpts(*evidence, c.scope)...)
-	if spin != nil {
-		spin.end()
-	}
-	if c.json {
-		if werr := writeJSON(stdout, res); werr != nil {
-			return werr
-		}
 		if err != nil {
+			if res != nil && res.SQL != "" {
+				fmt.Fprintln(stdout, res.SQL)
+			}
 			return failed(err)
 		}
+		fmt.Fprintln(stdout, res.SQL)
+		fmt.Fprintln(stdout)
+		printTable(stdout, res)
+		fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f)\n", len(res.Rows), truncation(res), res.Confidence)
 		return nil
-	}
-	if err != nil {
-		if res != nil && res.SQL != "" {
-			fmt.Fprintln(stdout, res.SQL)
-		}
-		return failed(err)
-	}
-	fmt.Fprintln(stdout, res.SQL)
-	fmt.Fprintln(stdout)
-	printTable(stdout, res)
-	fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f)\n", len(res.Rows), truncation(res), res.Confidence)
-	return nil
+	})
 }
 
 // truncation says which cap cut the rows, "" when none did.
@@ -116,14 +98,6 @@ func truncation(res *nl2sql.Result) string {
 		return fmt.Sprintf(", truncated at the byte cap: only these fit, under the row cap of %d", res.RowCap)
 	}
 	return fmt.Sprintf(", truncated at the row cap of %d", res.RowCap)
-}
-
-func tableNames(cx *nl2sql.SchemaContext) []string {
-	out := make([]string, len(cx.Tables))
-	for i, t := range cx.Tables {
-		out[i] = t.Name
-	}
-	return out
 }
 
 // printTable renders rows as aligned text columns.
@@ -166,28 +140,28 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// toMap turns a value into its JSON object form (for batch lines).
-func toMap(v any) map[string]any {
-	b, _ := json.Marshal(v)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m
+// classUsage is the class of a usage error (bad flags or input) in JSON.
+const classUsage nl2sql.Class = "usage"
+
+// errorJSON is the JSON of an error: {"code","class","message"}, code
+// always present ("" when the error has none). nl2sql.ErrorInfo omits an
+// empty code; the CLI's shape has it always, hence this type.
+type errorJSON struct {
+	Code    string       `json:"code"`
+	Class   nl2sql.Class `json:"class"`
+	Message string       `json:"message"`
 }
 
-// errorJSON is the {"code","class","message"} shape of an error.
-func errorJSON(err error) map[string]any {
+func newErrorJSON(err error) *errorJSON {
 	var ne *nl2sql.Error
 	if errors.As(err, &ne) {
-		return map[string]any{"code": ne.Code, "class": string(ne.Class), "message": ne.Error()}
+		return &errorJSON{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
 	}
 	var ee *exitError
 	if errors.As(err, &ee) && ee.code == 2 {
-		return map[string]any{"code": "", "class": "usage", "message": err.Error()}
+		return &errorJSON{Class: classUsage, Message: err.Error()}
 	}
-	return map[string]any{"code": "", "class": "error", "message": err.Error()}
+	return &errorJSON{Class: "error", Message: err.Error()}
 }
 
 // askOpts turns a question's evidence and scope into Ask options.

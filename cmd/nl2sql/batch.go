@@ -24,14 +24,17 @@ type batchInput struct {
 	Candidates []string        `json:"candidates"`
 }
 
-// runBatch reads one JSON object per line of path ("-" is stdin) and writes
-// one object per line to out, in order, each carrying the input's id. A line
-// that fails gets {"id":..., "error":{...}} and the batch goes on; the
-// returned error says how many lines failed (exit 1).
-func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, fn func(ctx context.Context, in batchInput) (map[string]any, error)) error {
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
+// batch reads one JSON object per line of --jsonl ("-" is stdin) and
+// writes one object per line to stdout, in order: one's output for the
+// line with the input's "id" added (null without one). A line that fails
+// gets an "error" ({"code","class","message"}) and the batch goes on; the
+// returned error says how many lines failed (exit 1). A line fails when one
+// returns an error, or an output whose failed method says so (repair's
+// query that does not execute).
+func (s *sub) batch(ctx context.Context, one func(ctx context.Context, in batchInput) (any, error)) error {
+	r := io.Reader(os.Stdin)
+	if s.jsonl != "-" {
+		f, err := os.Open(s.jsonl)
 		if err != nil {
 			return usageErr("%v", err)
 		}
@@ -39,12 +42,12 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 		r = f
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
-	enc := json.NewEncoder(out)
+	enc := json.NewEncoder(s.stdout)
 	failed, n := 0, 0
 	for {
 		raw, size, rerr := readLine(br, maxBatchLine)
 		if rerr != nil && rerr != io.EOF {
-			return usageErr("reading %s: %v", path, rerr)
+			return usageErr("reading %s: %v", s.jsonl, rerr)
 		}
 		line := bytes.TrimSpace(raw)
 		if len(line) == 0 && size <= maxBatchLine {
@@ -58,27 +61,23 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 			return err
 		}
 		var in batchInput
-		var obj map[string]any
+		var l batchLine
 		if size > maxBatchLine {
-			obj = map[string]any{"error": map[string]any{"class": string(nl2sql.ClassInput), "code": "too_long",
-				"message": fmt.Sprintf("line %d: %d bytes, over the %d-byte line limit; the line was skipped", n, size, maxBatchLine)}}
+			l.Error = &errorJSON{Class: nl2sql.ClassInput, Code: "too_long",
+				Message: fmt.Sprintf("line %d: %d bytes, over the %d-byte line limit; the line was skipped", n, size, maxBatchLine)}
 		} else if err := json.Unmarshal(line, &in); err != nil {
-			obj = map[string]any{"error": map[string]any{"class": "usage", "message": "line " + fmt.Sprint(n) + ": " + err.Error()}}
-		} else if obj, err = fn(ctx, in); err != nil {
-			if obj == nil {
-				obj = map[string]any{}
+			l.Error = &errorJSON{Class: classUsage, Message: fmt.Sprintf("line %d: %v", n, err)}
+		} else {
+			var err error
+			if l.Out, err = one(ctx, in); err != nil {
+				l.Error = newErrorJSON(err)
 			}
-			obj["error"] = errorJSON(err)
 		}
-		if _, isErr := obj["error"]; isErr {
+		if f, ok := l.Out.(interface{ failed() bool }); l.Error != nil || ok && f.failed() {
 			failed++
 		}
-		if in.ID != nil {
-			obj["id"] = in.ID
-		} else {
-			obj["id"] = nil
-		}
-		if err := enc.Encode(obj); err != nil {
+		l.ID = in.ID
+		if err := enc.Encode(l); err != nil {
 			return err
 		}
 		if rerr == io.EOF {
@@ -89,6 +88,32 @@ func runBatch(ctx context.Context, path string, stdin io.Reader, out io.Writer, 
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d lines failed", failed, n)}
 	}
 	return nil
+}
+
+// batchLine is one output line of a batch: the command's output object Out
+// (nil for none) with the input's "id" and, when the line failed, an
+// "error" added.
+type batchLine struct {
+	ID    json.RawMessage
+	Out   any
+	Error *errorJSON
+}
+
+// MarshalJSON writes {"id":...,"error":{...}} joined with Out's members
+// (Out has no "id", nor an "error" when the line has one).
+func (l batchLine) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		ID    json.RawMessage `json:"id"`
+		Error *errorJSON      `json:"error,omitempty"`
+	}{l.ID, l.Error})
+	if err != nil || l.Out == nil {
+		return head, err
+	}
+	body, err := json.Marshal(l.Out)
+	if err != nil || len(body) < 3 || body[0] != '{' { // null, {}
+		return head, err
+	}
+	return append(append(head[:len(head)-1], ','), body[1:]...), nil
 }
 
 // maxBatchLine is the longest --jsonl input line, in bytes (1 MiB). A longer

@@ -3,15 +3,19 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
+
+// checkJSON is the JSON of check (nl2sql.CheckResult has no JSON names,
+// and carries the planner's error apart from the issues).
+type checkJSON struct {
+	OK     bool         `json:"ok"`
+	SQL    string       `json:"sql"` // rewritten; "" when rejected
+	Issues []checkIssue `json:"issues"`
+}
 
 // checkIssue is one issue of the check JSON.
 type checkIssue struct {
@@ -22,19 +26,9 @@ type checkIssue struct {
 }
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("check", stderr)
-	var c commonFlags
-	c.register(fs)
-	jsonl := fs.String("jsonl", "", "batch mode: read {\"id\",\"sql\",\"scope\"} lines from FILE (- for stdin)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nl2sql check [flags] SQL|-\n\nValidates SQL (one read-only SELECT, allowed tables and functions, lint); with a database (--dsn or $NL2SQL_DSN / $DATABASE_URL) the tables are the catalog's and the query is EXPLAINed too.\nPrints {\"ok\":bool,\"sql\":\"<rewritten>\",\"issues\":[{\"code\",\"severity\",\"message\",\"position\"}]}.")
-		fs.PrintDefaults()
-	}
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	sql, err := sqlArg(pos, *jsonl, "check")
+	s := newSub("check", "usage: nl2sql check [flags] SQL|-\n\nValidates SQL (one read-only SELECT, allowed tables and functions, lint); with a database (--dsn or $NL2SQL_DSN / $DATABASE_URL) the tables are the catalog's and the query is EXPLAINed too.\nPrints {\"ok\":bool,\"sql\":\"<rewritten>\",\"issues\":[{\"code\",\"severity\",\"message\",\"position\"}]}.", stdout, stderr)
+	s.batchFlag(`batch mode: read {"id","sql","scope"} lines from FILE (- for stdin)`)
+	in, err := s.parseInput(args, sqlInput)
 	if err != nil {
 		return err
 	}
@@ -42,51 +36,31 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// and the MCP server apply); without one, the scope's schemas and the
 	// built-in rules.
 	var eng *nl2sql.Engine
-	if _, derr := c.resolveDSN(); derr == nil {
-		var pool *pgxpool.Pool
-		if eng, pool, err = openEngine(ctx, &c, nil, stderr, nl2sql.WithValueIndex(false)); err != nil {
+	if _, derr := s.db.Resolve(); derr == nil {
+		if eng, err = s.open(ctx, nil, nl2sql.WithValueIndex(false)); err != nil {
 			return err
 		}
-		defer pool.Close()
+		defer s.close()
 	}
 	validators := map[string]*validate.Validator{}
-	one := func(ctx context.Context, sql, scope string) map[string]any {
+	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*checkJSON, error) {
 		if eng != nil {
-			return checkWithEngine(ctx, eng, sql, scope)
+			return checkWithEngine(ctx, eng, in.SQL, in.Scope), nil
 		}
-		v := validators[scope]
+		v := validators[in.Scope]
 		if v == nil {
-			path := searchPath(scope)
+			path := searchPath(in.Scope)
 			opts := []validate.Option{validate.WithSearchPath(path...)}
-			if scope != "" {
+			if in.Scope != "" {
 				opts = append(opts, validate.WithSchemas(path...))
 			}
 			v = validate.New(opts...)
-			validators[scope] = v
+			validators[in.Scope] = v
 		}
-		return checkOffline(v, sql)
-	}
-	if *jsonl != "" {
-		return runBatch(ctx, *jsonl, os.Stdin, stdout, func(ctx context.Context, in batchInput) (map[string]any, error) {
-			return one(ctx, in.SQL, in.Scope), nil
-		})
-	}
-	out := one(ctx, sql, c.scope)
-	if err := writeJSON(stdout, out); err != nil {
-		return err
-	}
-	if !out["ok"].(bool) {
-		return &exitError{code: 1}
-	}
-	return nil
-}
-
-// searchPath is the search path a scope implies.
-func searchPath(scope string) []string {
-	if scope == "" || scope == "public" {
-		return []string{"public"}
-	}
-	return []string{scope, "public"}
+		return checkOffline(v, in.SQL), nil
+	}, func(out *checkJSON, _ error) error {
+		return s.printJSON(out, !out.OK)
+	})
 }
 
 func issueJSON(is validate.Issue) checkIssue {
@@ -94,7 +68,7 @@ func issueJSON(is validate.Issue) checkIssue {
 }
 
 // checkOffline validates without a database.
-func checkOffline(v *validate.Validator, sql string) map[string]any {
+func checkOffline(v *validate.Validator, sql string) *checkJSON {
 	issues := []checkIssue{}
 	res, err := v.Validate(sql)
 	if err != nil {
@@ -106,20 +80,20 @@ func checkOffline(v *validate.Validator, sql string) map[string]any {
 		} else {
 			issues = append(issues, checkIssue{Code: "V001", Severity: "error", Message: err.Error(), Position: -1})
 		}
-		return map[string]any{"ok": false, "sql": "", "issues": issues}
+		return &checkJSON{Issues: issues}
 	}
 	for _, is := range res.Issues {
 		issues = append(issues, issueJSON(is))
 	}
-	return map[string]any{"ok": true, "sql": res.SQL, "issues": issues}
+	return &checkJSON{OK: true, SQL: res.SQL, Issues: issues}
 }
 
 // checkWithEngine validates and EXPLAINs with the Engine's policy.
-func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql, scope string) map[string]any {
+func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql, scope string) *checkJSON {
 	issues := []checkIssue{}
 	r, err := eng.Check(ctx, sql, askOpts("", scope)...)
 	if r == nil {
-		return map[string]any{"ok": false, "sql": "", "issues": []checkIssue{{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1}}}
+		return &checkJSON{Issues: []checkIssue{{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1}}}
 	}
 	for _, is := range r.Issues {
 		issues = append(issues, issueJSON(is))
@@ -130,5 +104,5 @@ func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql, scope string)
 	case err != nil:
 		issues = append(issues, checkIssue{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1})
 	}
-	return map[string]any{"ok": r.OK && err == nil, "sql": r.SQL, "issues": issues}
+	return &checkJSON{OK: r.OK && err == nil, SQL: r.SQL, Issues: issues}
 }

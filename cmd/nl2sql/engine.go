@@ -1,57 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"sync"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/nl2sqlgo/nl2sql"
 )
-
-// openEngine connects and prepares an Engine for the common flags, drawing
-// a progress line on stderr when it is a terminal. The caller closes the pool.
-func openEngine(ctx context.Context, c *commonFlags, model nl2sql.LLM, stderr io.Writer, opts ...nl2sql.Option) (*nl2sql.Engine, *pgxpool.Pool, error) {
-	pool, err := c.connect(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	base := []nl2sql.Option{nl2sql.WithLLM(model)}
-	if c.index != "" {
-		f, err := os.Open(c.index)
-		if err != nil {
-			pool.Close()
-			return nil, nil, usageErr("%v", err)
-		}
-		opts, err := nl2sql.LoadIndex(f)
-		f.Close()
-		if err != nil {
-			pool.Close()
-			return nil, nil, usageErr("--index %s: %v", c.index, err)
-		}
-		base = append(base, opts...)
-	}
-	if c.scope != "" {
-		base = append(base, nl2sql.WithScope(c.scope))
-	}
-	if isTerminal(stderr) {
-		base = append(base, nl2sql.WithProgress(prepareBar(stderr)))
-	}
-	eng, err := nl2sql.New(pool, append(base, opts...)...)
-	if err != nil {
-		pool.Close()
-		return nil, nil, &exitError{code: 2, err: err}
-	}
-	if err := eng.Prepare(ctx); err != nil {
-		pool.Close()
-		return nil, nil, &exitError{code: 2, err: err}
-	}
-	return eng, pool, nil
-}
 
 // prepareBar draws Prepare's progress (introspection, indexing) as a bar;
 // it ignores the model waits of Ask.

@@ -163,21 +163,15 @@ type examSummary struct {
 }
 
 func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("exam", stderr)
-	var c commonFlags
-	var lf llmFlags
-	c.register(fs)
-	lf.register(fs)
+	s := newSub("exam", "usage: nl2sql exam --exam FILE.csv [flags]\n\nRuns every question of the exam, compares the answers with the gold SQL's and prints a JSON summary.\nWith --llm none it measures table retrieval only.", stdout, stderr)
+	fs := s.fs
+	lf := s.modelFlags()
 	examFile := fs.String("exam", "", "exam CSV: qid,question,gold_sql[,difficulty,evidence,scope,tags,expected_tables]")
 	outFile := fs.String("out", "", "write one JSON result per question to FILE (the same on every run)")
 	timingsFile := fs.String("timings", "", "write each question's latency per stage to FILE")
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nl2sql exam --exam FILE.csv [flags]\n\nRuns every question of the exam, compares the answers with the gold SQL's and prints a JSON summary.\nWith --llm none it measures table retrieval only.")
-		fs.PrintDefaults()
-	}
-	pos, err := parse(fs, args)
+	pos, err := s.parse(args)
 	if err != nil {
 		return err
 	}
@@ -194,7 +188,7 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *limit > 0 && *limit < len(qs) {
 		qs = qs[:*limit]
 	}
-	model, err := lf.resolveLLM()
+	model, err := resolveLLM(lf)
 	if err != nil {
 		return err
 	}
@@ -223,17 +217,17 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	eng, pool, err := openEngine(ctx, &c, model, stderr, nl2sql.WithTimeout(lf.timeout))
+	eng, err := s.open(ctx, model, nl2sql.WithTimeout(lf.Timeout))
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
+	defer s.close()
 	cat, err := eng.Catalog(ctx)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	x := &examiner{eng: eng, cat: cat, full: model != nil, defScope: c.scope,
-		gold: execute.New(pool, execute.MaxRows(1000))}
+	x := &examiner{eng: eng, cat: cat, full: model != nil, defScope: s.scope,
+		gold: execute.New(s.pool, execute.MaxRows(1000))}
 	sum := examSummary{Mode: "retrieval", ByDifficulty: map[string]*examScore{}, Failures: map[string]int{}}
 	if x.full {
 		sum.Mode = "full"

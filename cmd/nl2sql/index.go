@@ -8,26 +8,28 @@ import (
 	"path/filepath"
 )
 
+// indexJSON is the JSON of index.
+type indexJSON struct {
+	File        string `json:"file"`
+	Tables      int    `json:"tables"`
+	Fingerprint string `json:"fingerprint"`
+	Bytes       int64  `json:"bytes"`
+}
+
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("index", stderr)
-	var c commonFlags
-	c.register(fs)
-	out := fs.String("out", "", "write the index to FILE (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nl2sql index --out FILE [flags]\n\nIntrospects and indexes the database (catalog, value index, schema index) and saves it for --index.")
-		fs.PrintDefaults()
-	}
-	if _, err := parse(fs, args); err != nil {
+	s := newSub("index", "usage: nl2sql index --out FILE [flags]\n\nIntrospects and indexes the database (catalog, value index, schema index) and saves it for --index.", stdout, stderr)
+	out := s.fs.String("out", "", "write the index to FILE (required)")
+	if _, err := s.parse(args); err != nil {
 		return err
 	}
 	if *out == "" {
 		return usageErr("index needs --out FILE")
 	}
-	eng, pool, err := openEngine(ctx, &c, nil, stderr)
+	eng, err := s.open(ctx, nil)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
+	defer s.close()
 	// Write next to the target and rename, so a failed run never leaves a
 	// truncated index where a good one was.
 	tmp, err := os.CreateTemp(filepath.Dir(*out), ".nl2sql-index-*")
@@ -47,8 +49,8 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cat, _ := eng.Catalog(ctx)
 	st, _ := os.Stat(*out)
-	if c.json {
-		return writeJSON(stdout, map[string]any{"file": *out, "tables": len(cat.Tables), "fingerprint": cat.Fingerprint(), "bytes": st.Size()})
+	if s.json {
+		return writeJSON(stdout, indexJSON{File: *out, Tables: len(cat.Tables), Fingerprint: cat.Fingerprint(), Bytes: st.Size()})
 	}
 	fmt.Fprintf(stdout, "indexed %d tables into %s (%d bytes)\n", len(cat.Tables), *out, st.Size())
 	return nil

@@ -22,13 +22,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
 	"sort"
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/provider"
 )
@@ -58,25 +58,13 @@ func failed(err error) error {
 	return &exitError{code: 1, err: err}
 }
 
-// hint is what to check after err, "" when there is nothing to say.
-func hint(err error) string {
-	var op *net.OpError
-	switch {
-	case errors.Is(err, llm.ErrUnreachable):
-		return "is the model server running, and is --llm-url right?"
-	case errors.As(err, &op) && op.Op == "dial", errors.Is(err, nl2sql.ErrConnection) && !errors.Is(err, llm.ErrUnreachable):
-		return "is the server running, and are the host and port of --dsn right?"
-	}
-	return ""
-}
-
 // message is err as one line with one "nl2sql: " prefix and a hint.
 func message(err error) string {
 	m := oneLine(err.Error())
 	for strings.HasPrefix(m, "nl2sql: ") {
 		m = strings.TrimPrefix(m, "nl2sql: ")
 	}
-	if h := hint(err); h != "" {
+	if h := cliflags.Hint(err); h != "" {
 		m += " (" + h + ")"
 	}
 	return "nl2sql: " + m

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
 )
 
 // roleOutput is the JSON of nl2sql role.
@@ -26,10 +27,12 @@ type roleOutput struct {
 
 func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("role", stderr)
-	var c commonFlags
-	fs.StringVar(&c.dsn, "dsn", "", "PostgreSQL connection string, usually an admin's (default $NL2SQL_DSN, then $DATABASE_URL); needed by --apply")
-	fs.StringVar(&c.scope, "scope", "", "grant this schema plus the shared schema public (added to --schema)")
-	fs.BoolVar(&c.json, "json", false, "print machine-readable JSON")
+	var db cliflags.Database
+	var scope string
+	var asJSON bool
+	db.Register(fs, "PostgreSQL connection string, usually an admin's (default $NL2SQL_DSN, then $DATABASE_URL); needed by --apply")
+	fs.StringVar(&scope, "scope", "", "grant this schema plus the shared schema public (added to --schema)")
+	fs.BoolVar(&asJSON, "json", false, "print machine-readable JSON")
 	var r nl2sql.ReaderRole
 	var schemas, owners stringsFlag
 	fs.StringVar(&r.Name, "name", nl2sql.DefaultReaderName, "role name")
@@ -58,7 +61,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, s := range schemas {
 		r.Schemas = append(r.Schemas, splitNames(s)...)
 	}
-	r.Schemas = append(r.Schemas, c.scopeSchemas()...)
+	r.Schemas = append(r.Schemas, scopeSchemas(scope)...)
 	for _, o := range owners {
 		r.DefaultPrivilegesFor = append(r.DefaultPrivilegesFor, splitNames(o)...)
 	}
@@ -81,7 +84,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	var stmts []string
 	if *apply {
-		pool, err := c.connect(ctx)
+		pool, err := connect(ctx, &db)
 		if err != nil {
 			return err
 		}
@@ -96,7 +99,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	} else {
 		if r.Database == "" {
-			dsn, err := c.resolveDSN()
+			dsn, err := db.Resolve()
 			if err != nil {
 				return usageErr("no database: pass --database, or --dsn (or set NL2SQL_DSN / DATABASE_URL)")
 			}
@@ -112,7 +115,7 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 
 	pw := r.PasswordMode()
-	if c.json {
+	if asJSON {
 		return writeJSON(stdout, roleOutput{Role: r.Name, Database: r.Database, Schemas: r.Schemas, Password: pw, Statements: stmts, Applied: *apply})
 	}
 	var b strings.Builder

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
@@ -11,29 +9,24 @@ import (
 )
 
 func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("schema", stderr)
-	var c commonFlags
-	c.register(fs)
+	s := newSub("schema", "usage: nl2sql schema [flags] [TABLE...]\n\nPrints the catalog (or the named tables, schema.table) as M-Schema, or as JSON with --json.", stdout, stderr)
+	fs := s.fs
 	var include, exclude stringsFlag
 	fs.Var(&include, "include", "only schemas matching this pattern (repeatable; path.Match syntax, e.g. div_*)")
 	fs.Var(&exclude, "exclude", "skip schemas matching this pattern (repeatable)")
 	dbid := fs.String("db-id", "", "【DB_ID】 line of the M-Schema (default: the database name)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: nl2sql schema [flags] [TABLE...]\n\nPrints the catalog (or the named tables, schema.table) as M-Schema, or as JSON with --json.")
-		fs.PrintDefaults()
-	}
-	tables, err := parse(fs, args)
+	tables, err := s.parse(args)
 	if err != nil {
 		return err
 	}
-	pool, err := c.connect(ctx)
+	pool, err := s.connect(ctx)
 	if err != nil {
 		return err
 	}
-	defer pool.Close()
+	defer s.close()
 
 	opts := []schema.IntrospectOption{schema.WithoutSchemas(exclude...)}
-	if s := append(c.scopeSchemas(), include...); len(s) > 0 {
+	if s := append(scopeSchemas(s.scope), include...); len(s) > 0 {
 		opts = append(opts, schema.WithSchemas(s...))
 	}
 	cat, err := schema.Introspect(ctx, pool, opts...)
@@ -46,7 +39,7 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		for _, name := range tables {
 			t := cat.Table(name)
 			if !strings.Contains(name, ".") {
-				t = cat.Resolve(name, searchPath(c.scope))
+				t = cat.Resolve(name, searchPath(s.scope))
 			}
 			if t == nil {
 				return usageErr("unknown table %q", name)
@@ -55,10 +48,8 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		cat = cat.Subset(names)
 	}
-	if c.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+	if s.json {
+		return writeJSON(stdout, struct {
 			Fingerprint string `json:"fingerprint"`
 			*schema.Catalog
 		}{cat.Fingerprint(), cat})
@@ -68,8 +59,8 @@ func runSchema(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var ropts []schema.RenderOption
 	ropts = append(ropts, schema.WithDBID(*dbid))
-	if c.scope != "" {
-		ropts = append(ropts, schema.WithUnqualified(c.scope))
+	if s.scope != "" {
+		ropts = append(ropts, schema.WithUnqualified(s.scope))
 	}
 	_, err = io.WriteString(stdout, cat.MSchema(ropts...))
 	return err

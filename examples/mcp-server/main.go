@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -43,10 +44,10 @@ func main() {
 
 // flags is the command line; every field has an environment fallback.
 type flags struct {
-	dsn, scope, index, http string
+	db                      cliflags.Database
+	dsn, scope, index, http string // dsn: the resolved --dsn
 	maxRows                 int
-	timeout                 time.Duration
-	model                   llmSpec
+	model                   cliflags.Model // --llm, --llm-url, --timeout
 	maxFrame, maxDepth      int
 	httpCfg                 HTTPConfig
 }
@@ -55,13 +56,11 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("mcp-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&f.dsn, "dsn", "", "PostgreSQL connection string (default $NL2SQL_DSN, then $DATABASE_URL)")
+	f.db.Register(fs, "")
 	fs.StringVar(&f.scope, "scope", "", "restrict to this schema plus public; also pins search_path")
 	fs.StringVar(&f.index, "index", "", "use an index saved by 'nl2sql index' instead of introspecting at start")
-	fs.StringVar(&f.model.spec, "llm", "", "model: ollama:MODEL, openai:MODEL, anthropic:MODEL or none (default $NL2SQL_LLM)")
-	fs.StringVar(&f.model.url, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
+	f.model.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
-	fs.DurationVar(&f.timeout, "timeout", nl2sql.DefaultTimeout, "time budget of each question, model calls and their retries included (0: none)")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
 	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
 	fs.IntVar(&f.maxDepth, "max-depth", defaultMaxDepth, "deepest JSON nesting of a stdio message")
@@ -74,12 +73,11 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	if f.dsn == "" {
-		f.dsn = firstNonEmpty(os.Getenv("NL2SQL_DSN"), os.Getenv("DATABASE_URL"))
+	dsn, err := f.db.Resolve()
+	if err != nil {
+		return nil, err
 	}
-	if f.dsn == "" {
-		return nil, errors.New("no database: pass --dsn or set NL2SQL_DSN / DATABASE_URL")
-	}
+	f.dsn = dsn
 	if f.maxRows < 1 {
 		return nil, errors.New("--max-rows must be positive")
 	}
@@ -102,7 +100,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	model, err := f.model.resolve()
+	model, err := f.model.Resolve()
 	if err != nil {
 		return err
 	}
@@ -126,7 +124,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		startErr = err
 		logger.Error("the database could not be reached; serving anyway, tool calls will retry it", "err", err)
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.timeout), nl2sql.WithLogger(logger)}
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.model.Timeout), nl2sql.WithLogger(logger)}
 	if model != nil {
 		opts = append(opts, nl2sql.WithLLM(model))
 	}
@@ -233,4 +231,13 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, cfg HTTPConfig
 		logger.Warn("requests still running after 5s were cut off")
 	}
 	return nil
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

@@ -1,0 +1,121 @@
+// Package cliflags is the command-line start the nl2sql CLI
+// (cmd/nl2sql) and the MCP server (examples/mcp-server) share: the
+// database (--dsn, $NL2SQL_DSN, $DATABASE_URL) and the model (--llm,
+// $NL2SQL_LLM, --llm-url, --timeout), with the same flag names, defaults,
+// environment variables and messages in both.
+package cliflags
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"net"
+	"os"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/llm/provider"
+)
+
+// DSNUsage is the help text of --dsn.
+const DSNUsage = "PostgreSQL connection string (default $NL2SQL_DSN, then $DATABASE_URL)"
+
+// ErrNoDSN is Resolve's error when no database is named anywhere.
+var ErrNoDSN = errors.New("no database: pass --dsn or set NL2SQL_DSN / DATABASE_URL")
+
+// Database is the --dsn flag.
+type Database struct {
+	DSN string
+}
+
+// Register adds --dsn to fs, with usage as its help ("" for DSNUsage).
+func (d *Database) Register(fs *flag.FlagSet, usage string) {
+	if usage == "" {
+		usage = DSNUsage
+	}
+	fs.StringVar(&d.DSN, "dsn", "", usage)
+}
+
+// Resolve is --dsn, else $NL2SQL_DSN, else $DATABASE_URL; ErrNoDSN when
+// all are empty.
+func (d *Database) Resolve() (string, error) {
+	for _, v := range []string{d.DSN, os.Getenv("NL2SQL_DSN"), os.Getenv("DATABASE_URL")} {
+		if v != "" {
+			return v, nil
+		}
+	}
+	return "", ErrNoDSN
+}
+
+// Connect opens a pool on the resolved DSN and checks it with a ping, so
+// that a bad DSN fails before any work starts. Hint says what to check
+// after its error.
+func (d *Database) Connect(ctx context.Context) (*pgxpool.Pool, error) {
+	dsn, err := d.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
+}
+
+// Hint is what to check after err, "" when there is nothing to say: the
+// model server and --llm-url, or the database server and --dsn.
+func Hint(err error) string {
+	var op *net.OpError
+	switch {
+	case errors.Is(err, llm.ErrUnreachable):
+		return "is the model server running, and is --llm-url right?"
+	case errors.As(err, &op) && op.Op == "dial", errors.Is(err, nl2sql.ErrConnection):
+		return "is the server running, and are the host and port of --dsn right?"
+	}
+	return ""
+}
+
+// Model is the --llm, --llm-url and --timeout flags.
+type Model struct {
+	Spec    string
+	URL     string
+	Timeout time.Duration
+}
+
+// Register adds --llm, --llm-url and --timeout to fs.
+func (m *Model) Register(fs *flag.FlagSet) {
+	fs.StringVar(&m.Spec, "llm", "", "model: ollama:MODEL, openai:MODEL, anthropic:MODEL or none (default $NL2SQL_LLM)")
+	fs.StringVar(&m.URL, "llm-url", "", "model server base URL (default $OLLAMA_HOST / $OPENAI_BASE_URL)")
+	fs.DurationVar(&m.Timeout, "timeout", nl2sql.DefaultTimeout, "time budget of each question, model calls and their retries included (0: none)")
+}
+
+// spec is --llm, else $NL2SQL_LLM.
+func (m *Model) spec() string {
+	if m.Spec != "" {
+		return m.Spec
+	}
+	return os.Getenv("NL2SQL_LLM")
+}
+
+// Label names the model for humans ("openai:gpt-4o-mini"), "the model"
+// when none is named.
+func (m *Model) Label() string {
+	if s := m.spec(); s != "" {
+		return s
+	}
+	return "the model"
+}
+
+// Resolve builds the model named by --llm (or $NL2SQL_LLM) at --llm-url;
+// nil for none. See provider.FromSpec for the spec forms, URLs and keys;
+// its errors wrap provider.ErrSpec.
+func (m *Model) Resolve() (nl2sql.LLM, error) {
+	return provider.FromSpec(m.spec(), m.URL)
+}
