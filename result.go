@@ -5,16 +5,21 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/execute"
 )
 
 // Result is the answer to a question and the trace of how it was found.
 type Result struct {
-	Question  string   `json:"question"`
-	SQL       string   `json:"sql"`
-	Columns   []Column `json:"columns"`
-	Rows      [][]any  `json:"rows"`
-	Truncated bool     `json:"truncated"`
+	Question string `json:"question"`
+	SQL      string `json:"sql"`
+	// Description says in plain English what SQL returns (describe.SQL:
+	// from its parse tree, never from a model), so the answer can be
+	// checked without reading SQL.
+	Description string   `json:"description,omitempty"`
+	Columns     []Column `json:"columns"`
+	Rows        [][]any  `json:"rows"`
+	Truncated   bool     `json:"truncated"`
 	// TruncatedBy says which cap cut the result: "row_cap" (RowCap rows
 	// were read and there were more) or "byte_cap" (the values reached the
 	// executor's byte cap first; fewer than RowCap rows were read).
@@ -77,7 +82,7 @@ const (
 
 // ErrorInfo is the JSON shape of a failure.
 type ErrorInfo struct {
-	Code    string `json:"code,omitempty"`
+	Code    string `json:"code"`
 	Class   Class  `json:"class"`
 	Message string `json:"message"`
 }
@@ -94,9 +99,18 @@ func (t Timings) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// describe fills Description from SQL; a query it cannot read is left
+// undescribed (the description is a help, not a gate).
+func (r *Result) describe() {
+	if d, err := describe.SQL(r.SQL); err == nil {
+		r.Description = d.Text
+	}
+}
+
 // setRows fills the result's columns and rows from what the executor read,
 // with notes on the caps.
 func (r *Result) setRows(er *execute.Result, ac askConfig) {
+	r.describe()
 	r.RowCap = ac.maxRows
 	for _, col := range er.Columns {
 		r.Columns = append(r.Columns, Column{Name: col.Name, Type: col.Type})

@@ -62,7 +62,8 @@ func (e Edge) Self() bool { return e.From == e.To }
 
 // JoinEdge is one column equality of a join, as "schema.table.column" names.
 type JoinEdge struct {
-	From, To string
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // ColumnPairs returns the edge's column equalities, one per key column.

@@ -364,7 +364,7 @@ func TestJSONShapes(t *testing.T) {
 
 	// ask
 	_, out := ask(good.BaseURL(), "--json", "How many employees are there?")
-	sameKeys(t, "ask", out, resultKeys)
+	sameKeys(t, "ask", out, with(resultKeys, "description"))
 	_, out = ask(bad.BaseURL(), "--json", "How many employees are there?")
 	sameKeys(t, "ask failing", out, with(resultKeys, "error"))
 	qs := writeFile(t, "q.jsonl", `{"id":1,"question":"How many employees are there?"}`+"\n"+`{"question":"How many customers are there?"}`+"\n"+"not json\n")
@@ -373,8 +373,8 @@ func TestJSONShapes(t *testing.T) {
 	if code != 1 || len(lines) != 3 {
 		t.Fatalf("ask batch: exit %d\n%s", code, out)
 	}
-	sameKeys(t, "ask batch", lines[0], with(resultKeys, "id"))
-	sameKeys(t, "ask batch line 2", lines[1], with(resultKeys, "id"))
+	sameKeys(t, "ask batch", lines[0], with(resultKeys, "description", "id"))
+	sameKeys(t, "ask batch line 2", lines[1], with(resultKeys, "description", "id"))
 	sameKeys(t, "batch bad line", lines[2], []string{"error", "id"})
 	_, out = ask(bad.BaseURL(), "--jsonl", qs)
 	sameKeys(t, "ask batch failing", batchLines(t, out)[0], with(resultKeys, "error", "id"))
