@@ -167,7 +167,8 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	if err := st.knownScope(e.cfg.scope); err != nil {
 		return nil, err // WithScope names no schema of the database
 	}
-	st.graph = plan.NewGraph(cat, plan.WithInferredEdges(true), plan.WithLogger(e.cfg.logger))
+	gopts, wopts := e.cfg.workloadOptions()
+	st.graph = plan.NewGraph(cat, append(gopts, plan.WithInferredEdges(true), plan.WithLogger(e.cfg.logger))...)
 	ropts := []retrieve.Option{
 		retrieve.WithGraph(st.graph), retrieve.WithLogger(e.cfg.logger), retrieve.WithMaxTables(e.cfg.maxTables),
 		retrieve.WithSharedSchemas(e.cfg.shared...),
@@ -180,6 +181,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 			}
 		}),
 	}
+	ropts = append(ropts, wopts...)
 	if e.cfg.embedder != nil {
 		ropts = append(ropts, retrieve.WithEmbedder(e.cfg.embedder))
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/workload"
 )
 
 // Option configures an Engine.
@@ -41,6 +42,7 @@ type config struct {
 	introspect       []schema.IntrospectOption
 	catalog          *schema.Catalog
 	valueIndex       *link.ValueIndex
+	workload         *workload.Knowledge // see WithWorkload
 	progress         func(Progress)
 	tracer           Tracer
 	logger           *slog.Logger

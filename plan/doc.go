@@ -32,6 +32,9 @@
 // names with WithInferredEdges(true); the guesses are marked Inferred, cost
 // more than declared keys, and follow the rules documented there: same-named
 // key columns, <table>_id columns, shared-prefix names.
+// Joins learned from a query workload (package workload) are added with
+// WithLearnedEdges: marked Learned with their Count, they cost more than
+// declared keys and less than guesses.
 //
 // # Searches
 //

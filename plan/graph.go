@@ -52,6 +52,10 @@ type Edge struct {
 	Cardinality Cardinality
 	// Inferred marks an edge guessed from column names (WithInferredEdges).
 	Inferred bool
+	// Learned marks an edge learned from a workload (WithLearnedEdges);
+	// Count is how often the workload joined along it.
+	Learned bool
+	Count   int
 	// Weight is the traversal cost: 1 per hop, adjusted by direction,
 	// column-name match and inference (see NewGraph).
 	Weight float64
@@ -82,6 +86,7 @@ type config struct {
 	hubThreshold int // <0: automatic
 	hubPenalty   float64
 	inferred     bool
+	learned      []LearnedEdge
 	logger       *slog.Logger
 }
 
@@ -198,12 +203,21 @@ func NewGraph(cat *schema.Catalog, opts ...Option) *Graph {
 			}
 		}
 	}
+	learned := g.resolveLearned(cfg.learned, fks)
+	lfks := g.learnedFKs(learned)
 	inferred := make([][]schema.ForeignKey, n)
 	var unknown [][2]colRef
 	if cfg.inferred {
-		inferred, unknown = inferEdges(cat.Tables, fks)
+		known := fks
+		if len(learned) > 0 { // learned joins are not guessed again
+			known = make([][]schema.ForeignKey, n)
+			for i := range fks {
+				known[i] = append(slices.Clip(fks[i]), lfks[i]...)
+			}
+		}
+		inferred, unknown = inferEdges(cat.Tables, known)
 	}
-	total := len(unknown)
+	total := len(unknown) + len(learned)
 	for i := range fks {
 		total += len(fks[i]) + len(inferred[i])
 	}
@@ -215,7 +229,10 @@ func NewGraph(cat *schema.Catalog, opts ...Option) *Graph {
 		for _, fk := range inferred[i] {
 			g.addFK(int32(i), g.id[fk.Ref()], t, fk, true)
 		}
-		fks[i] = append(fks[i], inferred[i]...)
+		fks[i] = append(append(fks[i], lfks[i]...), inferred[i]...)
+	}
+	for _, l := range learned {
+		g.addLearned(l)
 	}
 	for _, p := range unknown {
 		g.addUnknown(p[0], p[1])

@@ -40,6 +40,8 @@ type config struct {
 	maxTables      int
 	seeds          int
 	fkDecay        float64
+	usage          map[string]int
+	usageTop       int
 	batch          int
 	progress       func(Progress)
 	logger         *slog.Logger
@@ -570,7 +572,8 @@ func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryO
 	}
 
 	ordered := make([]string, 0, len(cands))
-	for t := range cands {
+	for t, c := range cands {
+		c.score += ix.usagePrior(t) // 0 without WithUsage
 		ordered = append(ordered, t)
 	}
 	byScore := func(s []string) {
