@@ -406,8 +406,8 @@ func readAttacks(t *testing.T) []corpus.Case {
 func layer(err error) string {
 	var xe *execute.Error
 	switch {
-	case errors.Is(err, nl2sql.ErrUnsafe):
-		return "validator"
+	case errors.Is(err, nl2sql.ErrUnsafe), errors.Is(err, nl2sql.ErrInvalid):
+		return "validator" // a policy refusal, or SQL it cannot accept (a slip)
 	case errors.Is(err, execute.ErrRejected):
 		return "executor's validator"
 	case errors.As(err, &xe) && xe.SQLState == "42501":
