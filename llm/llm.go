@@ -15,8 +15,9 @@ type Model interface {
 
 // Embedder turns texts into vectors of Dimension() floats, one per text and
 // in the same order. Implementations are safe for concurrent use. The
-// retrieve package declares the same method set, so any Embedder here is a
-// retrieve.Embedder too.
+// schema index (retrieve.WithEmbedder), the few-shot store
+// (generate.NewExampleStore) and the Engine (nl2sql.WithEmbedder) all take
+// one.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	Dimension() int

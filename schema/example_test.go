@@ -71,7 +71,7 @@ func ExampleMSchema() {
 	// sales.orders.cust_id=sales.customers.cust_id
 }
 
-// OmitSchemas drops the schema from names for a query that runs with that
+// WithUnqualified drops the schema from names for a query that runs with that
 // search_path; WithRowEstimates shows table sizes.
 func ExampleCatalog_MSchema() {
 	cat := shopCatalog().Subset([]string{"sales.customers"})
