@@ -53,7 +53,7 @@ func TestToolSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lt.Tools) != 3 {
+	if len(lt.Tools) != 4 {
 		t.Fatalf("%d tools", len(lt.Tools))
 	}
 	for _, tool := range lt.Tools {
@@ -69,9 +69,9 @@ func TestToolSchemas(t *testing.T) {
 			}
 			props, _ := m["properties"].(map[string]any)
 			mr, ok := props["max_rows"].(map[string]any)
-			if tool.Name == "describe_schema" {
+			if tool.Name == "describe_schema" || tool.Name == "learn" {
 				if ok {
-					t.Errorf("describe_schema has max_rows")
+					t.Errorf("%s has max_rows", tool.Name)
 				}
 				continue
 			}
@@ -89,7 +89,8 @@ func TestToolSchemas(t *testing.T) {
 			t.Errorf("%s: title %q, annotations %+v", tool.Name, tool.Title, a)
 			continue
 		}
-		if !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil {
+		// Only learn writes (knowledge); learning twice stores once.
+		if a.ReadOnlyHint != (tool.Name != "learn") || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint || a.OpenWorldHint == nil {
 			t.Errorf("%s: hints %+v", tool.Name, a)
 			continue
 		}

@@ -49,6 +49,7 @@ type flags struct {
 	maxRows                 int
 	model                   cliflags.Model // --llm, --llm-url, --timeout
 	maxFrame, maxDepth      int
+	noLearn                 bool
 	httpCfg                 HTTPConfig
 }
 
@@ -61,6 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.index, "index", "", "use an index saved by 'nl2sql index' instead of introspecting at start")
 	f.model.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
+	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
 	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
 	fs.IntVar(&f.maxDepth, "max-depth", defaultMaxDepth, "deepest JSON nesting of a stdio message")
@@ -165,7 +167,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
-	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr, Logger: logger})
+	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
+		NoLearn: f.noLearn, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)

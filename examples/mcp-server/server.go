@@ -30,7 +30,11 @@ type Config struct {
 	// start; the initialize instructions tell the client. Tool calls still
 	// try the database, so the server recovers once it is up.
 	StartErr error
-	Logger   *slog.Logger // nil: silent
+	// NoLearn leaves the learn tool out (--no-learn): the engine is not
+	// taught through this server. nl_query still gives result ids, and the
+	// knowledge resource still lists what the engine knows.
+	NoLearn bool
+	Logger  *slog.Logger // nil: silent
 }
 
 // Tool inputs and outputs. The JSON schemas the client sees are derived
@@ -50,6 +54,7 @@ type (
 		SQL      string `json:"sql" jsonschema:"the sql of its nl_query result"`
 	}
 	NLQueryOutput struct {
+		ID string `json:"id" jsonschema:"this answer's id: when the user confirms the answer, learn {id} stores its question and sql as a verified example (kept for the server's last 1000 answers, in memory)"`
 		QueryResult
 		Confidence  float64  `json:"confidence" jsonschema:"0..1, how sure the engine is of the query"`
 		Tables      []string `json:"tables" jsonschema:"tables the query reads"`
@@ -82,6 +87,7 @@ type (
 	// QueryResult is a query and its rows.
 	QueryResult struct {
 		SQL         string   `json:"sql" jsonschema:"the query (as written plus the engine's fixes; the row cap is applied when it runs, not written into it)"`
+		Description string   `json:"description,omitempty" jsonschema:"what the query returns in plain English, read from its parse tree (not written by a model), so the user can check the answer without reading SQL; absent for a query it cannot read"`
 		Columns     []Column `json:"columns" jsonschema:"the result columns, in order"`
 		Rows        [][]any  `json:"rows" jsonschema:"the rows, each an array of values in column order; integers beyond 2^53 and numerics a float cannot hold exactly are strings"`
 		Truncated   bool     `json:"truncated" jsonschema:"true when a cap cut the result (see truncated_by)"`
@@ -115,8 +121,9 @@ var ErrNoLLM = errors.New("nl_query needs a language model, and this server was 
 	"(start it with --llm ollama:MODEL, openai:MODEL or anthropic:MODEL); " +
 	"use describe_schema and run_sql to write the SQL yourself")
 
-// NewServer returns an MCP server with the nl_query, describe_schema and
-// run_sql tools and the table resources, all answered by eng.
+// NewServer returns an MCP server with the nl_query, describe_schema,
+// run_sql and (unless cfg.NoLearn) learn tools, and the table and
+// knowledge resources, all answered by eng.
 func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -124,15 +131,19 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	if cfg.MaxRows <= 0 {
 		cfg.MaxRows = defaultMaxRows
 	}
-	h := &handlers{eng: eng, cfg: cfg}
+	h := &handlers{eng: eng, cfg: cfg, answers: newAnswers(keptAnswers)}
 	instructions := "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
 		"nl_query to ask in plain language, run_sql to run your own read-only SELECT."
+	if !cfg.NoLearn {
+		instructions += " When the user confirms an nl_query answer, call learn with its id; when they correct it, " +
+			"call learn with the question and the right sql: later questions use it."
+	}
 	if cfg.StartErr != nil {
 		instructions += " WARNING: when this server started, " + (&errDatabaseDown{cause: cfg.StartErr}).Error() +
 			" Every tool call tries again, and says so while it still cannot."
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "nl2sql", Version: "0.1.0"}, &mcp.ServerOptions{Instructions: instructions})
-	// Every tool only reads. nl_query sends the question and the schema
+	// Every tool but learn only reads. nl_query sends the question and the schema
 	// to a language model, which may be an outside service: open world;
 	// the others touch only the database.
 	annotations := func(title string, openWorld bool) *mcp.ToolAnnotations {
@@ -158,16 +169,22 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 		OutputSchema: toolSchema[RunSQLOutput](cfg.MaxRows),
 		Description:  "Run one read-only SELECT after validation (no writes, no unsafe functions); returns the rows."},
 		h.runSQL)
+	if !cfg.NoLearn {
+		mcp.AddTool(srv, learnTool(cfg.MaxRows), h.learn)
+	}
 	srv.AddResource(&mcp.Resource{URI: tablesURI, Name: "tables", MIMEType: "application/json",
 		Description: "Every table: qualified name, kind and comment."}, h.readTables)
+	srv.AddResource(&mcp.Resource{URI: knowledgeURI, Name: "knowledge", MIMEType: "application/json",
+		Description: "What the engine was taught (learn): examples and docs, with their ids."}, h.readKnowledge)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: tableURIPrefix + "{schema}.{name}", Name: "table",
 		MIMEType: "text/plain", Description: "One table in M-Schema."}, h.readTable)
 	return srv
 }
 
 type handlers struct {
-	eng *nl2sql.Engine
-	cfg Config
+	eng     *nl2sql.Engine
+	cfg     Config
+	answers *answers // the last nl_query answers, for learn {id}
 }
 
 // askOptions maps the per-call scope and row cap to engine options.
@@ -226,8 +243,13 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		return nil, out, err
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables)}
+	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL})
 	out.Explanation = explain(out)
-	return textResult(withNotes(out.Explanation, out.Notes), out), out, nil
+	summary := withDescription(out.Explanation, out.Description)
+	if !h.cfg.NoLearn {
+		summary += "\nAnswer id: " + out.ID + " (if the user confirms this answer, learn {\"id\": \"" + out.ID + "\"} remembers it)."
+	}
+	return textResult(withNotes(summary, out.Notes), out), out, nil
 }
 
 func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQLInput) (*mcp.CallToolResult, RunSQLOutput, error) {
@@ -249,7 +271,7 @@ func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQL
 		return nil, out, err
 	}
 	out = queryResult(res)
-	return textResult(withNotes(rowSummary(out)+".", out.Notes), out), out, nil
+	return textResult(withNotes(withDescription(rowSummary(out)+".", out.Description), out.Notes), out), out, nil
 }
 
 func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, in DescribeSchemaInput) (*mcp.CallToolResult, DescribeSchemaOutput, error) {
@@ -320,12 +342,7 @@ func (h *handlers) readTables(ctx context.Context, req *mcp.ReadResourceRequest)
 	for i, t := range cat.Tables {
 		list[i] = TableInfo{Name: t.QualifiedName(), Kind: string(t.Kind), Comment: t.Comment}
 	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
-		{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}}, nil
+	return jsonResource(req.Params.URI, list)
 }
 
 func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -380,6 +397,15 @@ func rowSummary(r QueryResult) string {
 	return s
 }
 
+// withDescription adds the plain-English reading of the query to its
+// summary line.
+func withDescription(summary, description string) string {
+	if description == "" {
+		return summary
+	}
+	return summary + "\nThe query: " + description
+}
+
 // withNotes appends the result's notes to its summary line.
 func withNotes(summary string, notes []string) string {
 	for _, n := range notes {
@@ -397,7 +423,7 @@ func orDatabaseDown(err error) error {
 }
 
 func queryResult(res *nl2sql.Result) QueryResult {
-	out := QueryResult{SQL: res.SQL, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated,
+	out := QueryResult{SQL: res.SQL, Description: res.Description, Columns: make([]Column, len(res.Columns)), Rows: res.Rows, Truncated: res.Truncated,
 		TruncatedBy: string(res.TruncatedBy), RowCap: res.RowCap, Notes: nonNil(res.Notes)}
 	for i, c := range res.Columns {
 		out.Columns[i] = Column{Name: c.Name, Type: c.Type}

@@ -112,11 +112,12 @@ func TestInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		required := map[string]string{"nl_query": "question", "describe_schema": "", "run_sql": "sql"}
+		required := map[string]string{"nl_query": "question", "describe_schema": "", "run_sql": "sql", "learn": ""}
 		props := map[string][]string{
 			"nl_query":        {"evidence", "max_rows", "previous", "question", "scope"},
 			"describe_schema": {"question", "scope", "tables"},
 			"run_sql":         {"max_rows", "scope", "sql"},
+			"learn":           {"column", "id", "kind", "note", "question", "sql", "table", "text"},
 		}
 		if len(lt.Tools) != len(required) {
 			t.Fatalf("got %d tools, want %d", len(lt.Tools), len(required))
@@ -191,12 +192,16 @@ func TestInProcess(t *testing.T) {
 	})
 
 	t.Run("run_sql", func(t *testing.T) {
-		out := decode[RunSQLOutput](t, call(t, cs, "run_sql", map[string]any{"sql": countSQL}))
+		res := call(t, cs, "run_sql", map[string]any{"sql": countSQL})
+		out := decode[RunSQLOutput](t, res)
 		if len(out.Columns) != 1 || out.Columns[0].Name != "n" || len(out.Rows) != 1 || out.Truncated {
 			t.Fatalf("result %+v", out)
 		}
 		if got, ok := out.Rows[0][0].(float64); !ok || int64(got) != want {
 			t.Errorf("count %v, want %d", out.Rows[0][0], want)
+		}
+		if out.Description != "Counts employees." || !strings.Contains(text(res), "\nThe query: Counts employees.") {
+			t.Errorf("description %q, text %q", out.Description, text(res))
 		}
 	})
 
@@ -290,6 +295,12 @@ func TestInProcess(t *testing.T) {
 			!strings.HasPrefix(text(res), out.Explanation) {
 			t.Errorf("explanation %q, text %q", out.Explanation, text(res))
 		}
+		if out.Description != "Counts employees." || !strings.Contains(text(res), "\nThe query: Counts employees.") {
+			t.Errorf("description %q, text %q", out.Description, text(res))
+		}
+		if !strings.HasPrefix(out.ID, "ans_") || !strings.Contains(text(res), "Answer id: "+out.ID) {
+			t.Errorf("id %q, text %q", out.ID, text(res))
+		}
 	})
 
 	// A follow-up: the previous turn goes to the model in the prompt.
@@ -316,7 +327,7 @@ func TestInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(lr.Resources) != 1 || lr.Resources[0].URI != tablesURI {
+		if len(lr.Resources) != 2 || lr.Resources[0].URI != knowledgeURI || lr.Resources[1].URI != tablesURI {
 			t.Errorf("resources %+v", lr.Resources)
 		}
 		lt, err := cs.ListResourceTemplates(ctx, nil)
@@ -448,7 +459,7 @@ func TestStdioBinary(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"describe_schema", "nl_query", "run_sql"}) {
+	if !slices.Equal(names, []string{"describe_schema", "learn", "nl_query", "run_sql"}) {
 		t.Errorf("tools %v", names)
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_sql", Arguments: map[string]any{"sql": "SELECT count(*) AS n FROM employees"}})

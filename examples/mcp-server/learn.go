@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nl2sqlgo/nl2sql"
+)
+
+// knowledgeURI is the resource listing what the engine was taught.
+const knowledgeURI = "nl2sql://knowledge"
+
+type (
+	// LearnInput is one of: {id} (confirm an nl_query answer), {question,
+	// sql} (an example the user confirmed or corrected), or {kind: "doc",
+	// text} (documentation, of a table or column or free-standing).
+	LearnInput struct {
+		ID   string `json:"id,omitempty" jsonschema:"the id of an earlier nl_query result the user confirmed: its question and sql are learnt as an example (not with question and sql; the server keeps the ids of its last 1000 answers)"`
+		Kind string `json:"kind,omitempty" jsonschema:"example (the default) or doc"`
+		KnowledgeFields
+	}
+	// LearnOutput is the knowledge as stored.
+	LearnOutput struct {
+		ID   string `json:"id" jsonschema:"the knowledge's id: the same knowledge learnt twice has the same id and is stored once"`
+		Kind string `json:"kind" jsonschema:"example or doc"`
+		KnowledgeFields
+	}
+	// KnowledgeFields are what an example or a doc says, in learn's input
+	// and output.
+	KnowledgeFields struct {
+		Question string `json:"question,omitempty" jsonschema:"an example's question in plain language"`
+		SQL      string `json:"sql,omitempty" jsonschema:"an example's SQL, confirmed by the user to answer question; it must validate and plan on this database"`
+		Note     string `json:"note,omitempty" jsonschema:"an example's note: why the SQL is right (optional)"`
+		Text     string `json:"text,omitempty" jsonschema:"a doc's text, e.g. a project with status 'On Hold' still counts as open"`
+		Table    string `json:"table,omitempty" jsonschema:"the table a doc is about (schema.table, or a bare name; stored qualified); none: a free-standing doc"`
+		Column   string `json:"column,omitempty" jsonschema:"the column of table a doc is about"`
+	}
+)
+
+// learnTool is the learn tool: it writes knowledge (not read-only), and
+// learning the same thing twice stores it once (idempotent); nothing is
+// overwritten or removed, and only the database is reached.
+func learnTool(maxRows int) *mcp.Tool {
+	return &mcp.Tool{Name: "learn", Title: "Teach the engine",
+		InputSchema: toolSchema[LearnInput](maxRows), OutputSchema: toolSchema[LearnOutput](maxRows),
+		Annotations: &mcp.ToolAnnotations{Title: "Teach the engine", ReadOnlyHint: false, IdempotentHint: true,
+			DestructiveHint: new(false), OpenWorldHint: new(false)},
+		Description: "Teach the engine something the user confirmed, used by later questions: " +
+			"{id} confirms an earlier nl_query answer (its question and SQL become a verified example); " +
+			"{question, sql, note?} is an example the user confirmed or corrected; " +
+			"{kind: \"doc\", text, table?, column?} documents a table, a column or the data in general. " +
+			"The SQL must validate and plan; the table and column must exist."}
+}
+
+func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnInput) (*mcp.CallToolResult, LearnOutput, error) {
+	var out LearnOutput
+	k, err := h.knowledge(in)
+	if err != nil {
+		return nil, out, err
+	}
+	k, err = h.eng.Learn(ctx, k)
+	if err != nil {
+		return nil, out, orDatabaseDown(err)
+	}
+	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
+		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column}}
+	summary := fmt.Sprintf("Learnt %s %s: used from the next question on.", k.Kind, k.ID)
+	return textResult(summary, out), out, nil
+}
+
+// knowledge is the nl2sql knowledge a learn call asks to store.
+func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
+	switch in.Kind {
+	case "", string(nl2sql.KnowledgeExample):
+		if in.Text != "" || in.Table != "" || in.Column != "" {
+			return nl2sql.Knowledge{}, errors.New("text, table and column are for kind doc, not an example")
+		}
+		k := nl2sql.Example(in.Question, in.SQL)
+		k.Note = in.Note
+		if in.ID == "" {
+			if strings.TrimSpace(in.Question) == "" || strings.TrimSpace(in.SQL) == "" {
+				return k, errors.New("give the id of an nl_query result, or a question and its sql")
+			}
+			return k, nil
+		}
+		if in.Question != "" || in.SQL != "" {
+			return k, errors.New("give an id or a question and sql, not both (to correct an answer, send its question and the right sql)")
+		}
+		a, ok := h.answers.get(in.ID)
+		if !ok {
+			return k, fmt.Errorf("unknown id %q: it is not one of this server's last %d nl_query answers "+
+				"(send the question and sql instead)", in.ID, keptAnswers)
+		}
+		k.Question, k.SQL = a.Question, a.SQL
+		return k, nil
+	case string(nl2sql.KnowledgeDoc):
+		if in.ID != "" || in.Question != "" || in.SQL != "" || in.Note != "" {
+			return nl2sql.Knowledge{}, errors.New("id, question, sql and note are for an example, not a doc")
+		}
+		if strings.TrimSpace(in.Text) == "" {
+			return nl2sql.Knowledge{}, errors.New("a doc needs its text")
+		}
+		return nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: in.Text, Table: in.Table, Column: in.Column}, nil
+	default:
+		return nl2sql.Knowledge{}, fmt.Errorf("unknown kind %q: example or doc", in.Kind)
+	}
+}
+
+// readKnowledge lists what the engine was taught, as JSON.
+func (h *handlers) readKnowledge(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	ks, err := h.eng.Knowledge(ctx)
+	if err != nil {
+		return nil, orDatabaseDown(err)
+	}
+	if ks == nil {
+		ks = []nl2sql.Knowledge{}
+	}
+	return jsonResource(req.Params.URI, ks)
+}
+
+// jsonResource is a resource whose content is v as indented JSON.
+func jsonResource(uri string, v any) (*mcp.ReadResourceResult, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+		{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}
