@@ -80,14 +80,21 @@ type knowledgeBase struct {
 // must validate and plan on this database (ErrInvalid or ErrUnsafe with the
 // reason otherwise); a doc's table and column, and a term's targets, must
 // exist. Examples and docs are used from the next question on; terms from
-// the next Prepare or Refresh.
-func (e *Engine) Learn(ctx context.Context, k Knowledge) (_ Knowledge, err error) {
+// the next Prepare or Refresh. A Scope option checks the knowledge in that
+// request's scope, so an answer given under Scope("hr") with unqualified
+// table names is confirmed with it.
+func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
 	defer coded(&err)
+	ac := e.askConfig(opts)
 	st, err := e.state(ctx)
 	if err != nil {
 		return Knowledge{}, err
 	}
-	if k, err = e.checkKnowledge(ctx, st, k); err != nil {
+	path, scoped, err := e.requestScope(st, ac.scope)
+	if err != nil {
+		return Knowledge{}, err
+	}
+	if k, err = e.checkKnowledge(ctx, st, k, path, scoped); err != nil {
 		return Knowledge{}, err
 	}
 	if err := st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()}); err != nil {
@@ -146,7 +153,7 @@ func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 
 // checkKnowledge validates k against the database and returns it
 // normalised, with its ID.
-func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Knowledge, error) {
+func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, path []string, scoped bool) (Knowledge, error) {
 	invalid := func(format string, a ...any) error {
 		return &Error{Class: ClassInvalid, Code: "invalid_knowledge", Message: fmt.Sprintf(format, a...)}
 	}
@@ -162,7 +169,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Kn
 		if err := checkSQL("the SQL", k.SQL); err != nil {
 			return k, err
 		}
-		if err := e.checkExample(ctx, st, k.SQL); err != nil {
+		if err := e.checkExample(ctx, st, k.SQL, path, scoped); err != nil {
 			return k, err
 		}
 		canon, err := generate.Canonical(k.SQL)
@@ -179,7 +186,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Kn
 			return k, err
 		}
 		if k.Table != "" {
-			t := st.lookupTable(k.Table, e.cfg.searchPath(""))
+			t := st.lookupTable(k.Table, path)
 			if t == "" {
 				return k, invalid("the doc's table %q is not in the catalog", k.Table)
 			}
@@ -200,7 +207,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Kn
 			return k, err
 		}
 		for i, tg := range k.Targets {
-			q, ok := st.lookupTarget(tg, e.cfg.searchPath(""))
+			q, ok := st.lookupTarget(tg, path)
 			if !ok {
 				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
 			}
@@ -214,8 +221,8 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge) (Kn
 }
 
 // checkExample validates and plans an example's SQL.
-func (e *Engine) checkExample(ctx context.Context, st *state, sql string) error {
-	v := st.validator(e.cfg.searchPath(""), e.cfg.scope != "")
+func (e *Engine) checkExample(ctx context.Context, st *state, sql string, path []string, scoped bool) error {
+	v := st.validator(path, scoped)
 	res := v.Explain(ctx, e.db, []string{sql})
 	if res[0].Err == nil {
 		return nil

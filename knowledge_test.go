@@ -195,3 +195,23 @@ func TestKnowledgeSurvivesRestartPGVector(t *testing.T) {
 }
 
 var engRecorders = map[*nl2sql.Engine]*recorder{}
+
+// TestLearnInScope: Learn checks knowledge in the request's scope: an
+// answer given under a division's scope is confirmed there, and SQL
+// reading another division is refused in it.
+func TestLearnInScope(t *testing.T) {
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Divisions(t, 2)), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM employees e JOIN departments d ON d.dept_id = e.dept_id"), nl2sql.Scope("div_01")); err != nil {
+		t.Errorf("an answer of div_01, confirmed in div_01: %v", err)
+	}
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM div_02.employees"), nl2sql.Scope("div_01")); !errors.Is(err, nl2sql.ErrUnsafe) {
+		t.Errorf("another division's table under Scope(div_01): %v, want ErrUnsafe", err)
+	}
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM employees"), nl2sql.Scope("nope")); !errors.Is(err, nl2sql.ErrConfig) {
+		t.Errorf("unknown scope: %v", err)
+	}
+}

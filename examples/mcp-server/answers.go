@@ -11,6 +11,7 @@ const keptAnswers = 1000
 // answer is an nl_query answer a host may confirm later (learn {id}).
 type answer struct {
 	Question, SQL string
+	Scope         string // the call's scope: the SQL is checked in it when confirmed
 }
 
 // answers remembers the last few nl_query answers by an opaque ID, in

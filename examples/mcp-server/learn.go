@@ -63,7 +63,11 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 	if err != nil {
 		return nil, out, err
 	}
-	k, err = h.eng.Learn(ctx, k)
+	var opts []nl2sql.AskOption
+	if a, ok := h.answers.get(in.ID); ok && a.Scope != "" {
+		opts = append(opts, nl2sql.Scope(a.Scope)) // checked where it was answered
+	}
+	k, err = h.eng.Learn(ctx, k, opts...)
 	if err != nil {
 		return nil, out, orDatabaseDown(err)
 	}

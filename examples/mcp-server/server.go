@@ -243,7 +243,7 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		return nil, out, err
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables)}
-	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL})
+	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope})
 	out.Explanation = explain(out)
 	summary := withDescription(out.Explanation, out.Description)
 	if !h.cfg.NoLearn {
