@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
@@ -59,6 +61,30 @@ func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
 		return err
 	}
 	return mem.Save(w)
+}
+
+// SaveIndexFile writes the index (SaveIndex) to path atomically: into a
+// temporary file beside it, synced, then renamed over it, so a failure never
+// leaves a truncated index where a good one was. Knowledge learnt since the
+// index was loaded (Learn) is part of what it writes.
+func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".nl2sql-index-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
+	if err := e.SaveIndex(ctx, tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // LoadIndex reads an index written by SaveIndex and returns the options

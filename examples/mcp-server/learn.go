@@ -71,6 +71,14 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 	if err != nil {
 		return nil, out, orDatabaseDown(err)
 	}
+	if h.cfg.IndexFile != "" {
+		h.saving.Lock()
+		err := h.eng.SaveIndexFile(ctx, h.cfg.IndexFile)
+		h.saving.Unlock()
+		if err != nil {
+			return nil, out, fmt.Errorf("learnt %s, but writing it into %s failed (it is lost at restart): %w", k.ID, h.cfg.IndexFile, err)
+		}
+	}
 	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
 		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column}}
 	summary := fmt.Sprintf("Learnt %s %s: used from the next question on.", k.Kind, k.ID)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -134,5 +136,37 @@ func TestAnswersBounded(t *testing.T) {
 	}
 	if got, _ := s.get(c); got.Question != "c" || len(s.byID) != 2 || a == b || b == c {
 		t.Errorf("get %+v, %d kept, ids %s %s %s", got, len(s.byID), a, b, c)
+	}
+}
+
+// TestLearnWritesIndex: with --index, what learn stores is written back
+// into the index file, so the next server loaded from it knows it.
+func TestLearnWritesIndex(t *testing.T) {
+	dsn := erptest.Single(t)
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "erp.idx")
+	if err := mustEngine(t, dsn).SaveIndexFile(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	load := func() *nl2sql.Engine {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		opts, err := nl2sql.LoadIndex(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mustEngine(t, dsn, opts...)
+	}
+	cs := connect(t, NewServer(load(), Config{IndexFile: path}))
+	stored := decode[LearnOutput](t, call(t, cs, "learn", map[string]any{"question": "How many employees are there?", "sql": "SELECT count(*) FROM employees"}))
+	known, err := load().Knowledge(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(known) != 1 || known[0].ID != stored.ID {
+		t.Errorf("the next server from %s knows %+v, want %s", path, known, stored.ID)
 	}
 }

@@ -167,7 +167,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
-	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
+	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr, IndexFile: f.index,
 		NoLearn: f.noLearn, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")

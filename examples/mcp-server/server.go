@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,7 +35,11 @@ type Config struct {
 	// taught through this server. nl_query still gives result ids, and the
 	// knowledge resource still lists what the engine knows.
 	NoLearn bool
-	Logger  *slog.Logger // nil: silent
+	// IndexFile, when set, is the saved index the engine was loaded from
+	// (--index): learn writes it back after each piece of knowledge, so
+	// what was learnt survives a restart.
+	IndexFile string
+	Logger    *slog.Logger // nil: silent
 }
 
 // Tool inputs and outputs. The JSON schemas the client sees are derived
@@ -184,7 +189,8 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 type handlers struct {
 	eng     *nl2sql.Engine
 	cfg     Config
-	answers *answers // the last nl_query answers, for learn {id}
+	answers *answers   // the last nl_query answers, for learn {id}
+	saving  sync.Mutex // one index write at a time
 }
 
 // askOptions maps the per-call scope and row cap to engine options.
