@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 )
 
 // indexJSON is the JSON of index.
@@ -30,21 +29,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.close()
-	// Write next to the target and rename, so a failed run never leaves a
-	// truncated index where a good one was.
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".nl2sql-index-*")
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := eng.SaveIndex(ctx, tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), *out); err != nil {
+	if err := writeAtomic(*out, func(w io.Writer) error { return eng.SaveIndex(ctx, w) }); err != nil {
 		return err
 	}
 	cat, _ := eng.Catalog(ctx)
