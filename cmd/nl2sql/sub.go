@@ -15,11 +15,11 @@ import (
 )
 
 // sub is the start every subcommand shares: its flag set with the common
-// flags (--dsn, --scope, --json, --index; --jsonl and --evidence for those
-// that take them), parsing, the connection and the engine. A command adds
-// its own flags to fs, then calls parseInput (or parse), open or start
-// (deferring close), and serve with how one input becomes one output (or
-// batch, when it only has a batch mode).
+// flags (--dsn, --scope, --json, --index, --store; --jsonl, --evidence and
+// --workload for those that take them), parsing, the connection and the
+// engine. A command adds its own flags to fs, then calls parseInput (or
+// parse), open or start (deferring close), and serve with how one input
+// becomes one output (or batch, when it only has a batch mode).
 type sub struct {
 	name     string
 	fs       *flag.FlagSet
