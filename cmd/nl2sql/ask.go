@@ -19,11 +19,22 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	s.evidenceFlag("hint text for the question (\"active means status = 'A'\")")
 	maxRows := s.fs.Int("max-rows", 1000, "row cap of the result")
 	dryRun := s.fs.Bool("dry-run", false, "stop before the model: print the schema context and the prompt")
-	s.batchFlag(`batch mode: read {"id","question","evidence","scope"} lines from FILE (- for stdin), write one result per line`)
+	var prevQ, prevSQL stringsFlag
+	s.fs.Var(&prevQ, "previous-question", "an earlier question of the conversation (with --previous-sql; repeat for more turns, oldest first)")
+	s.fs.Var(&prevSQL, "previous-sql", "the SQL that answered the --previous-question of the same position")
+	s.workloadFlag()
+	s.batchFlag(`batch mode: read {"id","question","evidence","scope","previous":[{"question","sql"}]} lines from FILE (- for stdin), write one result per line`)
 	in, err := s.parseInput(args, questionInput)
 	if err != nil {
 		return err
 	}
+	if len(prevQ) != len(prevSQL) {
+		return usageErr("--previous-question and --previous-sql go in pairs (%d questions, %d SQL)", len(prevQ), len(prevSQL))
+	}
+	for i := range prevQ {
+		in.Previous = append(in.Previous, nl2sql.Turn{Question: prevQ[i], SQL: prevSQL[i]})
+	}
+	flagTurns := in.Previous
 	model, err := resolveLLM(lf)
 	if err != nil {
 		return err
@@ -46,6 +57,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	defer s.close()
 	if *dryRun {
 		return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*contextJSON, error) {
+			if in.Previous == nil {
+				in.Previous = flagTurns
+			}
 			return schemaContext(ctx, eng, in)
 		}, func(cx *contextJSON, err error) error {
 			if err != nil {
@@ -60,7 +74,10 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		})
 	}
 	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*nl2sql.Result, error) {
-		res, err := eng.Ask(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
+		if in.Previous == nil {
+			in.Previous = flagTurns // a batch line without "previous" has the command line's
+		}
+		res, err := eng.Ask(ctx, in.Question, append(askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
 		if s.jsonl != "" && res != nil {
 			res.Error = nil // the batch line's error says it
 		}
@@ -80,6 +97,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 				fmt.Fprintln(stdout, res.SQL)
 			}
 			return failed(err)
+		}
+		if res.Description != "" {
+			fmt.Fprintln(stdout, "-- "+oneLine(res.Description))
 		}
 		fmt.Fprintln(stdout, res.SQL)
 		fmt.Fprintln(stdout)
@@ -171,4 +191,12 @@ func askOpts(evidence, scope string) []nl2sql.AskOption {
 		o = append(o, nl2sql.Scope(scope))
 	}
 	return o
+}
+
+// history is the History option of a conversation, none when it is empty.
+func history(turns []nl2sql.Turn) []nl2sql.AskOption {
+	if len(turns) == 0 {
+		return nil
+	}
+	return []nl2sql.AskOption{nl2sql.History(turns...)}
 }

@@ -22,6 +22,16 @@ type batchInput struct {
 	Scope      string          `json:"scope"`
 	SQL        string          `json:"sql"`
 	Candidates []string        `json:"candidates"`
+	// learn --jsonl: a note, and a doc's or a term's fields.
+	Kind    string   `json:"kind"`
+	Note    string   `json:"note"`
+	Text    string   `json:"text"`
+	Table   string   `json:"table"`
+	Column  string   `json:"column"`
+	Term    string   `json:"term"`
+	Targets []string `json:"targets"`
+	// ask --jsonl: the conversation so far, oldest first.
+	Previous []nl2sql.Turn `json:"previous"`
 }
 
 // batch reads one JSON object per line of --jsonl ("-" is stdin) and
@@ -30,10 +40,13 @@ type batchInput struct {
 // gets an "error" ({"code","class","message"}) and the batch goes on; the
 // returned error says how many lines failed (exit 1). A line fails when one
 // returns an error, or an output whose failed method says so (repair's
-// query that does not execute).
+// query that does not execute). An output with a batchID method gives the
+// line's "id" instead of the input.
 func (s *sub) batch(ctx context.Context, one func(ctx context.Context, in batchInput) (any, error)) error {
 	r := io.Reader(os.Stdin)
-	if s.jsonl != "-" {
+	if s.batchIn != nil {
+		r = s.batchIn
+	} else if s.jsonl != "-" {
 		f, err := os.Open(s.jsonl)
 		if err != nil {
 			return usageErr("%v", err)
@@ -77,6 +90,9 @@ func (s *sub) batch(ctx context.Context, one func(ctx context.Context, in batchI
 			failed++
 		}
 		l.ID = in.ID
+		if o, ok := l.Out.(interface{ batchID() json.RawMessage }); ok {
+			l.ID = o.batchID() // the output names itself (learn: the knowledge's ID)
+		}
 		if err := enc.Encode(l); err != nil {
 			return err
 		}

@@ -73,7 +73,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,6 +170,7 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timingsFile := fs.String("timings", "", "write each question's latency per stage to FILE")
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
+	s.workloadFlag()
 	pos, err := s.parse(args)
 	if err != nil {
 		return err
@@ -424,19 +424,9 @@ func readExam(path, scopeCol string) ([]examQuestion, error) {
 		return nil, usageErr("%v", err)
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	r.LazyQuotes = true
-	r.FieldsPerRecord = -1
-	header, err := r.Read()
+	r, header, col, err := readCSVHeader(f, path)
 	if err != nil {
-		return nil, usageErr("%s: reading the header: %v", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
-		if _, dup := col[h]; !dup {
-			col[h] = i
-		}
+		return nil, err
 	}
 	if _, ok := col["qid"]; !ok {
 		if i, ok := col["id"]; ok {

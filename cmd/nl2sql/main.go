@@ -9,9 +9,14 @@
 //	nl2sql index --out FILE
 //	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
 //	nl2sql role [--name NAME] [--schema S]... [--apply --dsn ADMIN_DSN]
+//	nl2sql learn [--index FILE|--store DSN] [--note TEXT] QUESTION SQL
+//	nl2sql learn [--index FILE|--store DSN] --jsonl FILE | --csv FILE
+//	nl2sql learn --workload [FILE|-] [--out FILE]
+//	nl2sql knowledge [--index FILE|--store DSN] list|export|forget ID...
 //
 // Common flags: --dsn (or $NL2SQL_DSN / $DATABASE_URL), --scope SCHEMA,
-// --index FILE, --json. See README for the JSON shapes.
+// --index FILE, --store DSN (or $NL2SQL_STORE_DSN), --json. See README for
+// the JSON shapes.
 //
 // Exit status: 0 success, 1 a negative answer, 2 usage or connection error
 // (with a one-line reason on stderr).
@@ -89,6 +94,10 @@ var commands = map[string]command{
 	"repair":   {"deterministic repair of SQL (no model)", runRepair},
 	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
 	"role":     {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
+
+	// What the engine learns (nl2sql learn, nl2sql knowledge).
+	"learn":     {"teach the engine a verified question and SQL (docs, terms; --workload: from the workload)", runLearn},
+	"knowledge": {"list, export or forget what the engine was taught", runKnowledge},
 }
 
 func main() {

@@ -63,7 +63,7 @@ func newContextJSON(cx *nl2sql.SchemaContext) *contextJSON {
 
 // schemaContext is the context JSON of one input.
 func schemaContext(ctx context.Context, eng *nl2sql.Engine, in batchInput) (*contextJSON, error) {
-	cx, err := eng.SchemaContext(ctx, in.Question, askOpts(in.Evidence, in.Scope)...)
+	cx, err := eng.SchemaContext(ctx, in.Question, append(askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +81,7 @@ func tableNames(cx *nl2sql.SchemaContext) []string {
 func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s := newSub("retrieve", "usage: nl2sql retrieve [flags] QUESTION\n\nPrints the schema context of a question: tables with scores and reasons, linked columns, joins.", stdout, stderr)
 	s.evidenceFlag("hint text for the question")
+	s.workloadFlag()
 	s.batchFlag(`batch mode: read {"id","question","evidence","scope"} lines from FILE (- for stdin)`)
 	in, eng, err := s.start(ctx, args, questionInput)
 	if err != nil {

@@ -11,14 +11,15 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
 // sub is the start every subcommand shares: its flag set with the common
-// flags (--dsn, --scope, --json, --index; --jsonl and --evidence for those
-// that take them), parsing, the connection and the engine. A command adds
-// its own flags to fs, then calls parseInput (or parse), open or start
-// (deferring close), and serve with how one input becomes one output (or
-// batch, when it only has a batch mode).
+// flags (--dsn, --scope, --json, --index, --store; --jsonl, --evidence and
+// --workload for those that take them), parsing, the connection and the
+// engine. A command adds its own flags to fs, then calls parseInput (or
+// parse), open or start (deferring close), and serve with how one input
+// becomes one output (or batch, when it only has a batch mode).
 type sub struct {
 	name     string
 	fs       *flag.FlagSet
@@ -27,10 +28,14 @@ type sub struct {
 	json     bool
 	index    string
 	jsonl    string
+	batchIn  io.Reader // the batch's input when not read from --jsonl (learn --csv)
 	evidence string
+	store    cliflags.Store
+	workload string
 	stdout   io.Writer
 	stderr   io.Writer
 	pool     *pgxpool.Pool
+	storeDB  *pgxpool.Pool
 }
 
 // newSub is command name's flag set with the common flags; usage is its
@@ -46,7 +51,14 @@ func newSub(name, usage string, stdout, stderr io.Writer) *sub {
 	s.fs.StringVar(&s.scope, "scope", "", "restrict to this schema plus the shared schema public; also pins search_path")
 	s.fs.BoolVar(&s.json, "json", false, "print machine-readable JSON")
 	s.fs.StringVar(&s.index, "index", "", "use an index saved by 'nl2sql index' (default: introspect and index in memory)")
+	s.store.Register(s.fs)
 	return s
+}
+
+// workloadFlag adds --workload FILE: what 'nl2sql learn --workload --out
+// FILE' saved, given to the engine (nl2sql.WithWorkload).
+func (s *sub) workloadFlag() {
+	s.fs.StringVar(&s.workload, "workload", "", "use the workload knowledge saved by 'nl2sql learn --workload --out FILE' (join edges, table usage)")
 }
 
 // batchFlag adds --jsonl; help names the fields a line holds.
@@ -119,6 +131,9 @@ func (s *sub) close() {
 	if s.pool != nil {
 		s.pool.Close()
 	}
+	if s.storeDB != nil {
+		s.storeDB.Close()
+	}
 }
 
 // open connects and prepares an Engine for the common flags (and model, nil
@@ -138,18 +153,11 @@ func (s *sub) open(ctx context.Context, model nl2sql.LLM, opts ...nl2sql.Option)
 
 func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, opts []nl2sql.Option) (*nl2sql.Engine, error) {
 	base := []nl2sql.Option{nl2sql.WithLLM(model)}
-	if s.index != "" {
-		f, err := os.Open(s.index)
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		iopts, err := nl2sql.LoadIndex(f)
-		f.Close()
-		if err != nil {
-			return nil, usageErr("--index %s: %v", s.index, err)
-		}
-		base = append(base, iopts...)
+	where, err := s.storeOptions(ctx)
+	if err != nil {
+		return nil, err
 	}
+	base = append(base, where...)
 	if s.scope != "" {
 		base = append(base, nl2sql.WithScope(s.scope))
 	}
@@ -165,6 +173,48 @@ func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, 
 	}
 	return eng, nil
 }
+
+// storeOptions are the options of where the index (and the knowledge)
+// lives: --index FILE, --store DSN (or $NL2SQL_STORE_DSN), else none (in
+// memory); and of --workload FILE.
+func (s *sub) storeOptions(ctx context.Context) ([]nl2sql.Option, error) {
+	var out []nl2sql.Option
+	if s.workload != "" {
+		k, err := readWorkload(s.workload)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, nl2sql.WithWorkload(k))
+	}
+	if s.index != "" && s.store.Resolve() != "" {
+		return nil, usageErr("--index and --store name two places for the index: pass one")
+	}
+	if s.index != "" {
+		f, err := os.Open(s.index)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		iopts, err := nl2sql.LoadIndex(f)
+		f.Close()
+		if err != nil {
+			return nil, usageErr("--index %s: %v", s.index, err)
+		}
+		return append(out, iopts...), nil
+	}
+	store, db, err := s.store.Open(ctx, defaultDim)
+	if err != nil {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--store: %w", err)}
+	}
+	if store != nil {
+		s.storeDB = db
+		out = append(out, nl2sql.WithStore(store))
+	}
+	return out, nil
+}
+
+// defaultDim is the dimension of the retrieval's default embedder (the
+// Engine's without WithEmbedder), the one --store's vectors have.
+var defaultDim = retrieve.NewHashEmbedder(0).Dimension()
 
 // serve is the command's work on its inputs: with --jsonl, one on every
 // line, one output line each (see batch); else one on the command line's

@@ -1,7 +1,8 @@
 // Package cliflags is the command-line start the nl2sql CLI
 // (cmd/nl2sql) and the MCP server (examples/mcp-server) share: the
 // database (--dsn, $NL2SQL_DSN, $DATABASE_URL) and the model (--llm,
-// $NL2SQL_LLM, --llm-url, --timeout), with the same flag names, defaults,
+// $NL2SQL_LLM, --llm-url, --timeout), and the pgvector store keeping the
+// index and the knowledge (--store, $NL2SQL_STORE_DSN), with the same flag names, defaults,
 // environment variables and messages in both.
 package cliflags
 
@@ -18,6 +19,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/provider"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
 // DSNUsage is the help text of --dsn.
@@ -118,4 +120,59 @@ func (m *Model) Label() string {
 // its errors wrap provider.ErrSpec.
 func (m *Model) Resolve() (nl2sql.LLM, error) {
 	return provider.FromSpec(m.spec(), m.URL)
+}
+
+// StoreDSNEnv is the environment variable --store defaults to.
+const StoreDSNEnv = "NL2SQL_STORE_DSN"
+
+// Store is the --store, --store-schema and --store-namespace flags: a
+// pgvector schema store (retrieve.PGVectorStore) that keeps the index and
+// what the engine learnt (Engine.Learn) in a database.
+type Store struct {
+	DSN       string
+	Schema    string
+	Namespace string
+}
+
+// Register adds --store, --store-schema and --store-namespace to fs.
+func (s *Store) Register(fs *flag.FlagSet) {
+	fs.StringVar(&s.DSN, "store", "", "pgvector database keeping the index and the learnt knowledge (default $"+StoreDSNEnv+")")
+	fs.StringVar(&s.Schema, "store-schema", "nl2sql", "schema of the --store table")
+	fs.StringVar(&s.Namespace, "store-namespace", "default", "namespace of this database's documents in the --store table")
+}
+
+// Resolve is --store, else $NL2SQL_STORE_DSN; "" for none.
+func (s *Store) Resolve() string {
+	if s.DSN != "" {
+		return s.DSN
+	}
+	return os.Getenv(StoreDSNEnv)
+}
+
+// Open connects to the store's database (checked with a ping) and opens
+// the pgvector store for vectors of dim dimensions (the Engine's default
+// embedder has 384), creating its table when missing. The caller closes
+// the pool; both are nil when no store is named.
+func (s *Store) Open(ctx context.Context, dim int) (*retrieve.PGVectorStore, *pgxpool.Pool, error) {
+	dsn := s.Resolve()
+	if dsn == "" {
+		return nil, nil, nil
+	}
+	pool, err := (&Database{DSN: dsn}).Connect(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opts []retrieve.PGVectorOption
+	if s.Schema != "" {
+		opts = append(opts, retrieve.WithStoreSchema(s.Schema))
+	}
+	if s.Namespace != "" {
+		opts = append(opts, retrieve.WithNamespace(s.Namespace))
+	}
+	store, err := retrieve.NewPGVectorStore(ctx, pool, dim, opts...)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return store, pool, nil
 }

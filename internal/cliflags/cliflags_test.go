@@ -1,6 +1,7 @@
 package cliflags
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -87,5 +88,26 @@ func TestHint(t *testing.T) {
 		if got := Hint(tc.err); got != tc.want {
 			t.Errorf("Hint(%v) = %q, want %q", tc.err, got, tc.want)
 		}
+	}
+}
+
+func TestStore(t *testing.T) {
+	var s Store
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	s.Register(fs)
+	t.Setenv(StoreDSNEnv, "from-env")
+	if err := fs.Parse(nil); err != nil || s.Resolve() != "from-env" || s.Schema != "nl2sql" || s.Namespace != "default" {
+		t.Errorf("defaults: %+v %q %v", s, s.Resolve(), err)
+	}
+	if err := fs.Parse([]string{"--store", "from-flag", "--store-schema", "kb"}); err != nil || s.Resolve() != "from-flag" || s.Schema != "kb" {
+		t.Errorf("flags: %+v %v", s, err)
+	}
+	t.Setenv(StoreDSNEnv, "")
+	if st, pool, err := (&Store{}).Open(context.Background(), 8); st != nil || pool != nil || err != nil {
+		t.Errorf("no store: %v %v %v", st, pool, err)
+	}
+	// A store out of reach fails at Open, not at the first Learn.
+	if _, _, err := (&Store{DSN: "postgres://nobody@127.0.0.1:1/x?connect_timeout=2"}).Open(context.Background(), 8); err == nil {
+		t.Error("unreachable store opened")
 	}
 }
