@@ -12,8 +12,9 @@ import (
 // (statements weighted by calls) the workload joined along it. Package
 // workload learns them; WithLearnedEdges gives them to a Graph.
 type LearnedEdge struct {
-	From, To string
-	Count    int
+	From  string `json:"from"` // schema.table.column
+	To    string `json:"to"`
+	Count int    `json:"count"` // how often the workload joined them (calls)
 }
 
 // WithLearnedEdges adds joins learned from a workload (workload.Learn) for
