@@ -89,6 +89,7 @@ var commands = map[string]command{
 	"repair":   {"deterministic repair of SQL (no model)", runRepair},
 	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
 	"role":     {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
+	"serve":    {"serve the web console (ask, trace, check, schema, teach)", runServe},
 }
 
 func main() {
