@@ -82,7 +82,7 @@ func TestBrowser(t *testing.T) {
 	}
 	count := func(dst *int, sel string) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
-			*dst, err = chromedp.Evaluate[int]("document.querySelectorAll(" + strconv.Quote(sel) + ").length")(ctx, tg)
+			*dst, err = chromedp.Evaluate[int]("document.querySelectorAll("+strconv.Quote(sel)+").length")(ctx, tg)
 			return err
 		})
 	}
