@@ -73,7 +73,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// store runs a value action into *dst, as a step.
+	// text and count read a value into *dst, as a step.
 	text := func(dst *string, sel string) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
 			*dst, err = chromedp.Text(chromedp.CSS(sel))(ctx, tg)
