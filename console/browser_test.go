@@ -161,7 +161,8 @@ func TestBrowser(t *testing.T) {
 			chromedp.WaitVisible(chromedp.CSS("#schema-q")),
 			chromedp.SendKeys(chromedp.CSS("#schema-q"), "dept_name"),
 			chromedp.Click(chromedp.CSS("#search")),
-			chromedp.WaitVisible(chromedp.CSS(`#tables a[href="/schema/public.departments"]`)),
+			// The search's own page (the full list has the link too).
+			chromedp.WaitVisible(chromedp.CSS(`#tables[data-q="dept_name"] a[href="/schema/public.departments"]`)),
 			text(&tables, "#tables"),
 			chromedp.Click(chromedp.CSS(`#tables a[href="/schema/public.departments"]`)),
 			chromedp.WaitVisible(chromedp.CSS("#mschema")),
