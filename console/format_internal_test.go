@@ -68,3 +68,30 @@ func TestShape(t *testing.T) {
 		t.Error("unescaped label in the SVG")
 	}
 }
+
+func TestPageRows(t *testing.T) {
+	res := &nl2sql.Result{Columns: []nl2sql.Column{{Name: "n", Type: "int8"}}, RowCap: 120, Truncated: true, TruncatedBy: "row_cap"}
+	for i := range 120 {
+		res.Rows = append(res.Rows, []any{int64(i)})
+	}
+	v := pageRows(res, 3, "/a/x")
+	if v.Page != 3 || v.Pages != 3 || v.First != 101 || v.Last != 120 || len(v.Rows) != 20 || v.Rows[0][0] != "100" {
+		t.Errorf("page 3: %+v", v)
+	}
+	if v.Prev != "/a/x?page=2" || v.Next != "" || !strings.Contains(v.Truncation, "row cap is 120") {
+		t.Errorf("links %q %q, truncation %q", v.Prev, v.Next, v.Truncation)
+	}
+	if v := pageRows(res, 99, ""); v.Page != 3 {
+		t.Errorf("a page past the end: %d", v.Page)
+	}
+}
+
+func TestPosition(t *testing.T) {
+	p := position("SELECT a,\n  emp_nam FROM t", 12)
+	if p == nil || p.Line != 2 || p.Col != 3 || p.Mark != "emp_nam" || p.Before != "  " || p.After != " FROM t" {
+		t.Errorf("%+v", p)
+	}
+	if position("x", -1) != nil || position("x", 5) != nil {
+		t.Error("out of range")
+	}
+}
