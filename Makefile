@@ -1,9 +1,11 @@
 # Two commands matter on a fresh machine (see README):
-#   make demo   load the demo ERP into a throwaway PostgreSQL and run the main job on it
+#   make demo   load the demo ERP into a throwaway PostgreSQL, run the main job on it, serve the web console
 #   make test   run every test against a throwaway PostgreSQL
 SHELL := /bin/bash
 GO    ?= go
 PGDIR ?= /tmp/nl2sql-pg-$(shell id -u)
+# Where make demo serves the web console (loopback).
+CONSOLE_ADDR ?= 127.0.0.1:8080
 # The packages with concurrent code (the Engine, stores, executor, model
 # clients, parallel EXPLAIN and generation): run again under the race detector.
 RACE_PKGS ?= . ./retrieve ./execute ./link ./plan ./generate ./validate ./llm/...
@@ -25,7 +27,9 @@ demo:
 		echo "No LLM configured (set NL2SQL_LLM=ollama:MODEL, openai:MODEL or anthropic:MODEL): running the retrieval-only exam." >&2; \
 		bin/nl2sql exam --dsn "$$erp" --exam examples/erp/exam.csv --llm none --out .cache/exam-retrieval.jsonl; \
 	fi; \
-	echo "per-question results in .cache/; demo database left running: $$erp (stop with: scripts/pg stop $(PGDIR))" >&2
+	echo "per-question results in .cache/; demo database left running: $$erp (stop with: scripts/pg stop $(PGDIR))" >&2; \
+	echo "web console: http://$(CONSOLE_ADDR)/ (Ctrl-C stops it; the database keeps running)" >&2; \
+	bin/nl2sql serve --dsn "$$erp" --llm "$${NL2SQL_LLM:-none}" --addr "$(CONSOLE_ADDR)"
 
 test:
 	@set -euo pipefail; \

@@ -94,6 +94,7 @@ var commands = map[string]command{
 	"repair":   {"deterministic repair of SQL (no model)", runRepair},
 	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
 	"role":     {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
+	"serve":    {"serve the web console (ask, trace, check, schema, teach)", runServe},
 
 	// What the engine learns (nl2sql learn, nl2sql knowledge).
 	"learn":     {"teach the engine a verified question and SQL (docs, terms; --workload: from the workload)", runLearn},

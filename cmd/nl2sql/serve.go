@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql/console"
+)
+
+const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE]
+
+Serve the web console: ask, why this query, check and run SQL, schema,
+retrieval and teach. It listens on loopback unless --addr says otherwise;
+with --auth-token (or $NL2SQL_AUTH_TOKEN) every page needs the token (as a
+bearer header or through the login form). It stops on SIGINT.`
+
+// runServe is the serve command: flags, the engine, and an http.Server
+// with timeouts that shuts down gracefully when ctx ends.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	s := newSub("serve", serveUsage, stdout, stderr)
+	mf := s.modelFlags()
+	addr := s.fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; loopback by default)")
+	token := s.fs.String("auth-token", "", "require this token (default $NL2SQL_AUTH_TOKEN; none: no authentication)")
+	pos, err := s.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("serve takes no arguments (got %q)", pos[0])
+	}
+	if *token == "" {
+		*token = os.Getenv("NL2SQL_AUTH_TOKEN")
+	}
+	model, err := resolveLLM(mf)
+	if err != nil {
+		return err
+	}
+	eng, err := s.open(ctx, model)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return usageErr("--addr: %v", err)
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && *token == "" {
+		fmt.Fprintf(stderr, "nl2sql: warning: listening on %s without --auth-token: anyone who can reach it can query the database\n", ln.Addr())
+	}
+	var opts []console.Option
+	opts = append(opts, console.WithModel(model != nil))
+	if *token != "" {
+		opts = append(opts, console.WithAuthToken(*token))
+	}
+	askTimeout := mf.Timeout
+	if askTimeout <= 0 {
+		askTimeout = 5 * time.Minute
+	}
+	srv := &http.Server{
+		Handler:           console.New(eng, opts...),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      askTimeout + 30*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	fmt.Fprintf(stderr, "nl2sql console: http://%s/\n", ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = srv.Shutdown(shut)
+	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}

@@ -1,0 +1,182 @@
+package console_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/nl2sqlgo/nl2sql/console"
+)
+
+// chromium is the headless browser binary, "" when none is installed.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestBrowser drives the console in headless Chromium (one browser for
+// every view): ask and see the rows and the chart, open the trace, check
+// bad SQL, confirm an answer and find it in knowledge, and the schema and
+// retrieval views without a model. It writes a screenshot of each view
+// under .cache/.
+func TestBrowser(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		t.Skip("no chromium binary found (apt-get install chromium)")
+	}
+	withModel := httptest.NewServer(console.New(newEngine(t, true)))
+	t.Cleanup(withModel.Close)
+	noModel := httptest.NewServer(console.New(newEngine(t, false), console.WithModel(false)))
+	t.Cleanup(noModel.Close)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 1000), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+
+	shots := filepath.Join("..", ".cache", "console")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shot := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			png, err := chromedp.FullScreenshot(100)(ctx, tg)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644)
+		})
+	}
+	run := func(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, actions...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// text and count read a value into *dst, as a step.
+	text := func(dst *string, sel string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+			*dst, err = chromedp.Text(chromedp.CSS(sel))(ctx, tg)
+			return err
+		})
+	}
+	count := func(dst *int, sel string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+			*dst, err = chromedp.Evaluate[int]("document.querySelectorAll("+strconv.Quote(sel)+").length")(ctx, tg)
+			return err
+		})
+	}
+
+	t.Run("ask", func(t *testing.T) {
+		var rows int
+		var sql string
+		run(t,
+			chromedp.Navigate(withModel.URL+"/"),
+			chromedp.WaitVisible(chromedp.CSS("#q")),
+			chromedp.SendKeys(chromedp.CSS("#q"), qPerDept),
+			chromedp.Click(chromedp.CSS("#ask")),
+			chromedp.WaitVisible(chromedp.CSS("#rows table")),
+			chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := chromedp.Poll[bool](`(() => { const i = document.querySelector('#chart-img'); return i && i.complete && i.naturalWidth > 0; })()`)(ctx, tg)
+				return err
+			}),
+			count(&rows, "#rows tbody tr"),
+			text(&sql, "#sql"),
+			shot("ask"),
+		)
+		if rows == 0 || !strings.Contains(sql, "GROUP BY") {
+			t.Errorf("rows %d, sql %q", rows, sql)
+		}
+	})
+	t.Run("trace", func(t *testing.T) {
+		var cands int
+		run(t,
+			chromedp.Click(chromedp.CSS("#why")),
+			chromedp.WaitVisible(chromedp.CSS("#context-tables")),
+			chromedp.WaitVisible(chromedp.CSS("svg.waterfall")),
+			chromedp.Click(chromedp.CSS("#prompt summary")),
+			chromedp.WaitVisible(chromedp.CSS("#prompt pre")),
+			count(&cands, ".candidate"),
+			shot("trace"),
+		)
+		if cands == 0 {
+			t.Error("no candidates in the trace")
+		}
+	})
+	t.Run("check", func(t *testing.T) {
+		var issue string
+		run(t,
+			chromedp.Navigate(withModel.URL+"/check"),
+			chromedp.WaitVisible(chromedp.CSS("#sql-in")),
+			chromedp.SendKeys(chromedp.CSS("#sql-in"), "SELECT emp_nam FROM employees"),
+			chromedp.Click(chromedp.CSS("#check")),
+			chromedp.WaitVisible(chromedp.CSS("#verdict mark")),
+			text(&issue, "#verdict"),
+			shot("check"),
+		)
+		if !strings.Contains(issue, "emp_nam") || !strings.Contains(issue, "line 1, column 8") {
+			t.Errorf("verdict: %q", issue)
+		}
+	})
+	t.Run("confirm", func(t *testing.T) {
+		var kn string
+		run(t,
+			chromedp.Navigate(withModel.URL+"/?q="+url.QueryEscape(qActive)),
+			chromedp.WaitVisible(chromedp.CSS("#figure")),
+			chromedp.Click(chromedp.CSS("#confirm")),
+			chromedp.WaitVisible(chromedp.CSS("#learned")),
+			text(&kn, "#knowledge"),
+			shot("knowledge"),
+		)
+		if !strings.Contains(kn, qActive) || !strings.Contains(kn, "active_employees") {
+			t.Errorf("knowledge: %q", kn)
+		}
+	})
+	t.Run("no model", func(t *testing.T) {
+		var tables, neighbours string
+		run(t,
+			chromedp.Navigate(noModel.URL+"/"),
+			chromedp.WaitVisible(chromedp.CSS("#need-model")),
+			chromedp.Navigate(noModel.URL+"/schema"),
+			chromedp.WaitVisible(chromedp.CSS("#schema-q")),
+			chromedp.SendKeys(chromedp.CSS("#schema-q"), "dept_name"),
+			chromedp.Click(chromedp.CSS("#search")),
+			// The search's own page (the full list has the link too).
+			chromedp.WaitVisible(chromedp.CSS(`#tables[data-q="dept_name"] a[href="/schema/public.departments"]`)),
+			text(&tables, "#tables"),
+			chromedp.Click(chromedp.CSS(`#tables a[href="/schema/public.departments"]`)),
+			chromedp.WaitVisible(chromedp.CSS("#mschema")),
+			text(&neighbours, "#neighbours"),
+			shot("schema"),
+			chromedp.Navigate(noModel.URL+"/retrieve"),
+			chromedp.WaitVisible(chromedp.CSS("#rq")),
+			chromedp.SendKeys(chromedp.CSS("#rq"), qPerDept),
+			chromedp.Click(chromedp.CSS("#retrieve")),
+			chromedp.WaitVisible(chromedp.CSS("#context-tables")),
+			shot("retrieve"),
+		)
+		if !strings.Contains(tables, "public.departments") || !strings.Contains(neighbours, "public.employees") {
+			t.Errorf("schema: tables %q neighbours %q", tables, neighbours)
+		}
+	})
+}

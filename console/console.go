@@ -1,0 +1,345 @@
+// Package console is nl2sql's web console: an http.Handler over an
+// *nl2sql.Engine with five views, rendered on the server from embedded
+// templates (html/template) with a little plain JavaScript:
+//
+//   - Ask (/): a question and optional evidence (linkable as /?q=...), the
+//     answer's SQL, description, rows (paged), confidence and a chart
+//     (SVG, rendered on the server with gonum.org/v1/plot) when the result
+//     has a chartable shape.
+//   - Why this query (/a/ID/trace): the tables in the context with their
+//     reasons, the prompt, every candidate and the per-stage timings.
+//   - Check and run SQL (/check): validation issues with positions, the
+//     deterministic repair, the plan cost and the rows.
+//   - Schema (/schema): tables and columns, searchable; one table's
+//     M-Schema and foreign-key neighbours; retrieval (/retrieve): the
+//     context and prompt of a question, without a model.
+//   - Teach (/knowledge): confirm or correct an answer, add a documentation
+//     note, list and forget knowledge.
+//
+// State-changing requests are POST only and carry a CSRF token (a
+// per-browser cookie echoed in a form field, plus an Origin check). With
+// WithAuthToken, every page needs the token: as a bearer header or through
+// the login form, which sets a session cookie.
+package console
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nl2sqlgo/nl2sql"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static/*
+var staticFS embed.FS
+
+// MaxBodyBytes caps the body of every request.
+const MaxBodyBytes = 1 << 20
+
+// PageSize is the number of rows a result page shows.
+const PageSize = 50
+
+// maxResults is how many answers the console keeps for paging, charts,
+// traces and teaching (the oldest go first).
+const maxResults = 200
+
+// Option configures a Console.
+type Option func(*Console)
+
+// WithAuthToken requires token on every request but static assets: as
+// "Authorization: Bearer TOKEN" or through the login form.
+func WithAuthToken(token string) Option { return func(c *Console) { c.token = token } }
+
+// WithModel says whether the engine has a model; without one the question
+// box says a model is needed (schema, retrieval, check/run and teach work).
+func WithModel(on bool) Option { return func(c *Console) { c.model = on } }
+
+// WithLogger logs failed requests.
+func WithLogger(l *slog.Logger) Option { return func(c *Console) { c.log = l } }
+
+// WithAskOptions adds options to every engine call (a scope, a role).
+func WithAskOptions(opts ...nl2sql.AskOption) Option {
+	return func(c *Console) { c.askOpts = append(c.askOpts, opts...) }
+}
+
+// Console is the web console's handler.
+type Console struct {
+	eng     *nl2sql.Engine
+	token   string
+	model   bool
+	log     *slog.Logger
+	askOpts []nl2sql.AskOption
+	pages   map[string]*template.Template
+	mux     *http.ServeMux
+	results *store
+}
+
+// New is the console over eng.
+func New(eng *nl2sql.Engine, opts ...Option) *Console {
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults)}
+	for _, o := range opts {
+		o(c)
+	}
+	c.pages = parsePages()
+	c.routes()
+	return c
+}
+
+func (c *Console) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /login", c.loginPage)
+	m.HandleFunc("POST /login", c.login)
+	m.HandleFunc("GET /{$}", c.askPage)
+	m.HandleFunc("GET /a/{id}", c.answerPage)
+	m.HandleFunc("GET /a/{id}/trace", c.tracePage)
+	m.HandleFunc("GET /a/{id}/chart.svg", c.chartSVG)
+	m.HandleFunc("GET /check", c.checkPage)
+	m.HandleFunc("POST /check", c.checkPost)
+	m.HandleFunc("GET /schema", c.schemaPage)
+	m.HandleFunc("GET /schema/{table}", c.tablePage)
+	m.HandleFunc("GET /retrieve", c.retrievePage)
+	m.HandleFunc("GET /knowledge", c.knowledgePage)
+	m.HandleFunc("POST /teach/confirm", c.teachConfirm)
+	m.HandleFunc("POST /teach/correct", c.teachCorrect)
+	m.HandleFunc("POST /teach/doc", c.teachDoc)
+	m.HandleFunc("POST /teach/forget", c.teachForget)
+	c.mux = m
+}
+
+// ServeHTTP serves the console: security headers, the body cap, the token
+// check and, on POST, the CSRF check.
+func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	bearer := c.bearer(r)
+	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
+		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "application/json") {
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+			return
+		}
+		http.Error(w, "authentication required", http.StatusUnauthorized)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && !bearer {
+		if err := c.checkCSRF(r); err != nil {
+			http.Error(w, "forbidden: "+err.Error(), http.StatusForbidden)
+			return
+		}
+	}
+	c.mux.ServeHTTP(w, r)
+}
+
+// Auth: the token as a bearer header, or the session cookie the login
+// form sets (an HMAC of a fixed label under the token, so the cookie
+// does not hold the token itself).
+
+const sessionCookie, csrfCookie, csrfField = "nl2sql_session", "nl2sql_csrf", "csrf"
+
+func (c *Console) bearer(r *http.Request) bool {
+	if c.token == "" {
+		return false
+	}
+	a := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(a, "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(tok), []byte(c.token)) == 1
+}
+
+func (c *Console) sessionValue() string {
+	m := hmac.New(sha256.New, []byte(c.token))
+	m.Write([]byte("nl2sql console session"))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (c *Console) session(r *http.Request) bool {
+	ck, err := r.Cookie(sessionCookie)
+	return err == nil && hmac.Equal([]byte(ck.Value), []byte(c.sessionValue()))
+}
+
+func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
+	c.render(w, r, "login", map[string]any{"Next": safeNext(r.URL.Query().Get("next"))})
+}
+
+func (c *Console) login(w http.ResponseWriter, r *http.Request) {
+	next := safeNext(r.PostFormValue("next"))
+	if c.token == "" {
+		http.Redirect(w, r, next, http.StatusSeeOther)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
+		w.WriteHeader(http.StatusUnauthorized)
+		c.render(w, r, "login", map[string]any{"Next": next, "Error": "wrong token"})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// safeNext is a local path to go to after login ("/" for anything else).
+func safeNext(s string) string {
+	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/\\") {
+		return "/"
+	}
+	return s
+}
+
+// CSRF: a random per-browser token in a cookie, echoed in every form; a
+// POST must carry both, equal, and an Origin (when the browser sends one)
+// of this host.
+
+func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
+	if ck, err := r.Cookie(csrfCookie); err == nil && len(ck.Value) == 64 {
+		return ck.Value
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	v := hex.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	// Later renders of this request see it too.
+	r.AddCookie(&http.Cookie{Name: csrfCookie, Value: v})
+	return v
+}
+
+func (c *Console) checkCSRF(r *http.Request) error {
+	if o := r.Header.Get("Origin"); o != "" && o != "null" {
+		u, err := url.Parse(o)
+		if err != nil || u.Host != r.Host {
+			return errors.New("cross-origin request")
+		}
+	}
+	ck, err := r.Cookie(csrfCookie)
+	if err != nil || ck.Value == "" {
+		return errors.New("no CSRF cookie (reload the page)")
+	}
+	if r.URL.Path == "/login" {
+		return nil
+	}
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue(csrfField)), []byte(ck.Value)) != 1 {
+		return errors.New("bad CSRF token (reload the page)")
+	}
+	return nil
+}
+
+// render writes page name with data (a map: the console adds CSRF,
+// Model and Nav).
+func (c *Console) render(w http.ResponseWriter, r *http.Request, name string, data map[string]any) {
+	if data == nil {
+		data = map[string]any{}
+	}
+	data["CSRF"] = c.csrfToken(w, r)
+	data["Model"] = c.model
+	data["Auth"] = c.token != ""
+	data["Page"] = name
+	var buf bytes.Buffer
+	if err := c.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+		c.log.Error("console: render", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(buf.Bytes())
+}
+
+func parsePages() map[string]*template.Template {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]*template.Template{}
+	for _, n := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if base == "layout" || strings.HasPrefix(base, "_") {
+			continue
+		}
+		t := template.New(base).Funcs(funcs)
+		out[base] = template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n))
+	}
+	return out
+}
+
+// store keeps the latest results by ID.
+type store struct {
+	mu    sync.Mutex
+	max   int
+	byID  map[string]*entry
+	order []string
+}
+
+// entry is one answer (Ask) or run (Run) the console showed.
+type entry struct {
+	ID       string
+	Kind     string // "ask" or "run"
+	Question string
+	Evidence string
+	Res      *nl2sql.Result
+	Err      string
+	At       time.Time
+
+	chartOnce sync.Once
+	chart     *chart
+	ctxOnce   sync.Once
+	cx        *nl2sql.SchemaContext
+	cxErr     error
+}
+
+func newStore(max int) *store { return &store{max: max, byID: map[string]*entry{}} }
+
+func (s *store) put(e *entry) {
+	b := make([]byte, 9)
+	rand.Read(b)
+	e.ID = hex.EncodeToString(b)
+	e.At = time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byID[e.ID] = e
+	s.order = append(s.order, e.ID)
+	for len(s.order) > s.max {
+		delete(s.byID, s.order[0])
+		s.order = s.order[1:]
+	}
+}
+
+func (s *store) get(id string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id]
+}
+
+// errText is err for people: the engine's message, without its prefix.
+func errText(err error) string {
+	m := err.Error()
+	for strings.HasPrefix(m, "nl2sql: ") {
+		m = strings.TrimPrefix(m, "nl2sql: ")
+	}
+	var e *nl2sql.Error
+	if errors.As(err, &e) && e.Code != "" && !strings.Contains(m, e.Code) {
+		m = fmt.Sprintf("%s [%s]", m, e.Code)
+	}
+	return m
+}
+
+// ctx bounds a request's engine work by the request.
+func reqCtx(r *http.Request) context.Context { return r.Context() }
