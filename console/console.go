@@ -36,6 +36,7 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -75,6 +76,16 @@ func WithModel(on bool) Option { return func(c *Console) { c.model = on } }
 // WithLogger logs failed requests.
 func WithLogger(l *slog.Logger) Option { return func(c *Console) { c.log = l } }
 
+// WithAllowedHosts names the host names (as in the Host header, without
+// the port) the console answers besides loopback ones, when it runs
+// without an auth token: "db-console.internal" for a console reached by
+// that name. Without a token every other Host is refused, so a web page
+// whose domain an attacker points at 127.0.0.1 (DNS rebinding) cannot
+// read the console from the user's browser.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(c *Console) { c.hosts = append(c.hosts, hosts...) }
+}
+
 // WithAskOptions adds options to every engine call (a scope, a role).
 func WithAskOptions(opts ...nl2sql.AskOption) Option {
 	return func(c *Console) { c.askOpts = append(c.askOpts, opts...) }
@@ -84,6 +95,7 @@ func WithAskOptions(opts ...nl2sql.AskOption) Option {
 type Console struct {
 	eng     *nl2sql.Engine
 	token   string
+	hosts   []string // allowed Host names besides loopback (no token)
 	model   bool
 	log     *slog.Logger
 	askOpts []nl2sql.AskOption
@@ -135,6 +147,10 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	if c.token == "" && !c.allowedHost(r.Host) {
+		http.Error(w, "forbidden: this console answers loopback addresses only (serve --allow-host NAME to add one, or set --auth-token)", http.StatusForbidden)
+		return
+	}
 	bearer := c.bearer(r)
 	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
 		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "application/json") {
@@ -151,6 +167,28 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c.mux.ServeHTTP(w, r)
+}
+
+// allowedHost reports whether a console without a token answers a request
+// for host (the Host header): loopback names and addresses, and the
+// WithAllowedHosts names. With a token, the token protects it instead.
+func (c *Console) allowedHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	for _, a := range c.hosts {
+		if strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
 }
 
 // Auth: the token as a bearer header, or the session cookie the login

@@ -273,3 +273,33 @@ func TestConsoleAuth(t *testing.T) {
 		t.Errorf("after login: %d", code)
 	}
 }
+
+// TestConsoleHost: without a token the console answers loopback host names
+// and the allowed ones only, so a page whose domain an attacker points at
+// 127.0.0.1 (DNS rebinding) cannot read it from the user's browser; with a
+// token, the token decides.
+func TestConsoleHost(t *testing.T) {
+	eng := newEngine(t, false)
+	open := console.New(eng, console.WithModel(false), console.WithAllowedHosts("db-console.internal"))
+	status := func(h http.Handler, host string) int {
+		req := httptest.NewRequest("GET", "/schema", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	for host, want := range map[string]int{
+		"127.0.0.1:8080": http.StatusOK, "localhost:8080": http.StatusOK, "[::1]:8080": http.StatusOK,
+		"LOCALHOST": http.StatusOK, "db-console.internal:8080": http.StatusOK,
+		"evil.example:8080": http.StatusForbidden, "evil.example": http.StatusForbidden,
+		"127.0.0.1.evil.example": http.StatusForbidden, "": http.StatusForbidden,
+	} {
+		if got := status(open, host); got != want {
+			t.Errorf("Host %q: %d, want %d", host, got, want)
+		}
+	}
+	locked := console.New(eng, console.WithModel(false), console.WithAuthToken("s3cret"))
+	if got := status(locked, "evil.example"); got == http.StatusOK || got == http.StatusForbidden {
+		t.Errorf("with a token, an unknown host must meet the login (redirect or 401), got %d", got)
+	}
+}

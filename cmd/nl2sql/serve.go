@@ -26,6 +26,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s := newSub("serve", serveUsage, stdout, stderr)
 	mf := s.modelFlags()
 	addr := s.fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; loopback by default)")
+	var allow stringsFlag
+	s.fs.Var(&allow, "allow-host", "without --auth-token, a host name the console answers besides loopback (repeatable; the --addr host is allowed)")
 	token := s.fs.String("auth-token", "", "require this token (default $NL2SQL_AUTH_TOKEN; none: no authentication)")
 	pos, err := s.parse(args)
 	if err != nil {
@@ -59,6 +61,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *token != "" {
 		opts = append(opts, console.WithAuthToken(*token))
 	}
+	if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" {
+		allow = append(allow, h) // the address it was told to listen on
+	}
+	opts = append(opts, console.WithAllowedHosts(allow...))
 	askTimeout := mf.Timeout
 	if askTimeout <= 0 {
 		askTimeout = 5 * time.Minute
