@@ -8,9 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
+	"github.com/nl2sqlgo/nl2sql/internal/atomicfile"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -67,24 +66,8 @@ func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
 // temporary file beside it, synced, then renamed over it, so a failure never
 // leaves a truncated index where a good one was. Knowledge learnt since the
 // index was loaded (Learn) is part of what it writes.
-func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".nl2sql-index-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename, there is nothing to remove
-	if err := e.SaveIndex(ctx, tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+func (e *Engine) SaveIndexFile(ctx context.Context, path string) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return e.SaveIndex(ctx, w) })
 }
 
 // LoadIndex reads an index written by SaveIndex and returns the options

@@ -214,6 +214,10 @@ func TestIndexCommand(t *testing.T) {
 	if code, _, _ := cli(t, "index", "--dsn", dsn); code != 2 {
 		t.Errorf("no --out: exit %d", code)
 	}
+	// A folder that does not exist is the path's fault: a usage error.
+	if code, _, errs := cli(t, "index", "--dsn", dsn, "--out", filepath.Join(t.TempDir(), "missing", "erp.idx")); code != 2 {
+		t.Errorf("--out in a missing folder: exit %d %q", code, errs)
+	}
 }
 
 func TestRepairAndPickCommands(t *testing.T) {

@@ -29,7 +29,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer s.close()
-	if err := eng.SaveIndexFile(ctx, *out); err != nil {
+	if err := saveIndex(ctx, eng, *out); err != nil {
 		return err
 	}
 	cat, _ := eng.Catalog(ctx)

@@ -5,13 +5,14 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/atomicfile"
 )
 
 const learnUsage = `usage: nl2sql learn [flags] QUESTION SQL
@@ -204,24 +205,22 @@ func (s *sub) saveKnowledge(ctx context.Context, eng *nl2sql.Engine) error {
 	if s.index == "" {
 		return nil
 	}
-	return eng.SaveIndexFile(ctx, s.index)
+	return saveIndex(ctx, eng, s.index)
 }
 
-// writeAtomic writes a file through a temporary file next to it and a
-// rename, so a failed run never leaves a truncated file where a good one
-// was.
+// writeAtomic writes a file atomically (atomicfile.Write); a folder it
+// cannot write in is a usage error.
 func writeAtomic(name string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".nl2sql-*")
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
+	if err := atomicfile.Write(name, write); err != nil {
+		if errors.Is(err, atomicfile.ErrCreate) {
+			return usageErr("%v", err)
+		}
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return nil
+}
+
+// saveIndex writes the engine's index to name atomically, as writeAtomic.
+func saveIndex(ctx context.Context, eng *nl2sql.Engine, name string) error {
+	return writeAtomic(name, func(w io.Writer) error { return eng.SaveIndex(ctx, w) })
 }
