@@ -186,9 +186,9 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 			return k, err
 		}
 		if k.Table != "" {
-			t := st.lookupTable(k.Table, path)
+			t := st.lookupTable(k.Table, path, scoped)
 			if t == "" {
-				return k, invalid("the doc's table %q is not in the catalog", k.Table)
+				return k, invalid("the doc's table %q is not in the catalog (or not in the request's scope)", k.Table)
 			}
 			k.Table = t
 			if k.Column != "" && st.cat.Lookup(splitQualified(t)).Column(k.Column) == nil {
@@ -207,7 +207,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 			return k, err
 		}
 		for i, tg := range k.Targets {
-			q, ok := st.lookupTarget(tg, path)
+			q, ok := st.lookupTarget(tg, path, scoped)
 			if !ok {
 				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
 			}
@@ -375,30 +375,23 @@ func (e *Engine) docsFor(tables []string, question string) []string {
 }
 
 // lookupTable resolves a table name (qualified, or along the search path)
-// to its qualified name; "" when there is none.
-func (st *state) lookupTable(name string, path []string) string {
-	s, n := splitQualified(name)
-	t := st.cat.Lookup(s, n)
-	if s == "" {
-		t = st.cat.Resolve(n, path)
-	}
-	if t == nil {
-		return ""
-	}
-	return t.QualifiedName()
+// to its qualified name, as a query of the request would (resolver): ""
+// when there is none, or when it is outside a scoped request's schemas.
+func (st *state) lookupTable(name string, path []string, scoped bool) string {
+	return st.resolver(path, scoped)(splitQualified(name))
 }
 
 // lookupTarget resolves a glossary target: a table, or table.column (the
 // table qualified or not), to its qualified name.
-func (st *state) lookupTarget(target string, path []string) (string, bool) {
-	if t := st.lookupTable(target, path); t != "" {
+func (st *state) lookupTarget(target string, path []string, scoped bool) (string, bool) {
+	if t := st.lookupTable(target, path, scoped); t != "" {
 		return t, true
 	}
 	i := strings.LastIndexByte(target, '.')
 	if i < 0 {
 		return "", false
 	}
-	t := st.lookupTable(target[:i], path)
+	t := st.lookupTable(target[:i], path, scoped)
 	if t == "" || st.cat.Lookup(splitQualified(t)).Column(target[i+1:]) == nil {
 		return "", false
 	}

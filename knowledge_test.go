@@ -211,6 +211,12 @@ func TestLearnInScope(t *testing.T) {
 	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM div_02.employees"), nl2sql.Scope("div_01")); !errors.Is(err, nl2sql.ErrUnsafe) {
 		t.Errorf("another division's table under Scope(div_01): %v, want ErrUnsafe", err)
 	}
+	if _, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Table: "div_02.employees", Text: "x"}, nl2sql.Scope("div_01")); !errors.Is(err, nl2sql.ErrInvalid) {
+		t.Errorf("a doc of another division's table under Scope(div_01): %v, want ErrInvalid", err)
+	}
+	if _, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Table: "employees", Text: "x"}, nl2sql.Scope("div_01")); err != nil {
+		t.Errorf("a doc of the division's own table: %v", err)
+	}
 	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees?", "SELECT count(*) FROM employees"), nl2sql.Scope("nope")); !errors.Is(err, nl2sql.ErrConfig) {
 		t.Errorf("unknown scope: %v", err)
 	}
