@@ -138,6 +138,35 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			}
 		}
 	}
+	e.breakTies(ctx, v, cands)
+}
+
+// breakTies gives the candidates that planned, and whose ORDER BY ...
+// LIMIT can tie between groups, their grouping keys as last sort keys (see
+// RuleTieOrder). The rewrite is validated and planned again; a candidate
+// keeps its own text when that fails.
+func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*candidate) {
+	var live []*candidate
+	var sqls []string
+	for _, c := range cands {
+		if c.Status != StatusOK {
+			continue
+		}
+		if sql, ok := breakTies(c.validated.SQL); ok {
+			live, sqls = append(live, c), append(sqls, sql)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	for i, r := range v.Explain(ctx, e.db, sqls) {
+		if r.Validation == nil || r.Err != nil {
+			continue
+		}
+		c := live[i]
+		c.SQL, c.validated, c.cost, c.rows = sqls[i], r.Validation, r.TotalCost, r.PlanRows
+		c.Repairs = append(c.Repairs, RuleTieOrder)
+	}
 }
 
 // charPosition turns a byte offset into sql into the 1-based character

@@ -31,11 +31,11 @@ func (r *agreementRecorder) Score(ctx context.Context, in *nl2sql.ScoreInput) []
 }
 
 // TestAgreementIgnoresTruncatedResults: execution-result agreement reads at
-// most 200 rows of each candidate; when a result is cut there, the rows it
-// got are whichever the server sent first (a parallel or synchronized scan
-// sends others on the next run), so a cut result is not compared. Before,
-// the first 200 rows of two unordered 1,000-row results counted as the
-// same answer.
+// most 2,000 rows of each candidate; when a result is cut there, the rows
+// it got are whichever the server sent first (a parallel or synchronized
+// scan sends others on the next run), so a cut result is not compared.
+// Before, the first rows of two unordered results cut at the cap counted
+// as the same answer.
 func TestAgreementIgnoresTruncatedResults(t *testing.T) {
 	rec := &agreementRecorder{}
 	pool := pgtest.Pool(t, erptest.Single(t))
@@ -44,10 +44,10 @@ func TestAgreementIgnoresTruncatedResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := eng.Pick(context.Background(), "List the employees", []string{
-		"SELECT emp_id FROM employees",            // 1,000 rows: cut at 200
-		"SELECT emp_id FROM employees WHERE true", // the same, cut at 200
-		"SELECT dept_id FROM departments",         // 14 rows
-		"SELECT d.dept_id FROM departments d",     // the same 14 rows
+		"SELECT e.emp_id, d.dept_id FROM employees e, departments d",            // 14,000 rows: cut at 2,000
+		"SELECT e.emp_id, d.dept_id FROM employees e, departments d WHERE true", // the same, cut at 2,000
+		"SELECT dept_id FROM departments",                                       // 14 rows
+		"SELECT d.dept_id FROM departments d",                                   // the same 14 rows
 	})
 	if err != nil || res.Chosen < 0 {
 		t.Fatalf("Pick = %+v, %v", res, err)

@@ -57,12 +57,19 @@ type ScoreCandidate struct {
 	// the same rows, or -1 when results were not compared (too costly, or a
 	// single candidate).
 	Agreement float64
+	// OrderedAgreement is the share of those that also returned the
+	// columns in the same order (Agreement ignores their order), or -1.
+	OrderedAgreement float64
 	// ResultRows is the number of rows the candidate returned when it was
 	// run to compare results (capped a little above the compare cap), or -1
 	// when it was not run.
 	ResultRows int
 	// DuplicateRows is true when that run returned some row more than once.
 	DuplicateRows bool
+	// Grouped is true when the top-level query has a GROUP BY: each row is
+	// a group, so a repeated row is two groups that look alike (two
+	// students named Cassandra), not a join that fans out.
+	Grouped bool
 	// UnknownValues counts the string literals the candidate compares a
 	// column with that the column holds in no row (for the columns whose
 	// values the value index knows completely).
@@ -70,11 +77,14 @@ type ScoreCandidate struct {
 }
 
 // DefaultScorer combines agreement between samples (same SQL, and same rows
-// when results were compared), lint, repairs, schema adherence (tables
-// inside the retrieved context), join-skeleton agreement (the candidate's
-// joins follow the planned join edges), the expected result shape ("how
-// many" -> COUNT, "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY),
-// values the question names appearing in the SQL, and planner cost.
+// when results were compared, in any column order, the same order counting
+// a little more), lint, repairs, schema adherence (tables inside the
+// retrieved context), join-skeleton agreement (the candidate's joins follow
+// the planned join edges), the expected result shape ("how many" -> COUNT,
+// "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY), values the
+// question names appearing in the SQL, the question's words among the names
+// and constants it uses, what its run returned (no rows, repeated rows of a
+// query that does not group, constants no row holds) and planner cost.
 type DefaultScorer struct{}
 
 var (
@@ -97,6 +107,7 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 	q := in.Question + " " + in.Evidence
 	named := namedTables(q, in.ContextTables)
 	presumesRows := !reExistence.MatchString(q)
+	qTerms := uniqueTerms(q)
 	out := make([]float64, len(in.Candidates))
 	for i, c := range in.Candidates {
 		s := 1.0
@@ -154,6 +165,9 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		if c.Agreement >= 0 {
 			s += weightAgreement * c.Agreement
 		}
+		if c.OrderedAgreement >= 0 {
+			s += weightOrderedAgreement * c.OrderedAgreement
+		}
 		if len(named) > 0 {
 			// A penalty, not a bonus: reading what the question names is
 			// expected, and should not raise confidence on its own.
@@ -165,12 +179,13 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		if c.UnknownValues > 0 {
 			s -= weightUnknownValue
 		}
-		if c.DuplicateRows {
+		if c.DuplicateRows && !c.Grouped {
 			s -= weightDuplicates
 		}
 		if len(in.Columns) > 0 {
 			s -= weightLinkedColumns * (1 - coverage(c.Columns, in.Columns))
 		}
+		s += weightQuestionTerms * termCoverage(qTerms, c)
 		out[i] = s
 	}
 	return out
@@ -182,12 +197,14 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 // rows when the question presumes some, break its ties and overrule a thin
 // majority (measured on spider-pools: see docs/benchmarks.md).
 const (
-	weightAgreement     = 1.0
-	weightNamed         = 0.3
-	weightEmpty         = 0.3
-	weightUnknownValue  = 0.3
-	weightDuplicates    = 0.2
-	weightLinkedColumns = 0.3
+	weightAgreement        = 0.8
+	weightOrderedAgreement = 0.2
+	weightNamed            = 0.3
+	weightEmpty            = 0.3
+	weightUnknownValue     = 0.3
+	weightDuplicates       = 0.2
+	weightLinkedColumns    = 0.3
+	weightQuestionTerms    = 0.3
 )
 
 // linkedColumnScore is the link score from which a linked column is
@@ -219,6 +236,49 @@ func namedTables(question string, tables []string) []string {
 		}
 	}
 	return out
+}
+
+// uniqueTerms returns the distinct retrieval terms (stemmed, stopwords
+// dropped) of text.
+func uniqueTerms(text string) []string {
+	ts := retrieve.Terms(text)
+	slices.Sort(ts)
+	return slices.Compact(ts)
+}
+
+// reStringLiteral matches a SQL string constant ('it”s' included).
+var reStringLiteral = regexp.MustCompile(`'(?:[^']|'')*'`)
+
+// termCoverage is the share of the question's terms found in the names of
+// the columns and tables c reads and in its string constants: of two
+// candidates, the one that uses what the question talks about ("official
+// language" -> countrylanguage.isofficial) is more likely to answer it.
+func termCoverage(question []string, c ScoreCandidate) float64 {
+	if len(question) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	add := func(text string) {
+		for _, t := range retrieve.Terms(text) {
+			have[t] = true
+		}
+	}
+	for _, col := range c.Columns {
+		add(col[strings.LastIndexByte(col, '.')+1:])
+	}
+	for _, t := range c.Tables {
+		add(t[strings.LastIndexByte(t, '.')+1:])
+	}
+	for _, lit := range reStringLiteral.FindAllString(c.SQL, -1) {
+		add(lit)
+	}
+	n := 0
+	for _, t := range question {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(question))
 }
 
 // coverage is the share of want found in have.
@@ -254,28 +314,32 @@ func confidence(score float64) float64 {
 const cheapCost = 1e5
 
 // compareRows is the row cap of the runs that compare results.
-const compareRows = 200
+const compareRows = 2000
 
 // runOutcome is what running a candidate to compare results gave.
 type runOutcome struct {
 	digest     string // "" when not run or failed
+	unordered  string // digest ignoring the order of the columns
 	rows       int    // rows returned (at most compareRows+1); -1 when not run
 	duplicates bool   // some row is returned more than once
+	// agreement is the share of the other compared candidates' votes that
+	// went to the same rows, whatever their column order (-1: not
+	// compared); ordered counts only those with the same column order.
+	agreement, ordered float64
 }
 
-// agreement runs cheap candidates with a small row cap and returns, per
-// candidate, the share of the other compared candidates' votes that went to
-// the same rows (-1: not compared) and what the run gave. A result cut at
-// the cap is not compared: which rows came first is the server's choice (a
-// parallel or synchronized scan sends others on the next run).
-func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *SchemaContext, role string) ([]float64, []runOutcome) {
-	out := make([]float64, len(cands))
+// agreement runs cheap candidates with a row cap and returns, per
+// candidate, what the run gave and how far the others agree with it. A
+// result cut at the cap is not compared: which rows came first is the
+// server's choice (a parallel or synchronized scan sends others on the
+// next run).
+func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *SchemaContext, role string) []runOutcome {
 	runs := make([]runOutcome, len(cands))
-	for i := range out {
-		out[i], runs[i].rows = -1, -1
+	for i := range runs {
+		runs[i].rows, runs[i].agreement, runs[i].ordered = -1, -1, -1
 	}
 	if len(cands) < 2 {
-		return out, runs
+		return runs
 	}
 	for i, cd := range cands {
 		if cd.cost > cheapCost {
@@ -289,8 +353,8 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 			runs[i].rows = len(r.Rows) // not empty, but not comparable
 			continue
 		}
-		digest, dup := resultDigest(r)
-		runs[i] = runOutcome{digest: digest, rows: len(r.Rows), duplicates: dup}
+		runs[i].digest, runs[i].unordered, runs[i].duplicates = resultDigest(r)
+		runs[i].rows = len(r.Rows)
 	}
 	for i := range cands {
 		if runs[i].digest == "" {
@@ -298,38 +362,51 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 		}
 		// Weighted by votes: a query several samples proposed counts as
 		// several answers.
-		same, compared := 0, 0
+		same, ordered, compared := 0, 0, 0
 		for j := range cands {
 			if i == j || runs[j].digest == "" {
 				continue
 			}
 			compared += cands[j].Votes
-			if runs[i].digest == runs[j].digest {
+			if runs[i].unordered == runs[j].unordered {
 				same += cands[j].Votes
+			}
+			if runs[i].digest == runs[j].digest {
+				ordered += cands[j].Votes
 			}
 		}
 		if compared > 0 {
-			out[i] = float64(same) / float64(compared)
+			runs[i].agreement = float64(same) / float64(compared)
+			runs[i].ordered = float64(ordered) / float64(compared)
 		}
 	}
-	return out, runs
+	return runs
 }
 
 // resultDigest identifies a result by its values, ignoring column names and
 // row order (two queries answering alike may name and sort differently),
-// and reports whether a row repeats.
-func resultDigest(r *execute.Result) (string, bool) {
+// and reports whether a row repeats. unordered also ignores the order of
+// the columns: "count, name" and "name, count" give the same answer.
+func resultDigest(r *execute.Result) (digest, unordered string, dup bool) {
 	rows := make([]string, len(r.Rows))
+	cells := make([]string, len(r.Rows))
 	for i, row := range r.Rows {
 		b, _ := json.Marshal(row)
 		rows[i] = string(b)
+		vals := make([]string, len(row))
+		for j, v := range row {
+			b, _ := json.Marshal(v)
+			vals[j] = string(b)
+		}
+		sort.Strings(vals)
+		cells[i] = strings.Join(vals, "\x1f")
 	}
 	sort.Strings(rows)
-	dup := false
+	sort.Strings(cells)
 	for i := 1; i < len(rows) && !dup; i++ {
 		dup = rows[i] == rows[i-1]
 	}
-	return fmt.Sprint(len(r.Columns), r.Truncated, rows), dup
+	return fmt.Sprint(len(r.Columns), r.Truncated, rows), fmt.Sprint(len(r.Columns), cells), dup
 }
 
 // score scores validated candidates with the engine's Scorer and returns
@@ -345,12 +422,13 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 			in.Columns = append(in.Columns, cl.Table+"."+cl.Column)
 		}
 	}
-	agreement, runs := e.agreement(ctx, st, ok, c, ac.role)
+	runs := e.agreement(ctx, st, ok, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
-			Agreement: agreement[i], ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
-			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables)}
+			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
+			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables),
+			Grouped:       grouped(cd.validated.SQL)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
 			sc.Columns = refs.Columns
 			for _, j := range refs.Joins {
@@ -374,10 +452,10 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 
 // repairedToPlan reports whether a candidate needed a repair to validate or
 // plan: writing a literal as the stored value does not count (the query
-// ran before it, just on a value no row holds).
+// ran before it, just on a value no row holds), nor does breaking ties.
 func repairedToPlan(rules []string) bool {
 	for _, r := range rules {
-		if r != RuleStoredValue {
+		if r != RuleStoredValue && r != RuleTieOrder {
 			return true
 		}
 	}

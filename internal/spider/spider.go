@@ -186,7 +186,8 @@ func readScripts() (map[string]string, error) {
 
 // LoadDatabase runs the dump of database ("sp_...") on conn, which should be
 // connected to a fresh, empty database. COPY ... FROM stdin blocks are sent
-// through the copy protocol; everything else runs as simple queries.
+// through the copy protocol; everything else runs as simple queries. It
+// ends with ANALYZE.
 func LoadDatabase(ctx context.Context, conn *pgx.Conn, database string) error {
 	script, err := Script(database)
 	if err != nil {
@@ -213,7 +214,14 @@ func LoadDatabase(ctx context.Context, conn *pgx.Conn, database string) error {
 		}
 		stmt.WriteString(line)
 	}
-	return run(ctx, conn, stmt.String())
+	if err := run(ctx, conn, stmt.String()); err != nil {
+		return err
+	}
+	// Statistics now, not whenever autovacuum gets to it: the planner's
+	// choice decides which tied rows an ORDER BY ... LIMIT returns, and a
+	// copy of the database taken before and one taken after an automatic
+	// ANALYZE would answer such questions differently.
+	return run(ctx, conn, "ANALYZE")
 }
 
 func run(ctx context.Context, conn *pgx.Conn, sql string) error {

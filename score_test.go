@@ -1,0 +1,80 @@
+package nl2sql_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+)
+
+// inputRecorder is the DefaultScorer, keeping the last input it scored.
+type inputRecorder struct {
+	mu sync.Mutex
+	in *nl2sql.ScoreInput
+}
+
+func (r *inputRecorder) Score(ctx context.Context, in *nl2sql.ScoreInput) []float64 {
+	r.mu.Lock()
+	r.in = in
+	r.mu.Unlock()
+	return nl2sql.DefaultScorer{}.Score(ctx, in)
+}
+
+// TestAgreementIgnoresColumnOrder: "id, name" and "name, id" are the same
+// answer: they agree, but only the candidates with the same column order
+// agree in OrderedAgreement, which decides between the two orders.
+func TestAgreementIgnoresColumnOrder(t *testing.T) {
+	rec := &inputRecorder{}
+	pool := pgtest.Pool(t, erptest.Single(t))
+	eng, err := nl2sql.New(pool, nl2sql.WithScorer(rec), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Pick(context.Background(), "List the departments", []string{
+		"SELECT dept_name, dept_id FROM departments",
+		"SELECT dept_id, dept_name FROM departments",
+		"SELECT d.dept_id, d.dept_name FROM departments d",
+		"SELECT dept_cd FROM departments",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agreement, ordered []float64
+	for _, c := range rec.in.Candidates {
+		agreement, ordered = append(agreement, c.Agreement), append(ordered, c.OrderedAgreement)
+	}
+	if want := []float64{2.0 / 3, 2.0 / 3, 2.0 / 3, 0}; !slices.Equal(agreement, want) {
+		t.Errorf("agreement = %v, want %v", agreement, want)
+	}
+	if want := []float64{0, 1.0 / 3, 1.0 / 3, 0}; !slices.Equal(ordered, want) {
+		t.Errorf("ordered agreement = %v, want %v", ordered, want)
+	}
+	if res.Chosen != 1 {
+		t.Errorf("chose %d, want 1 (the column order two candidates share)", res.Chosen)
+	}
+}
+
+// TestRepeatedRowsOfGroups: a repeated row counts against a candidate when
+// it comes from a join that fans out, not when each row is a group (two
+// groups may show the same values).
+func TestRepeatedRowsOfGroups(t *testing.T) {
+	in := &nl2sql.ScoreInput{Question: "Names of students with likes, and how many each", Candidates: []nl2sql.ScoreCandidate{
+		{SQL: "SELECT s.name FROM likes l JOIN students s ON s.id = l.student_id", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true},
+		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true, Grouped: true},
+		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, Grouped: true},
+	}}
+	s := nl2sql.DefaultScorer{}.Score(context.Background(), in)
+	if s[1] != s[2] {
+		t.Errorf("repeated rows of a grouped query scored %v, the same query without them %v", s[1], s[2])
+	}
+	plain := *in
+	plain.Candidates = []nl2sql.ScoreCandidate{in.Candidates[0], in.Candidates[0]}
+	plain.Candidates[1].DuplicateRows = false
+	if p := (nl2sql.DefaultScorer{}).Score(context.Background(), &plain); p[0] >= p[1] {
+		t.Errorf("repeated rows of a fanning join not penalised: %v", p)
+	}
+}
