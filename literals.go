@@ -48,9 +48,13 @@ type comparison struct {
 	set    *valueSet
 	column string // schema.table.column
 	consts []*pg_query.A_Const
+	// negated is col <> 'x' or col NOT IN (...): a constant no row holds
+	// makes it true of every row rather than of none.
+	negated bool
 }
 
-// comparisons finds col = 'x', 'x' = col and col IN ('x', ...) in tree
+// comparisons finds col = 'x', 'x' = col, col IN ('x', ...) and their
+// negations (<>, NOT IN) in tree
 // where col resolves to a column whose values the index knows. resolve maps
 // a relation (schema may be "") to its qualified name, "" when unknown.
 func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema, name string) string) []comparison {
@@ -90,7 +94,11 @@ func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema,
 	var out []comparison
 	walkMessages(tree.ProtoReflect(), func(m protoreflect.Message) {
 		e, ok := m.Interface().(*pg_query.A_Expr)
-		if !ok || len(e.Name) != 1 || e.Name[0].GetString_().GetSval() != "=" {
+		if !ok || len(e.Name) != 1 {
+			return
+		}
+		op := e.Name[0].GetString_().GetSval()
+		if op != "=" && op != "<>" {
 			return
 		}
 		col, consts := e.Lexpr.GetColumnRef(), stringConsts(e.Rexpr)
@@ -101,7 +109,7 @@ func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema,
 			return
 		}
 		if key := vs.column(col, byName, read); key != "" {
-			out = append(out, comparison{set: vs[key], column: key, consts: consts})
+			out = append(out, comparison{set: vs[key], column: key, consts: consts, negated: op == "<>"})
 		}
 	})
 	return out
@@ -110,9 +118,10 @@ func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema,
 // unknownValues counts the comparisons of sql whose string constant a
 // column holds in no row, for the columns whose every value the index
 // knows. A model that writes 'Jetblue Airways' where the data says
-// 'JetBlue Airways' gets an empty answer that looks like a real one; a
-// candidate naming stored values is more likely right. tables are the
-// relations sql reads (qualified).
+// 'JetBlue Airways' gets an empty answer that looks like a real one, and
+// one that writes citizenship <> 'French' where the data says 'France' a
+// filter that filters nothing; a candidate naming stored values is more
+// likely right. tables are the relations sql reads (qualified).
 func (vs valueSets) unknownValues(sql string, tables []string) int {
 	if len(vs) == 0 {
 		return 0
@@ -155,6 +164,9 @@ func (vs valueSets) storedValues(sql string, resolve func(schema, name string) s
 	var edits []splice
 	var notes []string
 	for _, c := range vs.comparisons(tree, resolve) {
+		if c.negated {
+			continue // only a value that selects nothing is taken for a slip
+		}
 		for _, k := range c.consts {
 			v := k.GetSval().Sval
 			if c.set.exact[v] {

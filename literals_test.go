@@ -46,6 +46,10 @@ func TestStoredValueCase(t *testing.T) {
 		{"spaces", paint, "SELECT id FROM paint WHERE color = 'green'", "SELECT id FROM paint WHERE color = 'Green '"},
 		{"matches another column only", paint, "SELECT id FROM paint WHERE color = 'dark'", ""},
 		{"no match at all", paint, "SELECT id FROM paint WHERE color = 'purple'", ""},
+		// A negation with a constant no row holds filters nothing; which
+		// value was meant is not the rewrite's to guess.
+		{"negation", paint, "SELECT id FROM paint WHERE color <> 'RED'", ""},
+		{"NOT IN", paint, "SELECT id FROM paint WHERE color NOT IN ('RED')", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := c.eng.Repair(ctx, c.sql)
@@ -63,5 +67,35 @@ func TestStoredValueCase(t *testing.T) {
 				t.Errorf("%s: sql_out %q rules %v executes %v (%s); want %q", c.sql, r.SQLOut, r.Rules, r.Executes, r.Message, c.want)
 			}
 		})
+	}
+}
+
+// TestUnknownValueInNegation: a candidate that compares a column with a
+// constant no row holds is marked, for = and IN (an empty answer) as for
+// <> and NOT IN (a filter that keeps every row).
+func TestUnknownValueInNegation(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE singer (id int PRIMARY KEY, name text, citizenship text);
+		INSERT INTO singer VALUES (1, 'Ana', 'France'), (2, 'Bo', 'Chile'), (3, 'Cy', 'France')`)
+	rec := &inputRecorder{}
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithScorer(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqls := []string{
+		"SELECT name FROM singer WHERE citizenship <> 'French'",
+		"SELECT name FROM singer WHERE citizenship NOT IN ('French', 'France')",
+		"SELECT name FROM singer WHERE citizenship != 'France'",
+		"SELECT name FROM singer WHERE citizenship = 'French'",
+	}
+	if _, err := eng.Pick(context.Background(), "Which singers are not French citizens?", sqls); err != nil {
+		t.Fatal(err)
+	}
+	var unknown []int
+	for _, c := range rec.in.Candidates {
+		unknown = append(unknown, c.UnknownValues)
+	}
+	if want := []int{1, 1, 0, 1}; !slices.Equal(unknown, want) {
+		t.Errorf("UnknownValues = %v, want %v", unknown, want)
 	}
 }

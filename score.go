@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -66,6 +67,11 @@ type ScoreCandidate struct {
 	ResultRows int
 	// DuplicateRows is true when that run returned some row more than once.
 	DuplicateRows bool
+	// FanOut is true when it sums or averages a column over a join that
+	// repeats the column's rows (a table joined by columns that hold no key
+	// of it): the average grade of students who have friends, written as a
+	// join with the friend table, counts each student once per friend.
+	FanOut bool
 	// Grouped is true when the top-level query has a GROUP BY: each row is
 	// a group, so a repeated row is two groups that look alike (two
 	// students named Cassandra), not a join that fans out.
@@ -114,10 +120,11 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		if total > 0 {
 			s += 0.6 * float64(c.Votes) / float64(total)
 		}
-		warn := 0
+		warn, defect := 0, c.FanOut
 		for _, is := range c.Issues {
 			if is.Severity == validate.SeverityWarning {
 				warn++
+				defect = defect || defects[is.Code]
 			}
 		}
 		s -= 0.1 * float64(min(warn, 3))
@@ -186,26 +193,40 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 			s -= weightLinkedColumns * (1 - coverage(c.Columns, in.Columns))
 		}
 		s += weightQuestionTerms * termCoverage(qTerms, c)
+		if defect {
+			s -= weightDefect
+		}
 		out[i] = s
 	}
 	return out
 }
 
 // Weights of the result-based signals. Agreement between the results of
-// independently written queries is the strongest evidence of a right answer;
-// a query that reads every table the question names, and one that returns
+// independently written queries is the strongest evidence of a right answer
+// (in any column order; the same order breaks ties between orders). A
+// query that reads every table the question names, and one that returns
 // rows when the question presumes some, break its ties and overrule a thin
-// majority (measured on spider-pools: see docs/benchmarks.md).
+// majority. Evidence that a query is wrong whatever the others say (a
+// constant no row holds, rows counted twice, a condition never true)
+// outweighs most of the agreement: several models make the same slip
+// (measured on spider-pools: see docs/benchmarks.md).
 const (
 	weightAgreement        = 0.8
 	weightOrderedAgreement = 0.2
 	weightNamed            = 0.3
 	weightEmpty            = 0.3
-	weightUnknownValue     = 0.3
+	weightUnknownValue     = 0.8
 	weightDuplicates       = 0.2
 	weightLinkedColumns    = 0.3
 	weightQuestionTerms    = 0.3
+	weightDefect           = 0.8
 )
+
+// defects are the lint warnings that say the query answers something else
+// than it seems to (rows counted twice, a condition never true), not how it
+// is written; with FanOut they cost weightDefect, as much as most of the
+// other candidates agreeing.
+var defects = map[string]bool{validate.CodeFanTrap: true, validate.CodeContradiction: true}
 
 // linkedColumnScore is the link score from which a linked column is
 // expected in the answer.
@@ -423,12 +444,14 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 		}
 	}
 	runs := e.agreement(ctx, st, ok, c, ac.role)
+	repeats := e.repeatedKeys(ctx, st, c, ac.role)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables),
-			Grouped:       grouped(cd.validated.SQL)}
+			Grouped:       grouped(cd.validated.SQL),
+			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
 			sc.Columns = refs.Columns
 			for _, j := range refs.Joins {
@@ -448,6 +471,38 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 		}
 	}
 	return scores, best
+}
+
+// maxRepeatScan is the largest table (planner estimate) whose rows are
+// read to learn whether join columns repeat when it declares no key.
+const maxRepeatScan = 1e6
+
+// repeatedKeys returns the check sqlrefs.FanOut asks about a table that
+// declares no key: does the data hold two rows with the same values in
+// cols? It runs under the request's policy, bounded by verifyTimeout, and
+// remembers its answers for the request; a table too large, a failure or a
+// timeout answers no (the candidate is not marked).
+func (e *Engine) repeatedKeys(ctx context.Context, st *state, c *SchemaContext, role string) func(*schema.Table, []string) bool {
+	seen := map[string]bool{}
+	return func(t *schema.Table, cols []string) bool {
+		key := t.QualifiedName() + "\x00" + strings.Join(cols, "\x00")
+		if v, ok := seen[key]; ok {
+			return v
+		}
+		if t.EstimatedRows > maxRepeatScan {
+			return false
+		}
+		quoted := make([]string, len(cols))
+		for i, col := range cols {
+			quoted[i] = schema.QuoteIdent(col)
+		}
+		q := "SELECT 1 FROM " + t.QuoteQualified() + " GROUP BY " + strings.Join(quoted, ", ") + " HAVING count(*) > 1"
+		vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(vctx, q, e.queryOptions(c.SearchPath, 1, role)...)
+		cancel()
+		seen[key] = err == nil && len(r.Rows) > 0
+		return seen[key]
+	}
 }
 
 // repairedToPlan reports whether a candidate needed a repair to validate or

@@ -78,3 +78,39 @@ func TestRepeatedRowsOfGroups(t *testing.T) {
 		t.Errorf("repeated rows of a fanning join not penalised: %v", p)
 	}
 }
+
+// TestFanOutOutweighsAgreement: three candidates average each student once
+// per friend (a join with a table that repeats them, known from the data:
+// the tables declare no keys); one averages each student once. The one
+// wins over the three that agree.
+func TestFanOutOutweighsAgreement(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE highschooler (id int, name text, grade int);
+		CREATE TABLE friend (student_id int, friend_id int);
+		INSERT INTO highschooler VALUES (1, 'Ann', 9), (2, 'Bob', 12), (3, 'Cy', 10);
+		INSERT INTO friend VALUES (1, 2), (1, 3), (1, 4), (2, 1);`)
+	rec := &inputRecorder{}
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithScorer(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Pick(context.Background(), "What is the average grade of students who have friends?", []string{
+		"SELECT avg(h.grade) FROM highschooler h JOIN friend f ON h.id = f.student_id",
+		"SELECT AVG(highschooler.grade) FROM friend JOIN highschooler ON friend.student_id = highschooler.id",
+		"SELECT avg(grade) FROM highschooler, friend WHERE id = student_id",
+		"SELECT avg(grade) FROM highschooler WHERE id IN (SELECT student_id FROM friend)",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fan []bool
+	for _, c := range rec.in.Candidates {
+		fan = append(fan, c.FanOut)
+	}
+	if want := []bool{true, true, true, false}; !slices.Equal(fan, want) {
+		t.Errorf("FanOut = %v, want %v", fan, want)
+	}
+	if res.Chosen != 3 {
+		t.Errorf("chose %d (%s), want 3: the average over each student once", res.Chosen, res.SQL)
+	}
+}

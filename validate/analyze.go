@@ -156,6 +156,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	a.selectStar(s, lv)
 	a.grouping(s)
 	a.fanTrap(s, lv)
+	a.contradiction(s, lv)
 	if s.HavingClause != nil && len(s.GroupClause) == 0 {
 		a.warn(CodeHavingNoGroup, nodeLocation(s.HavingClause), "HAVING without GROUP BY treats the whole result as one group; add GROUP BY or move the condition to WHERE")
 	}

@@ -145,6 +145,7 @@ const (
 	CodeHavingNoGroup = "L008" // HAVING without GROUP BY
 	CodeUnknownColumn = "L009" // column not found in any FROM relation of known columns
 	CodeFanTrap       = "L010" // SUM/AVG/COUNT over rows a one-to-many join repeats (needs Table keys)
+	CodeContradiction = "L011" // a column equated to two different constants in one AND chain (never true)
 )
 
 // Rewrite notes (SeverityInfo).
