@@ -228,7 +228,7 @@ func anyTrue(bs []bool) bool {
 }
 
 // minPick is the lowest spider-pools Pick figure accepted.
-const minPick = 784
+const minPick = 798
 
 // TestSpiderPools measures repair and selection on the spider-pools
 // benchmark (skipped when the dataset is absent): the figures are logged,
