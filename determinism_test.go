@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -13,23 +12,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 )
 
-// agreementRecorder is the DefaultScorer, remembering the agreement of each
-// candidate it was given.
-type agreementRecorder struct {
-	mu        sync.Mutex
-	agreement []float64
-}
-
-func (r *agreementRecorder) Score(ctx context.Context, in *nl2sql.ScoreInput) []float64 {
-	r.mu.Lock()
-	r.agreement = nil
-	for _, c := range in.Candidates {
-		r.agreement = append(r.agreement, c.Agreement)
-	}
-	r.mu.Unlock()
-	return nl2sql.DefaultScorer{}.Score(ctx, in)
-}
-
 // TestAgreementIgnoresTruncatedResults: execution-result agreement reads at
 // most 2,000 rows of each candidate; when a result is cut there, the rows
 // it got are whichever the server sent first (a parallel or synchronized
@@ -37,7 +19,7 @@ func (r *agreementRecorder) Score(ctx context.Context, in *nl2sql.ScoreInput) []
 // Before, the first rows of two unordered results cut at the cap counted
 // as the same answer.
 func TestAgreementIgnoresTruncatedResults(t *testing.T) {
-	rec := &agreementRecorder{}
+	rec := &inputRecorder{}
 	pool := pgtest.Pool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, nl2sql.WithScorer(rec), nl2sql.WithValueIndex(false))
 	if err != nil {
@@ -52,8 +34,12 @@ func TestAgreementIgnoresTruncatedResults(t *testing.T) {
 	if err != nil || res.Chosen < 0 {
 		t.Fatalf("Pick = %+v, %v", res, err)
 	}
-	if want := []float64{-1, -1, 1, 1}; !slices.Equal(rec.agreement, want) {
-		t.Errorf("agreement = %v, want %v", rec.agreement, want)
+	var agreement []float64
+	for _, c := range rec.in.Candidates {
+		agreement = append(agreement, c.Agreement)
+	}
+	if want := []float64{-1, -1, 1, 1}; !slices.Equal(agreement, want) {
+		t.Errorf("agreement = %v, want %v", agreement, want)
 	}
 }
 

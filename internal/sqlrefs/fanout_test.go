@@ -11,13 +11,6 @@ import (
 // fanCatalog: students and dogs with keys; friend and treatments without
 // (their repeats come from the data stub below); ships keyed by id.
 func fanCatalog() *schema.Catalog {
-	cols := func(names ...string) []schema.Column {
-		var out []schema.Column
-		for _, n := range names {
-			out = append(out, schema.Column{Name: n})
-		}
-		return out
-	}
 	return schema.NewCatalog(nil, []*schema.Table{
 		{Schema: "public", Name: "students", Columns: cols("id", "name", "grade"), PrimaryKey: []string{"id"}},
 		{Schema: "public", Name: "friend", Columns: cols("student_id", "friend_id")},

@@ -8,14 +8,16 @@ import (
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
-func cat() *schema.Catalog {
-	cols := func(names ...string) []schema.Column {
-		var out []schema.Column
-		for _, n := range names {
-			out = append(out, schema.Column{Name: n})
-		}
-		return out
+// cols makes columns of the given names.
+func cols(names ...string) []schema.Column {
+	var out []schema.Column
+	for _, n := range names {
+		out = append(out, schema.Column{Name: n})
 	}
+	return out
+}
+
+func cat() *schema.Catalog {
 	return schema.NewCatalog(nil, []*schema.Table{
 		{Schema: "public", Name: "customers", Columns: cols("id", "name", "city")},
 		{Schema: "public", Name: "orders", Columns: cols("id", "customer_id", "total", "status")},
