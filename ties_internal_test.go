@@ -18,6 +18,14 @@ func TestBreakTies(t *testing.T) {
 			`SELECT "Name" FROM T GROUP BY "Name", Kind ORDER BY COUNT(*) DESC, "Name", kind LIMIT 1`},
 		{`SELECT U&"d\0061ta" FROM t GROUP BY U&"d\0061ta" ORDER BY count(*) LIMIT 1`,
 			`SELECT U&"d\0061ta" FROM t GROUP BY U&"d\0061ta" ORDER BY count(*), data LIMIT 1`},
+		// Keywords stay quoted; expressions are written as PostgreSQL reads
+		// them (the result is validated again before it runs).
+		{`SELECT "order" FROM t GROUP BY "order" ORDER BY count(*) LIMIT 1`,
+			`SELECT "order" FROM t GROUP BY "order" ORDER BY count(*), "order" LIMIT 1`},
+		{"SELECT lower(name), count(*) FROM t GROUP BY lower(name) ORDER BY 2 DESC LIMIT 1",
+			"SELECT lower(name), count(*) FROM t GROUP BY lower(name) ORDER BY 2 DESC, lower(name) LIMIT 1"},
+		{"SELECT d::date FROM t GROUP BY d::date, pg_catalog.upper(x) ORDER BY count(*) LIMIT 1",
+			"SELECT d::date FROM t GROUP BY d::date, pg_catalog.upper(x) ORDER BY count(*), d::date, pg_catalog.upper(x) LIMIT 1"},
 		// Ordinals read alike in GROUP BY and ORDER BY.
 		{"SELECT a, count(*) FROM t GROUP BY 1 ORDER BY 2 DESC LIMIT 5",
 			"SELECT a, count(*) FROM t GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5"},
