@@ -295,6 +295,32 @@ func storedKnowledge(ctx context.Context, s retrieve.SchemaStore) ([]Knowledge, 
 	return out, nil
 }
 
+// reloadKnowledge makes what the store holds the engine's knowledge at the
+// end of a build. It reads the store again, holding the lock remember
+// takes: knowledge a Learn stored while the build ran (a Learn that had
+// the previous state) is in this read, or is remembered after it; before,
+// the build kept only what it had read at its start and such knowledge was
+// missing until the next build. Without a store, learnt (nothing) stands.
+func (e *Engine) reloadKnowledge(ctx context.Context, store retrieve.SchemaStore, learnt []Knowledge) error {
+	e.know.mu.Lock()
+	if store != nil {
+		var err error
+		if learnt, err = storedKnowledge(ctx, store); err != nil {
+			e.know.mu.Unlock()
+			return err
+		}
+	}
+	e.know.items = make(map[string]Knowledge, len(learnt))
+	for _, k := range learnt {
+		e.know.items[k.ID] = k
+	}
+	e.know.mu.Unlock()
+	for _, k := range learnt {
+		e.rememberExample(ctx, k)
+	}
+	return nil
+}
+
 // remember makes k part of what the engine uses.
 func (e *Engine) remember(ctx context.Context, k Knowledge) {
 	e.know.mu.Lock()
@@ -303,6 +329,12 @@ func (e *Engine) remember(ctx context.Context, k Knowledge) {
 	}
 	e.know.items[k.ID] = k
 	e.know.mu.Unlock()
+	e.rememberExample(ctx, k)
+}
+
+// rememberExample gives an example to the few-shot store (a duplicate is
+// ignored there).
+func (e *Engine) rememberExample(ctx context.Context, k Knowledge) {
 	if k.Kind == KnowledgeExample {
 		if err := e.examples.Add(ctx, generate.Example{Question: k.Question, SQL: k.SQL}); err != nil {
 			e.cfg.logger.WarnContext(ctx, "nl2sql: a stored example was not usable", "id", k.ID, "err", err)

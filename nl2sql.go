@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,8 +47,11 @@ type Engine struct {
 	db  DB
 	cfg config
 
-	mu sync.Mutex
-	st *state // nil until Prepare succeeds
+	// building serializes builds (the first Prepare, Refresh); st is read
+	// without waiting for one, so questions are answered on the current
+	// state while Refresh builds the next.
+	building sync.Mutex
+	st       atomic.Pointer[state] // nil until Prepare succeeds
 
 	examples *generate.ExampleStore
 	know     knowledgeBase
@@ -106,16 +110,17 @@ func (e *Engine) Prepare(ctx context.Context) (err error) {
 }
 
 // Refresh re-reads the catalog and re-indexes what changed (nothing when the
-// fingerprint is unchanged).
+// fingerprint is unchanged). Questions asked meanwhile are answered on the
+// state it replaces; those asked after it returns, on the new one.
 func (e *Engine) Refresh(ctx context.Context) (err error) {
 	defer coded(&err)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	st, err := e.build(ctx, e.st)
+	e.building.Lock()
+	defer e.building.Unlock()
+	st, err := e.build(ctx, e.st.Load())
 	if err != nil {
 		return err
 	}
-	e.st = st
+	e.st.Store(st)
 	return nil
 }
 
@@ -130,16 +135,19 @@ func (e *Engine) Catalog(ctx context.Context) (_ *schema.Catalog, err error) {
 }
 
 func (e *Engine) state(ctx context.Context) (*state, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.st != nil {
-		return e.st, nil
+	if st := e.st.Load(); st != nil {
+		return st, nil
+	}
+	e.building.Lock()
+	defer e.building.Unlock()
+	if st := e.st.Load(); st != nil {
+		return st, nil // built while this call waited
 	}
 	st, err := e.build(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	e.st = st
+	e.st.Store(st)
 	// Once per Engine: warn when the role can do more than read.
 	e.checkPrivileges(ctx, st.cat)
 	return st, nil
@@ -244,11 +252,8 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
-	e.know.mu.Lock()
-	e.know.items = map[string]Knowledge{}
-	e.know.mu.Unlock()
-	for _, k := range learnt {
-		e.remember(ctx, k)
+	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
+		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
 	}
 	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
