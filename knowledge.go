@@ -73,6 +73,21 @@ type knowledgeData struct {
 type knowledgeBase struct {
 	mu    sync.RWMutex
 	items map[string]Knowledge // by ID
+	// terms are the retrieval terms of each free-standing doc (no table),
+	// by ID: a question is matched against them, so they are derived once,
+	// when the doc is learnt or read, not at every question.
+	terms map[string][]string
+}
+
+// set adds or replaces k; the caller holds mu.
+func (kb *knowledgeBase) set(k Knowledge) {
+	if kb.items == nil {
+		kb.items, kb.terms = map[string]Knowledge{}, map[string][]string{}
+	}
+	kb.items[k.ID] = k
+	if k.Kind == KnowledgeDoc && k.Table == "" {
+		kb.terms[k.ID] = uniqueTerms(k.Text)
+	}
 }
 
 // Learn checks a piece of knowledge and stores it (once: learning the same
@@ -126,6 +141,7 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	}
 	e.know.mu.Lock()
 	delete(e.know.items, id)
+	delete(e.know.terms, id)
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample {
 		e.examples.Remove(k.Question, k.SQL)
@@ -310,9 +326,9 @@ func (e *Engine) reloadKnowledge(ctx context.Context, store retrieve.SchemaStore
 			return err
 		}
 	}
-	e.know.items = make(map[string]Knowledge, len(learnt))
+	e.know.items, e.know.terms = nil, nil
 	for _, k := range learnt {
-		e.know.items[k.ID] = k
+		e.know.set(k)
 	}
 	e.know.mu.Unlock()
 	for _, k := range learnt {
@@ -324,10 +340,7 @@ func (e *Engine) reloadKnowledge(ctx context.Context, store retrieve.SchemaStore
 // remember makes k part of what the engine uses.
 func (e *Engine) remember(ctx context.Context, k Knowledge) {
 	e.know.mu.Lock()
-	if e.know.items == nil {
-		e.know.items = map[string]Knowledge{}
-	}
-	e.know.items[k.ID] = k
+	e.know.set(k)
 	e.know.mu.Unlock()
 	e.rememberExample(ctx, k)
 }
@@ -376,13 +389,13 @@ func (e *Engine) docsFor(tables []string, question string) []string {
 		case k.Table != "" && slices.Contains(tables, k.Table):
 			attached = append(attached, k)
 		case k.Table == "":
-			seen := map[string]bool{}
-			for _, w := range retrieve.Terms(k.Text) {
+			shared := 0
+			for _, w := range e.know.terms[k.ID] {
 				if words[w] {
-					seen[w] = true
+					shared++
 				}
 			}
-			if len(seen) >= 2 {
+			if shared >= 2 {
 				free = append(free, k)
 			}
 		}

@@ -221,3 +221,38 @@ func TestLearnInScope(t *testing.T) {
 		t.Errorf("unknown scope: %v", err)
 	}
 }
+
+// TestFreeDocsMatchTheQuestion: a doc tied to no table goes into the prompt
+// of a question sharing two of its words, not of one sharing one, and no
+// longer once forgotten.
+func TestFreeDocsMatchTheQuestion(t *testing.T) {
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	doc, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: "Fiscal years start on the first of April."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := func(question string) bool {
+		t.Helper()
+		c, err := eng.SchemaContext(ctx, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Contains(c.Prompt.User, "Fiscal years start on the first of April.")
+	}
+	if !shown("How many projects started in the current fiscal year?") {
+		t.Error("a question sharing two words (fiscal, year) lacks the doc")
+	}
+	if shown("How many projects are there this year?") {
+		t.Error("a question sharing one word (year) got the doc")
+	}
+	if err := eng.Forget(ctx, doc.ID); err != nil {
+		t.Fatal(err)
+	}
+	if shown("How many projects started in the current fiscal year?") {
+		t.Error("a forgotten doc is still shown")
+	}
+}
