@@ -7,8 +7,9 @@ PGDIR ?= /tmp/nl2sql-pg-$(shell id -u)
 # Where make demo serves the web console (loopback).
 CONSOLE_ADDR ?= 127.0.0.1:8080
 # The packages with concurrent code (the Engine, stores, executor, model
-# clients, parallel EXPLAIN and generation): run again under the race detector.
-RACE_PKGS ?= . ./retrieve ./execute ./link ./plan ./generate ./validate ./llm/...
+# clients, parallel EXPLAIN and generation, the web console): run again under
+# the race detector.
+RACE_PKGS ?= . ./retrieve ./execute ./link ./plan ./generate ./validate ./llm/... ./console
 
 .PHONY: demo test bench pg-start pg-stop vet
 
