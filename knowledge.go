@@ -28,7 +28,7 @@ const (
 	KnowledgeDoc KnowledgeKind = "doc"
 	// KnowledgeTerm is a business term and the tables or columns it means
 	// (a glossary entry): retrieval and linking use it from the next
-	// Prepare or Refresh on.
+	// question on.
 	KnowledgeTerm KnowledgeKind = "term"
 )
 
@@ -94,8 +94,9 @@ func (kb *knowledgeBase) set(k Knowledge) {
 // thing again changes nothing), returning it with its ID. An example's SQL
 // must validate and plan on this database (ErrInvalid or ErrUnsafe with the
 // reason otherwise); a doc's table and column, and a term's targets, must
-// exist. Examples and docs are used from the next question on; terms from
-// the next Prepare or Refresh. A Scope option checks the knowledge in that
+// exist. Everything learnt is used from the next question on: a term
+// rebuilds the schema index on the current catalog (only the documents it
+// changes are embedded again). A Scope option checks the knowledge in that
 // request's scope, so an answer given under Scope("hr") with unqualified
 // table names is confirmed with it.
 func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
@@ -119,6 +120,11 @@ func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ K
 		return Knowledge{}, &Error{Class: ClassConfig, Message: "storing the knowledge failed", Err: err}
 	}
 	e.remember(ctx, k)
+	if k.Kind == KnowledgeTerm {
+		if err := e.relearn(ctx); err != nil {
+			return Knowledge{}, err
+		}
+	}
 	return k, nil
 }
 
@@ -145,6 +151,9 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample {
 		e.examples.Remove(k.Question, k.SQL)
+	}
+	if k.Kind == KnowledgeTerm {
+		return e.relearn(ctx)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
@@ -254,5 +255,43 @@ func TestFreeDocsMatchTheQuestion(t *testing.T) {
 	}
 	if shown("How many projects started in the current fiscal year?") {
 		t.Error("a forgotten doc is still shown")
+	}
+}
+
+// TestTermAppliesAtOnce: a learnt term brings its table to the very next
+// question (before, only after the next Prepare or Refresh), and forgetting
+// it takes it away again.
+func TestTermAppliesAtOnce(t *testing.T) {
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithValueIndex(false), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const question = "How many wombats do we have?"
+	brings := func() bool {
+		t.Helper()
+		c, err := eng.SchemaContext(ctx, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(c.Tables, func(h retrieve.TableHit) bool { return h.Name == "public.employees" })
+	}
+	if brings() {
+		t.Fatal("test data: the question brings employees without the term")
+	}
+	start := time.Now()
+	term, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeTerm, Term: "wombats", Targets: []string{"employees"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("learning the term took %v (the schema index rebuilt)", time.Since(start))
+	if !brings() {
+		t.Error("the term learnt does not bring employees to the next question")
+	}
+	if err := eng.Forget(ctx, term.ID); err != nil {
+		t.Fatal(err)
+	}
+	if brings() {
+		t.Error("the term forgotten still brings employees")
 	}
 }

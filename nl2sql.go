@@ -116,7 +116,21 @@ func (e *Engine) Refresh(ctx context.Context) (err error) {
 	defer coded(&err)
 	e.building.Lock()
 	defer e.building.Unlock()
-	st, err := e.build(ctx, e.st.Load())
+	st, err := e.build(ctx, e.st.Load(), false)
+	if err != nil {
+		return err
+	}
+	e.st.Store(st)
+	return nil
+}
+
+// relearn rebuilds what the knowledge feeds (the glossary in retrieval and
+// linking) on the current catalog, so a term learnt or forgotten applies to
+// the next question; questions asked meanwhile use the current state.
+func (e *Engine) relearn(ctx context.Context) error {
+	e.building.Lock()
+	defer e.building.Unlock()
+	st, err := e.build(ctx, e.st.Load(), true)
 	if err != nil {
 		return err
 	}
@@ -143,7 +157,7 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 	if st := e.st.Load(); st != nil {
 		return st, nil // built while this call waited
 	}
-	st, err := e.build(ctx, nil)
+	st, err := e.build(ctx, nil, false)
 	if err != nil {
 		return nil, err
 	}
@@ -154,12 +168,17 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 }
 
 // build introspects and indexes; prev, when given, lets the retriever reuse
-// its store (only changed documents are embedded again).
-func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
+// its store (only changed documents are embedded again). With
+// knowledgeOnly (and prev), the catalog and the value index are prev's and
+// only what the knowledge feeds is rebuilt: a term learnt or forgotten.
+func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*state, error) {
 	start := time.Now()
 	cat := e.cfg.catalog
 	var err error
-	if cat == nil || prev != nil {
+	knowledgeOnly = knowledgeOnly && prev != nil
+	if knowledgeOnly {
+		cat = prev.cat
+	} else if cat == nil || prev != nil {
 		e.progress(ctx, Progress{Stage: StageIntrospect})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			if ce := connectionError("reading the catalog failed", err); ce != nil {
@@ -168,7 +187,7 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 			return nil, &Error{Class: ClassConfig, Message: "reading the catalog failed", Err: err}
 		}
 	}
-	if prev != nil && prev.cat.Fingerprint() == cat.Fingerprint() {
+	if prev != nil && !knowledgeOnly && prev.cat.Fingerprint() == cat.Fingerprint() {
 		return prev, nil
 	}
 	st := &state{cat: cat}
@@ -223,7 +242,10 @@ func (e *Engine) build(ctx context.Context, prev *state) (*state, error) {
 	}
 	if e.cfg.values {
 		vi := e.cfg.valueIndex
-		if vi == nil || prev != nil {
+		if knowledgeOnly {
+			vi = prev.values
+		}
+		if vi == nil || (prev != nil && !knowledgeOnly) {
 			e.progress(ctx, Progress{Stage: StageValues})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
