@@ -17,28 +17,31 @@ const knowledgeURI = "nl2sql://knowledge"
 
 type (
 	// LearnInput is one of: {id} (confirm an nl_query answer), {question,
-	// sql} (an example the user confirmed or corrected), or {kind: "doc",
-	// text} (documentation, of a table or column or free-standing).
+	// sql} (an example the user confirmed or corrected), {kind: "doc",
+	// text} (documentation, of a table or column or free-standing), or
+	// {kind: "term", term, targets} (what a business word means).
 	LearnInput struct {
 		ID   string `json:"id,omitempty" jsonschema:"the id of an earlier nl_query result the user confirmed: its question and sql are learnt as an example (not with question and sql; the server keeps the ids of its last 1000 answers)"`
-		Kind string `json:"kind,omitempty" jsonschema:"example (the default) or doc"`
+		Kind string `json:"kind,omitempty" jsonschema:"example (the default), doc or term"`
 		KnowledgeFields
 	}
 	// LearnOutput is the knowledge as stored.
 	LearnOutput struct {
 		ID   string `json:"id" jsonschema:"the knowledge's id: the same knowledge learnt twice has the same id and is stored once"`
-		Kind string `json:"kind" jsonschema:"example or doc"`
+		Kind string `json:"kind" jsonschema:"example, doc or term"`
 		KnowledgeFields
 	}
-	// KnowledgeFields are what an example or a doc says, in learn's input
-	// and output.
+	// KnowledgeFields are what an example, a doc or a term says, in
+	// learn's input and output.
 	KnowledgeFields struct {
-		Question string `json:"question,omitempty" jsonschema:"an example's question in plain language"`
-		SQL      string `json:"sql,omitempty" jsonschema:"an example's SQL, confirmed by the user to answer question; it must validate and plan on this database"`
-		Note     string `json:"note,omitempty" jsonschema:"an example's note: why the SQL is right (optional)"`
-		Text     string `json:"text,omitempty" jsonschema:"a doc's text, e.g. a project with status 'On Hold' still counts as open"`
-		Table    string `json:"table,omitempty" jsonschema:"the table a doc is about (schema.table, or a bare name; stored qualified); none: a free-standing doc"`
-		Column   string `json:"column,omitempty" jsonschema:"the column of table a doc is about"`
+		Question string   `json:"question,omitempty" jsonschema:"an example's question in plain language"`
+		SQL      string   `json:"sql,omitempty" jsonschema:"an example's SQL, confirmed by the user to answer question; it must validate and plan on this database"`
+		Note     string   `json:"note,omitempty" jsonschema:"an example's note: why the SQL is right (optional)"`
+		Text     string   `json:"text,omitempty" jsonschema:"a doc's text, e.g. a project with status 'On Hold' still counts as open"`
+		Table    string   `json:"table,omitempty" jsonschema:"the table a doc is about (schema.table, or a bare name; stored qualified); none: a free-standing doc"`
+		Column   string   `json:"column,omitempty" jsonschema:"the column of table a doc is about"`
+		Term     string   `json:"term,omitempty" jsonschema:"a term's word or phrase as users say it, e.g. headcount"`
+		Targets  []string `json:"targets,omitempty" jsonschema:"what a term means: tables (schema.table or a bare name) or columns (table.column); stored qualified"`
 	}
 )
 
@@ -53,8 +56,9 @@ func learnTool(maxRows int) *mcp.Tool {
 		Description: "Teach the engine something the user confirmed, used by later questions: " +
 			"{id} confirms an earlier nl_query answer (its question and SQL become a verified example); " +
 			"{question, sql, note?} is an example the user confirmed or corrected; " +
-			"{kind: \"doc\", text, table?, column?} documents a table, a column or the data in general. " +
-			"The SQL must validate and plan; the table and column must exist."}
+			"{kind: \"doc\", text, table?, column?} documents a table, a column or the data in general; " +
+			"{kind: \"term\", term, targets} says what a business word means (tables or columns), used in finding tables from the next question on. " +
+			"The SQL must validate and plan; tables and columns must exist."}
 }
 
 func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnInput) (*mcp.CallToolResult, LearnOutput, error) {
@@ -80,7 +84,7 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 		}
 	}
 	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
-		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column}}
+		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column, Term: k.Term, Targets: k.Targets}}
 	summary := fmt.Sprintf("Learnt %s %s: used from the next question on.", k.Kind, k.ID)
 	return textResult(summary, out), out, nil
 }
@@ -89,8 +93,8 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 	switch in.Kind {
 	case "", string(nl2sql.KnowledgeExample):
-		if in.Text != "" || in.Table != "" || in.Column != "" {
-			return nl2sql.Knowledge{}, errors.New("text, table and column are for kind doc, not an example")
+		if in.Text != "" || in.Table != "" || in.Column != "" || in.Term != "" || len(in.Targets) > 0 {
+			return nl2sql.Knowledge{}, errors.New("text, table, column, term and targets are for kind doc or term, not an example")
 		}
 		k := nl2sql.Example(in.Question, in.SQL)
 		k.Note = in.Note
@@ -111,15 +115,23 @@ func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 		k.Question, k.SQL = a.Question, a.SQL
 		return k, nil
 	case string(nl2sql.KnowledgeDoc):
-		if in.ID != "" || in.Question != "" || in.SQL != "" || in.Note != "" {
-			return nl2sql.Knowledge{}, errors.New("id, question, sql and note are for an example, not a doc")
+		if in.ID != "" || in.Question != "" || in.SQL != "" || in.Note != "" || in.Term != "" || len(in.Targets) > 0 {
+			return nl2sql.Knowledge{}, errors.New("id, question, sql, note, term and targets are not a doc's")
 		}
 		if strings.TrimSpace(in.Text) == "" {
 			return nl2sql.Knowledge{}, errors.New("a doc needs its text")
 		}
 		return nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: in.Text, Table: in.Table, Column: in.Column}, nil
+	case string(nl2sql.KnowledgeTerm):
+		if in.ID != "" || in.Question != "" || in.SQL != "" || in.Note != "" || in.Text != "" || in.Table != "" || in.Column != "" {
+			return nl2sql.Knowledge{}, errors.New("a term has only term and targets")
+		}
+		if strings.TrimSpace(in.Term) == "" || len(in.Targets) == 0 {
+			return nl2sql.Knowledge{}, errors.New("a term needs the term and its targets")
+		}
+		return nl2sql.Knowledge{Kind: nl2sql.KnowledgeTerm, Term: in.Term, Targets: in.Targets}, nil
 	default:
-		return nl2sql.Knowledge{}, fmt.Errorf("unknown kind %q: example or doc", in.Kind)
+		return nl2sql.Knowledge{}, fmt.Errorf("unknown kind %q: example, doc or term", in.Kind)
 	}
 }
 

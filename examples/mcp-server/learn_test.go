@@ -52,19 +52,26 @@ func TestLearn(t *testing.T) {
 	if doc.Kind != "doc" || doc.Table != "public.employees" || doc.Column != "status" {
 		t.Errorf("doc stored as %+v", doc)
 	}
+	term := learn(map[string]any{"kind": "term", "term": "wombats", "targets": []string{"vehicles"}})
+	if term.Kind != "term" || term.Term != "wombats" || !slices.Equal(term.Targets, []string{"public.vehicles"}) {
+		t.Errorf("term stored as %+v", term)
+	}
 
 	for name, c := range map[string]struct {
 		args map[string]any
 		says string
 	}{
-		"unknown id":    {map[string]any{"id": "ans_nope"}, "unknown id"},
-		"id and sql":    {map[string]any{"id": asked.ID, "sql": countSQL}, "not both"},
-		"nothing":       {map[string]any{"note": "x"}, "question and its sql"},
-		"bad table":     {map[string]any{"question": "How many?", "sql": "SELECT count(*) FROM employes"}, "employes"},
-		"unsafe":        {map[string]any{"question": "Fire them all", "sql": "DELETE FROM employees"}, "V004"},
-		"unknown table": {map[string]any{"kind": "doc", "table": "nosuch", "text": "x"}, "nosuch"},
-		"doc with sql":  {map[string]any{"kind": "doc", "text": "x", "sql": countSQL}, "not a doc"},
-		"unknown kind":  {map[string]any{"kind": "term", "text": "x"}, "example or doc"},
+		"unknown id":     {map[string]any{"id": "ans_nope"}, "unknown id"},
+		"id and sql":     {map[string]any{"id": asked.ID, "sql": countSQL}, "not both"},
+		"nothing":        {map[string]any{"note": "x"}, "question and its sql"},
+		"bad table":      {map[string]any{"question": "How many?", "sql": "SELECT count(*) FROM employes"}, "employes"},
+		"unsafe":         {map[string]any{"question": "Fire them all", "sql": "DELETE FROM employees"}, "V004"},
+		"unknown table":  {map[string]any{"kind": "doc", "table": "nosuch", "text": "x"}, "nosuch"},
+		"doc with sql":   {map[string]any{"kind": "doc", "text": "x", "sql": countSQL}, "not a doc"},
+		"unknown kind":   {map[string]any{"kind": "rule", "text": "x"}, "example, doc or term"},
+		"term with text": {map[string]any{"kind": "term", "term": "x", "targets": []string{"employees"}, "text": "x"}, "only term and targets"},
+		"term alone":     {map[string]any{"kind": "term", "term": "x"}, "its targets"},
+		"unknown target": {map[string]any{"kind": "term", "term": "x", "targets": []string{"nosuch"}}, "nosuch"},
 	} {
 		if res := call(t, cs, "learn", c.args); !res.IsError || !strings.Contains(text(res), c.says) {
 			t.Errorf("%s: want a tool error saying %q, got %v %s", name, c.says, res.IsError, text(res))
@@ -83,8 +90,14 @@ func TestLearn(t *testing.T) {
 	for _, k := range list {
 		ids = append(ids, k.ID)
 	}
-	if want := []string{doc.ID, confirmed.ID, corrected.ID}; !slices.Equal(slices.Sorted(slices.Values(ids)), slices.Sorted(slices.Values(want))) {
+	if want := []string{doc.ID, confirmed.ID, corrected.ID, term.ID}; !slices.Equal(slices.Sorted(slices.Values(ids)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("knowledge %s, want ids %v", rr.Contents[0].Text, want)
+	}
+
+	// The term applies at once: a question in its word gets its table.
+	call(t, cs, "nl_query", map[string]any{"question": "How many wombats do we have?"})
+	if reqs := fake.Requests(); !strings.Contains(reqs[len(reqs)-1].Last(), "# Table: vehicles") {
+		t.Errorf("the term's table is not in the prompt:\n%s", reqs[len(reqs)-1].Last())
 	}
 
 	// A similar question: the model sees the learnt example and the doc.
