@@ -231,13 +231,15 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 		if err := e.checkText(k.Term, ""); err != nil {
 			return k, err
 		}
+		qualified := make([]string, len(k.Targets)) // the caller's slice stays as it was
 		for i, tg := range k.Targets {
 			q, ok := st.lookupTarget(tg, path, scoped)
 			if !ok {
 				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
 			}
-			k.Targets[i] = q
+			qualified[i] = q
 		}
+		k.Targets = qualified
 		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Term))
 	default:
 		return k, invalid("unknown knowledge kind %q (example, doc, term)", k.Kind)

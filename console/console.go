@@ -134,6 +134,7 @@ func (c *Console) routes() {
 	m.HandleFunc("POST /teach/confirm", c.teachConfirm)
 	m.HandleFunc("POST /teach/correct", c.teachCorrect)
 	m.HandleFunc("POST /teach/doc", c.teachDoc)
+	m.HandleFunc("POST /teach/term", c.teachTerm)
 	m.HandleFunc("POST /teach/forget", c.teachForget)
 	c.mux = m
 }

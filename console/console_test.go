@@ -166,12 +166,22 @@ func TestConsoleHTTP(t *testing.T) {
 	if code != 200 || !strings.Contains(kn, "Active employees have status") {
 		t.Errorf("doc: %d", code)
 	}
+	// A term: refused with the reason when a target is unknown (the draft
+	// kept), shown in the list once stored.
+	code, kn = c.post("/teach/term", url.Values{"csrf": {tok}, "term": {"crew"}, "targets": {"employees, nosuch"}})
+	if code != http.StatusUnprocessableEntity || !strings.Contains(kn, "nosuch") || !strings.Contains(kn, `value="employees, nosuch"`) {
+		t.Errorf("bad term: %d\n%s", code, kn)
+	}
+	code, kn = c.post("/teach/term", url.Values{"csrf": {tok}, "term": {"crew"}, "targets": {"employees,\n departments.dept_name"}})
+	if code != 200 || !strings.Contains(kn, "<b>crew</b> → public.employees, public.departments.dept_name") {
+		t.Errorf("term: %d\n%s", code, kn)
+	}
 	ks, _ := eng.Knowledge(context.Background())
-	if len(ks) != 2 {
+	if len(ks) != 3 {
 		t.Fatalf("knowledge = %+v", ks)
 	}
 	code, kn = c.post("/teach/forget", url.Values{"csrf": {tok}, "id": {ks[1].ID}})
-	if ks2, _ := eng.Knowledge(context.Background()); code != 200 || len(ks2) != 1 {
+	if ks2, _ := eng.Knowledge(context.Background()); code != 200 || len(ks2) != 2 {
 		t.Errorf("forget: %d, %d left", code, len(ks2))
 	}
 

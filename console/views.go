@@ -463,6 +463,18 @@ func (c *Console) teachDoc(w http.ResponseWriter, r *http.Request) {
 		Table: strings.TrimSpace(r.PostFormValue("table")), Column: strings.TrimSpace(r.PostFormValue("column"))})
 }
 
+// teachTerm stores what a business word means: its targets, one table
+// (schema.table or a bare name) or table.column per comma or line.
+func (c *Console) teachTerm(w http.ResponseWriter, r *http.Request) {
+	var targets []string
+	for _, t := range strings.FieldsFunc(r.PostFormValue("targets"), func(r rune) bool { return r == ',' || r == '\n' }) {
+		if t = strings.TrimSpace(t); t != "" {
+			targets = append(targets, t)
+		}
+	}
+	c.learn(w, r, nl2sql.Knowledge{Kind: nl2sql.KnowledgeTerm, Term: strings.TrimSpace(r.PostFormValue("term")), Targets: targets})
+}
+
 func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
 	if err := c.eng.Forget(reqCtx(r), id); err != nil {
