@@ -121,7 +121,7 @@ func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ K
 	}
 	e.remember(ctx, k)
 	if k.Kind == KnowledgeTerm {
-		if err := e.relearn(ctx); err != nil {
+		if err := e.rebuild(ctx, true); err != nil {
 			return Knowledge{}, err
 		}
 	}
@@ -153,7 +153,7 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 		e.examples.Remove(k.Question, k.SQL)
 	}
 	if k.Kind == KnowledgeTerm {
-		return e.relearn(ctx)
+		return e.rebuild(ctx, true)
 	}
 	return nil
 }

@@ -114,23 +114,17 @@ func (e *Engine) Prepare(ctx context.Context) (err error) {
 // state it replaces; those asked after it returns, on the new one.
 func (e *Engine) Refresh(ctx context.Context) (err error) {
 	defer coded(&err)
-	e.building.Lock()
-	defer e.building.Unlock()
-	st, err := e.build(ctx, e.st.Load(), false)
-	if err != nil {
-		return err
-	}
-	e.st.Store(st)
-	return nil
+	return e.rebuild(ctx, false)
 }
 
-// relearn rebuilds what the knowledge feeds (the glossary in retrieval and
-// linking) on the current catalog, so a term learnt or forgotten applies to
-// the next question; questions asked meanwhile use the current state.
-func (e *Engine) relearn(ctx context.Context) error {
+// rebuild builds the next state from the current one and swaps it in; with
+// knowledgeOnly, on the current catalog (see build): a term learnt or
+// forgotten applies to the next question. Questions asked meanwhile use
+// the current state.
+func (e *Engine) rebuild(ctx context.Context, knowledgeOnly bool) error {
 	e.building.Lock()
 	defer e.building.Unlock()
-	st, err := e.build(ctx, e.st.Load(), true)
+	st, err := e.build(ctx, e.st.Load(), knowledgeOnly)
 	if err != nil {
 		return err
 	}
