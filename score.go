@@ -87,7 +87,8 @@ type ScoreCandidate struct {
 // a little more), lint, repairs, schema adherence (tables inside the
 // retrieved context), join-skeleton agreement (the candidate's joins follow
 // the planned join edges), the expected result shape ("how many" -> COUNT,
-// "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY), values the
+// "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY, "different" or
+// "unique" -> DISTINCT or GROUP BY), values the
 // question names appearing in the SQL, the question's words among the names
 // and constants it uses, what its run returned (no rows, repeated rows of a
 // query that does not group, constants no row holds) and planner cost.
@@ -97,6 +98,8 @@ var (
 	reTopN    = regexp.MustCompile(`(?i)\b(top|highest|lowest|most|least|largest|smallest|best|worst|biggest)\b`)
 	reCount   = regexp.MustCompile(`(?i)\b(how many|number of|count)\b`)
 	reGroupBy = regexp.MustCompile(`(?i)\b(per|by|each|for every)\b`)
+	// "different", "unique": the answer lists each value once.
+	reDistinct = regexp.MustCompile(`(?i)\b(different|distinct|unique)\b`)
 )
 
 // Score implements Scorer. The weights are heuristics; each part is small so
@@ -147,6 +150,9 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		}
 		if reGroupBy.MatchString(q) {
 			s += bonus(strings.Contains(upper, "GROUP BY") || strings.Contains(upper, "OVER ("))
+		}
+		if reDistinct.MatchString(q) {
+			s += bonus(strings.Contains(upper, "DISTINCT") || c.Grouped)
 		}
 		for _, v := range in.Values {
 			if strings.Contains(c.SQL, "'"+strings.ReplaceAll(v, "'", "''")+"'") {

@@ -114,3 +114,29 @@ func TestFanOutOutweighsAgreement(t *testing.T) {
 		t.Errorf("chose %d (%s), want 3: the average over each student once", res.Chosen, res.SQL)
 	}
 }
+
+// TestDistinctQuestionShape: a question asking for the different (unique,
+// distinct) values prefers the candidate that lists each once (DISTINCT,
+// or one row per group) when nothing else tells them apart; a question
+// that does not ask for it is indifferent.
+func TestDistinctQuestionShape(t *testing.T) {
+	cand := func(sql string, grouped bool) nl2sql.ScoreCandidate {
+		return nl2sql.ScoreCandidate{SQL: sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, Grouped: grouped}
+	}
+	cands := []nl2sql.ScoreCandidate{
+		cand("SELECT year FROM cars", false),
+		cand("SELECT DISTINCT year FROM cars", false),
+		cand("SELECT year FROM cars GROUP BY year", true),
+		cand("SELECT count(DISTINCT year) FROM cars", false),
+	}
+	for _, q := range []string{"What are the different years of the cars?", "Which UNIQUE years do cars have?", "List the distinct years"} {
+		s := nl2sql.DefaultScorer{}.Score(context.Background(), &nl2sql.ScoreInput{Question: q, Candidates: cands})
+		if s[0] >= s[1] || s[0] >= s[2] || s[0] >= s[3] {
+			t.Errorf("%q: scores %v, want the plain list below the three that list each year once", q, s)
+		}
+	}
+	s := nl2sql.DefaultScorer{}.Score(context.Background(), &nl2sql.ScoreInput{Question: "List the years of the cars", Candidates: cands[:2]})
+	if s[0] != s[1] {
+		t.Errorf("a question that does not ask for distinct values scored %v", s)
+	}
+}

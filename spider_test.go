@@ -227,8 +227,10 @@ func anyTrue(bs []bool) bool {
 	return false
 }
 
-// minPick is the lowest spider-pools Pick figure accepted.
-const minPick = 798
+// minPick is the lowest spider-pools Pick figure accepted: the bar the
+// project set (issue 13). The figure is deterministic (measured 801 in
+// every run, alone and beside other packages' tests).
+const minPick = 800
 
 // TestSpiderPools measures repair and selection on the spider-pools
 // benchmark (skipped when the dataset is absent): the figures are logged,
