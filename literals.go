@@ -270,17 +270,5 @@ func qualify(schema, rel string, tables []string) string {
 
 // walkMessages calls fn on every message of the tree, depth first.
 func walkMessages(m protoreflect.Message, fn func(protoreflect.Message)) {
-	fn(m)
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkMessages(l.Get(i).Message(), fn)
-			}
-		case fd.Message() != nil && !fd.IsMap():
-			walkMessages(v.Message(), fn)
-		}
-		return true
-	})
+	pgparse.Walk(m, func(m protoreflect.Message) bool { fn(m); return true })
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -89,7 +88,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 	})
 	summed := map[string]bool{} // tables whose columns are summed or averaged
 	aggregated := len(s.GroupClause) > 0
-	walkNodes(s.ProtoReflect(), func(n *pg_query.Node) bool {
+	pgparse.WalkNodes(s.ProtoReflect(), func(n *pg_query.Node) bool {
 		if n.GetSelectStmt() != nil {
 			return false // a subquery aggregates its own rows
 		}
@@ -104,7 +103,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 		}
 		switch name {
 		case "sum", "avg":
-			walkNodes(fc.Args[0].ProtoReflect(), func(a *pg_query.Node) bool {
+			pgparse.WalkNodes(fc.Args[0].ProtoReflect(), func(a *pg_query.Node) bool {
 				if c := a.GetColumnRef(); c != nil {
 					if col := w.resolve(c, sc); col != "" {
 						summed[tableOf(col)] = true
@@ -127,7 +126,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 			if c := v.GetColumnRef(); c != nil && c.Fields[len(c.Fields)-1].GetAStar() != nil {
 				return false // * shows every table
 			}
-			walkNodes(v.ProtoReflect(), func(a *pg_query.Node) bool {
+			pgparse.WalkNodes(v.ProtoReflect(), func(a *pg_query.Node) bool {
 				if a.GetSelectStmt() != nil {
 					return false
 				}
@@ -230,24 +229,4 @@ func coversKey(t *schema.Table, cols []string) bool {
 		return true
 	}
 	return slices.ContainsFunc(t.Unique, covers)
-}
-
-// walkNodes calls fn on every Node under m, depth first; fn returning false
-// skips the node's children.
-func walkNodes(m protoreflect.Message, fn func(*pg_query.Node) bool) {
-	if n, ok := m.Interface().(*pg_query.Node); ok && !fn(n) {
-		return
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkNodes(l.Get(i).Message(), fn)
-			}
-		case fd.Message() != nil && !fd.IsMap():
-			walkNodes(v.Message(), fn)
-		}
-		return true
-	})
 }
