@@ -18,7 +18,8 @@ import (
 // Only constants whose difference is certain are compared: numbers by
 // value, and strings that hold no digit (a date or a number can be spelt
 // two ways) compared without case (a case-insensitive column would match
-// both spellings).
+// both spellings), except the words a boolean, date or time column reads
+// as the same value ('t' and 'yes', 'now' and 'today').
 
 // contradiction warns about a column equated, in the AND chain of a level's
 // WHERE, to two different constants.
@@ -76,7 +77,21 @@ func certainConstant(n *pg.Node) (string, bool) {
 	if s == nil || strings.IndexFunc(s.Sval, unicode.IsDigit) >= 0 {
 		return "", false
 	}
-	return "s:" + strings.ToLower(strings.TrimSpace(s.Sval)), true
+	v := strings.ToLower(strings.TrimSpace(s.Sval))
+	if spelt[v] {
+		return "", false
+	}
+	return "s:" + v, true
+}
+
+// spelt are the words that, read as a boolean, a date or a time, are the
+// same value as another word: 't' and 'yes' are both true in a boolean
+// column, 'now' and 'today' can be the same date.
+var spelt = map[string]bool{
+	"t": true, "true": true, "y": true, "yes": true, "on": true,
+	"f": true, "false": true, "n": true, "no": true, "off": true,
+	"now": true, "today": true, "tomorrow": true, "yesterday": true,
+	"epoch": true, "infinity": true, "-infinity": true, "allballs": true,
 }
 
 // constText writes a constant as it reads in SQL.
