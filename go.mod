@@ -3,12 +3,14 @@ module github.com/nl2sqlgo/nl2sql
 go 1.26
 
 require (
+	codeberg.org/go-fonts/dejavu v0.4.0
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/pganalyze/pg_query_go/v6 v6.2.5
 	github.com/pgvector/pgvector-go v0.3.0
 	go.uber.org/goleak v1.3.0
+	golang.org/x/image v0.30.0
 	golang.org/x/sync v0.22.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/protobuf v1.33.0
@@ -26,6 +28,5 @@ require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
-	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 )

@@ -42,12 +42,12 @@ func BenchmarkRender1000(b *testing.B) {
 				e := &entry{Kind: "ask", Question: "q", Res: res}
 				c.results.put(e)
 				w := httptest.NewRecorder()
-				c.ServeHTTP(w, httptest.NewRequest("GET", "/a/"+e.ID, nil))
+				c.ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1/a/"+e.ID, nil))
 				if w.Code != 200 {
 					b.Fatal(w.Code)
 				}
 				w = httptest.NewRecorder()
-				c.ServeHTTP(w, httptest.NewRequest("GET", "/a/"+e.ID+"/chart.svg", nil))
+				c.ServeHTTP(w, httptest.NewRequest("GET", "http://127.0.0.1/a/"+e.ID+"/chart.svg", nil))
 				if w.Code != 200 || w.Body.Len() < 1000 {
 					b.Fatal(w.Code, w.Body.String())
 				}

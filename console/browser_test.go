@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -87,6 +88,8 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	var chartURL string
+	var categories []string
 	t.Run("ask", func(t *testing.T) {
 		var rows int
 		var sql string
@@ -102,6 +105,13 @@ func TestBrowser(t *testing.T) {
 			}),
 			count(&rows, "#rows tbody tr"),
 			text(&sql, "#sql"),
+			chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+				chartURL, err = chromedp.Evaluate[string](`document.querySelector('#chart-img').src`)(ctx, tg)
+				if err == nil {
+					categories, err = chromedp.Evaluate[[]string](`[...document.querySelectorAll('#rows tbody tr td:first-child')].map(td => td.textContent.trim())`)(ctx, tg)
+				}
+				return err
+			}),
 			shot("ask"),
 		)
 		if rows == 0 || !strings.Contains(sql, "GROUP BY") {
@@ -121,6 +131,50 @@ func TestBrowser(t *testing.T) {
 		)
 		if cands == 0 {
 			t.Error("no candidates in the trace")
+		}
+	})
+	// The chart's category labels, drawn by the browser, end left of the
+	// bars: the plot measured them with the font the browser draws (they
+	// ran over the axis when it measured with another), and the chart
+	// opened on its own is drawn with its styles (the console's policy had
+	// refused them: Times at the browser's default size, over the bars).
+	t.Run("chart labels", func(t *testing.T) {
+		if chartURL == "" || len(categories) == 0 {
+			t.Fatal("the ask view gave no chart or no rows")
+		}
+		type overlap struct {
+			Label       string
+			Right, Bars float64
+		}
+		var got struct {
+			Labels int
+			Bars   float64
+			Over   []overlap
+		}
+		run(t,
+			chromedp.Navigate(chartURL),
+			chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+				names, _ := json.Marshal(categories)
+				got, err = chromedp.Evaluate[struct {
+					Labels int
+					Bars   float64
+					Over   []overlap
+				}](`(() => {
+					const names = new Set(`+string(names)+`);
+					const bars = [...document.querySelectorAll('path')].filter(p => /fill:#1F77B4/i.test(p.getAttribute('style') || ''));
+					const left = Math.min(...bars.map(b => b.getBoundingClientRect().left));
+					const labels = [...document.querySelectorAll('text')].filter(x => names.has(x.textContent));
+					const over = labels.map(x => ({Label: x.textContent, Right: x.getBoundingClientRect().right, Bars: left})).filter(o => o.Right > o.Bars);
+					return {Labels: labels.length, Bars: left, Over: over};
+				})()`)(ctx, tg)
+				return err
+			}),
+		)
+		if got.Labels != len(categories) {
+			t.Errorf("%d category labels in the chart, want %d (%v)", got.Labels, len(categories), categories)
+		}
+		for _, o := range got.Over {
+			t.Errorf("label %q ends at x=%.1f, right of the bars (x=%.1f)", o.Label, o.Right, o.Bars)
 		}
 	})
 	t.Run("check", func(t *testing.T) {

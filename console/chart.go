@@ -221,10 +221,7 @@ func (ch *chart) svg() ([]byte, error) {
 		}
 		labels := make([]string, cats)
 		for i, x := range ch.x {
-			// No-break spaces reserve room for a browser font wider
-			// than the one the plot measured with (the labels end at
-			// the axis).
-			labels[cats-1-i] = x + strings.Repeat("\u00a0", len([]rune(x))/4+1)
+			labels[cats-1-i] = x
 		}
 		p.NominalY(labels...)
 		p.Y.Label.Text = ""
@@ -267,6 +264,9 @@ func (ch *chart) svg() ([]byte, error) {
 		return nil, fmt.Errorf("no chart for %q", ch.Kind)
 	}
 	p.Legend.Top = true
+	if err := useChartFont(p); err != nil {
+		return nil, err
+	}
 	wt, err := p.WriterTo(9*vg.Inch, height, "svg")
 	if err != nil {
 		return nil, err
