@@ -129,3 +129,65 @@ func TestRedteamArrayOverProduct(t *testing.T) {
 	}
 	mustValidate(t, v, `SELECT ARRAY(SELECT o.id FROM orders o JOIN users u ON u.id = o.user_id)`)
 }
+
+// TestRedteamJSONTableDefaults: the DEFAULT expressions of JSON_TABLE
+// columns (ON EMPTY, ON ERROR) were not resolved, so a field selection
+// there, a pg_sleep call in functional notation, passed the static checks
+// (PostgreSQL 17 runs JSON_TABLE; the plan check is then the only guard).
+func TestRedteamJSONTableDefaults(t *testing.T) {
+	for _, v := range []*validate.Validator{validate.New(), shopValidator()} {
+		for _, sql := range []string{
+			`SELECT * FROM JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT (1.0).pg_sleep ON ERROR)) jt`,
+			`SELECT * FROM JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT ('1 s'::interval).PG_SLEEP_FOR ON EMPTY)) jt`,
+			`SELECT * FROM JSON_TABLE('{}'::jsonb, '$' COLUMNS (n FOR ORDINALITY, NESTED PATH '$.x[*]' COLUMNS (b int PATH '$' DEFAULT (1.0)."pg_sleep" ON EMPTY))) jt`,
+			`SELECT * FROM users u, JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT u.pg_sleep ON EMPTY)) jt`,
+		} {
+			mustReject(t, v, sql, validate.CodeFuncDenied)
+		}
+	}
+	v := shopValidator()
+	mustReject(t, v, `SELECT * FROM users u, JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT u.nosuch ON EMPTY)) jt`, validate.CodeFuncNotation)
+	mustValidate(t, v, `SELECT jt.a FROM users u, JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT u.name ON EMPTY)) jt`)
+	mustValidate(t, v, `SELECT * FROM JSON_TABLE('{"a":1}'::jsonb, '$' COLUMNS (a int PATH '$.a' DEFAULT 0 ON EMPTY DEFAULT -1 ON ERROR)) jt`)
+}
+
+// TestRedteamRefused: spellings tried during the red-team review that the
+// validator already refused, kept as regressions (code each must carry).
+func TestRedteamRefused(t *testing.T) {
+	cases := []struct{ code, sql string }{
+		// catalog-lookup types in JSON and record-returning constructs
+		{validate.CodeSystemCatalog, `SELECT JSON_VALUE('"pg_authid"'::jsonb, '$' RETURNING regclass)`},
+		{validate.CodeSystemCatalog, `SELECT JSON_QUERY('{}'::jsonb, '$.a' RETURNING pg_catalog.regproc)`},
+		{validate.CodeSystemCatalog, `SELECT JSON_SERIALIZE('{}' RETURNING regclass)`},
+		{validate.CodeSystemCatalog, `SELECT * FROM JSON_TABLE('"x"'::jsonb, '$' COLUMNS (a regclass PATH '$')) jt`},
+		{validate.CodeSystemCatalog, `SELECT * FROM json_to_record('{"a":"pg_authid"}') AS x(a regclass)`},
+		{validate.CodeSystemCatalog, `SELECT * FROM ROWS FROM (json_to_record('{"a":"pg_authid"}') AS (a regrole))`},
+		{validate.CodeSystemCatalog, `SELECT '{pg_authid}'::_regclass`},
+		{validate.CodeSystemCatalog, `SELECT regclass 'pg_authid'`},
+		{validate.CodeSystemCatalog, `SELECT 1::oid::regclass`},
+		{validate.CodeSystemCatalog, `SELECT 'pg_authid'::text::"regclass"::oid`},
+		// functional notation in clauses the resolver must reach
+		{validate.CodeFuncDenied, `SELECT sum(id) OVER w FROM users WINDOW w AS (ORDER BY id ROWS BETWEEN (1.0).pg_sleep PRECEDING AND CURRENT ROW)`},
+		{validate.CodeFuncDenied, `SELECT id FROM users TABLESAMPLE BERNOULLI ((1.0).pg_sleep)`},
+		{validate.CodeFuncDenied, `SELECT id FROM users TABLESAMPLE BERNOULLI (50) REPEATABLE ((1.0).pg_sleep)`},
+		{validate.CodeFuncDenied, `SELECT * FROM users u JOIN orders o USING (id) AS j WHERE j.pg_sleep IS NULL`},
+		{validate.CodeFuncDenied, `SELECT id FROM users GROUP BY GROUPING SETS ((users.pg_sleep))`},
+		{validate.CodeFuncDenied, `SELECT (u.*).pg_sleep FROM users u`},
+		{validate.CodeFuncDenied, `SELECT (json_each('{"a":1}')).pg_sleep`},
+		{validate.CodeFuncDenied, `SELECT (x.value).pg_sleep FROM json_each('{"a":1}') x`},
+		{validate.CodeFuncDenied, `SELECT t.pg_sleep FROM ROWS FROM (unnest(ARRAY[1.0]), unnest(ARRAY[2.0])) t`},
+		{validate.CodeFuncDenied, `SELECT t.pg_sleep FROM unnest(ARRAY[1.0]) WITH ORDINALITY t`},
+		{validate.CodeFuncDenied, `SELECT unnest.pg_sleep FROM unnest(ARRAY[1.0])`},
+		{validate.CodeFuncDenied, `SELECT t.t.pg_sleep FROM (SELECT 1.0) t(t)`},
+		{validate.CodeFuncDenied, `SELECT JSON_VALUE('{}'::jsonb, '$.a' DEFAULT (1.0).pg_sleep ON EMPTY)`},
+		{validate.CodeFuncNotation, `SELECT (t.t).f1 FROM (SELECT ROW(1.0)) t(t)`},
+		// XML constructs stay outside the node allow-list
+		{validate.CodeUnsupported, `SELECT xmlparse(document '<a/>')`},
+		// catalogs through a subquery
+		{validate.CodeSystemCatalog, `SELECT 1 FROM users WHERE id IN (SELECT oid FROM pg_class)`},
+	}
+	v := shopValidator()
+	for _, c := range cases {
+		mustReject(t, v, c.sql, c.code)
+	}
+}
