@@ -582,6 +582,17 @@ func (a *analyzer) expr(n *pg.Node, lv *level) {
 	}
 	visit(n, func(m proto.Message) bool {
 		switch x := m.(type) {
+		case *pg.SubLink:
+			sub := x.Subselect.GetSelectStmt()
+			if x.SubLinkType != pg.SubLinkType_ARRAY_SUBLINK || sub == nil {
+				return true
+			}
+			// ARRAY(subquery) keeps every row in memory, like array_agg.
+			if w := a.selectStmt(sub, lv, lv.ctes, false); w > 1 {
+				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "ARRAY(subquery) over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			}
+			a.expr(x.Testexpr, lv)
+			return false
 		case *pg.SelectStmt:
 			a.selectStmt(x, lv, lv.ctes, false)
 			return false

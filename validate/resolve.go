@@ -216,6 +216,9 @@ func (r *resolver) fromItem(n *pg.Node, sc *nsScope, ctes cteEnv) []*nsItem {
 		jt := n.GetJsonTable()
 		r.messages(sc, ctes, jt.ContextItem)
 		r.exprs(sc, ctes, jt.Passing...)
+		// The columns' DEFAULT ... ON EMPTY / ON ERROR expressions.
+		r.exprs(sc, ctes, jt.Columns...)
+		r.messages(sc, ctes, jt.OnError)
 		it := &nsItem{known: true}
 		if jt.Alias != nil {
 			it.refname = jt.Alias.Aliasname

@@ -36,7 +36,7 @@ func (c *checker) checkStringSize(f *pg.FuncCall, name string) {
 	limit := float64(c.cfg.maxGenerated)
 	switch {
 	case builders[name]:
-		n, ok := strSize(f)
+		n, ok := c.sizes.strSize(f)
 		switch {
 		case !ok:
 			c.violation(CodeStringBomb, "%s needs constant lengths, counts and format widths (number literals); compute them from literals", name)
@@ -45,7 +45,7 @@ func (c *checker) checkStringSize(f *pg.FuncCall, name string) {
 		}
 	case accumulating[name] && !isWindow(f):
 		for _, a := range f.Args {
-			if n, ok := nodeSize(a); ok && n > limit/100 {
+			if n, ok := c.sizes.nodeSize(a); ok && n > limit/100 {
 				c.violation(CodeStringBomb, "%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, n, c.cfg.maxGenerated/100)
 				return
 			}
@@ -57,13 +57,13 @@ func isWindow(f *pg.FuncCall) bool { return f.Over != nil }
 
 // strSize bounds the characters a string-building call yields; ok is false
 // when a count, length, width or format string is not a constant.
-func strSize(f *pg.FuncCall) (float64, bool) {
+func (z *sizer) strSize(f *pg.FuncCall) (float64, bool) {
 	name := funcName(f)
 	arg := func(i int) (float64, bool) {
 		if i >= len(f.Args) {
 			return 0, true
 		}
-		return nodeSize(f.Args[i])
+		return z.nodeSize(f.Args[i])
 	}
 	switch name {
 	case "repeat":
@@ -86,7 +86,7 @@ func strSize(f *pg.FuncCall) (float64, bool) {
 		}
 		return math.Max(k, 0), true
 	case "format":
-		return formatSize(f.Args)
+		return z.formatSize(f.Args)
 	case "array_to_string", "concat_ws":
 		// The delimiter goes between elements whose number is the data's
 		// (array_agg over a table, VARIADIC ARRAY(...)): a built delimiter
@@ -100,7 +100,7 @@ func strSize(f *pg.FuncCall) (float64, bool) {
 			return 0, false
 		}
 		rest := append(append([]*pg.Node(nil), f.Args[:di]...), f.Args[min(di+1, len(f.Args)):]...)
-		n, ok := sumSize(rest)
+		n, ok := z.sumSize(rest)
 		if d > 1 && d > sizeOf(f.Args[di]) {
 			d *= 100
 		}
@@ -114,11 +114,11 @@ func strSize(f *pg.FuncCall) (float64, bool) {
 		}
 		return s * math.Max(rep, 1), ok1 && ok2
 	}
-	return sumSize(f.Args)
+	return z.sumSize(f.Args)
 }
 
 // nodeSize bounds the characters an expression yields (data values count 1).
-func nodeSize(n *pg.Node) (float64, bool) {
+func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 	switch {
 	case n == nil:
 		return 0, true
@@ -134,21 +134,31 @@ func nodeSize(n *pg.Node) (float64, bool) {
 		}
 		return 8, true
 	case n.GetTypeCast() != nil:
-		return nodeSize(n.GetTypeCast().Arg)
+		return z.nodeSize(n.GetTypeCast().Arg)
 	case n.GetCollateClause() != nil:
-		return nodeSize(n.GetCollateClause().Arg)
+		return z.nodeSize(n.GetCollateClause().Arg)
 	case n.GetFuncCall() != nil:
 		f := n.GetFuncCall()
 		if builders[funcName(f)] {
-			return strSize(f)
+			return z.strSize(f)
 		}
 		if isAggregate(f) || f.Over != nil {
+			if passThrough[funcName(f)] || accumulating[funcName(f)] {
+				// One of its inputs (max(s), lag(s)), or all of them.
+				s, ok := z.sumSize(f.Args)
+				return math.Max(s, 1), ok
+			}
 			return 1, true // one row's value of data
 		}
-		return sumSize(f.Args)
+		return z.sumSize(f.Args)
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
-		return sumSize([]*pg.Node{e.Lexpr, e.Rexpr})
+		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && e.Name[len(e.Name)-1].GetString_().GetSval() != "||" {
+			// Arithmetic and comparisons: a number, a date or a boolean,
+			// not a concatenation.
+			return z.maxSize([]*pg.Node{e.Lexpr, e.Rexpr})
+		}
+		return z.sumSize([]*pg.Node{e.Lexpr, e.Rexpr})
 	case n.GetCaseExpr() != nil:
 		ce := n.GetCaseExpr()
 		nodes := []*pg.Node{ce.Defresult}
@@ -157,33 +167,43 @@ func nodeSize(n *pg.Node) (float64, bool) {
 				nodes = append(nodes, cw.Result)
 			}
 		}
-		return maxSize(nodes)
+		return z.maxSize(nodes)
 	case n.GetCoalesceExpr() != nil:
-		return maxSize(n.GetCoalesceExpr().Args)
+		return z.maxSize(n.GetCoalesceExpr().Args)
 	case n.GetMinMaxExpr() != nil:
-		return maxSize(n.GetMinMaxExpr().Args)
+		return z.maxSize(n.GetMinMaxExpr().Args)
 	case n.GetAArrayExpr() != nil:
-		return sumSize(n.GetAArrayExpr().Elements)
+		return z.sumSize(n.GetAArrayExpr().Elements)
 	case n.GetRowExpr() != nil:
-		return sumSize(n.GetRowExpr().Args)
+		return z.sumSize(n.GetRowExpr().Args)
+	case n.GetColumnRef() != nil:
+		return z.columnSize(n.GetColumnRef()), true
+	case n.GetSubLink() != nil:
+		sl := n.GetSubLink()
+		if sl.SubLinkType == pg.SubLinkType_EXISTS_SUBLINK {
+			return 1, true
+		}
+		return z.querySize(sl.Subselect.GetSelectStmt()), true
+	case n.GetAIndirection() != nil:
+		return z.nodeSize(n.GetAIndirection().Arg)
 	}
 	return 1, true // a value read from the data, or computed from one
 }
 
-func sumSize(ns []*pg.Node) (float64, bool) {
+func (z *sizer) sumSize(ns []*pg.Node) (float64, bool) {
 	total, ok := 0.0, true
 	for _, a := range ns {
-		s, k := nodeSize(a)
+		s, k := z.nodeSize(a)
 		total += s
 		ok = ok && k
 	}
 	return total, ok
 }
 
-func maxSize(ns []*pg.Node) (float64, bool) {
+func (z *sizer) maxSize(ns []*pg.Node) (float64, bool) {
 	m, ok := 0.0, true
 	for _, a := range ns {
-		s, k := nodeSize(a)
+		s, k := z.nodeSize(a)
 		m = math.Max(m, s)
 		ok = ok && k
 	}
@@ -193,7 +213,7 @@ func maxSize(ns []*pg.Node) (float64, bool) {
 // formatSize bounds format(fmt, args...): the format string must be a
 // literal; each %s/%I/%L adds its argument's size or its width, whichever
 // is larger (widths from * take a constant argument).
-func formatSize(args []*pg.Node) (float64, bool) {
+func (z *sizer) formatSize(args []*pg.Node) (float64, bool) {
 	if len(args) == 0 {
 		return 0, true
 	}
@@ -253,7 +273,7 @@ func formatSize(args []*pg.Node) (float64, bool) {
 		if i >= len(s) {
 			break // PostgreSQL rejects an unterminated specifier
 		}
-		size, ok := nodeSize(argAt(next))
+		size, ok := z.nodeSize(argAt(next))
 		if !ok {
 			return 0, false
 		}

@@ -66,6 +66,12 @@ func (c *checker) resolve(schema, name string) (string, bool) {
 	if strings.HasPrefix(name, "pg_") {
 		return catalog("pg_catalog")
 	}
+	if s := c.pathOutsideSchemas(); s != "" {
+		// Without a table list the name may live in any schema of the
+		// path: the server takes the first that has it, which may be s.
+		c.violation(CodeTableNotAllowed, "relation %s must be qualified with its schema: the search path also lists schema %s, outside the allowed schemas", name, s)
+		return "", false
+	}
 	for _, s := range c.cfg.searchPath {
 		if systemSchema(s) {
 			if c.cfg.tables == nil && !c.cfg.allowCatalogs {
@@ -87,6 +93,21 @@ func (c *checker) resolve(schema, name string) (string, bool) {
 		return "", false
 	}
 	return c.cfg.searchPath[0], false
+}
+
+// pathOutsideSchemas returns a schema of the search path that WithSchemas
+// does not allow, when there is no table list to tell which schema an
+// unqualified name resolves in ("" otherwise).
+func (c *checker) pathOutsideSchemas() string {
+	if c.cfg.tables != nil || c.cfg.schemas == nil {
+		return ""
+	}
+	for _, s := range c.cfg.searchPath {
+		if !systemSchema(s) && !c.cfg.schemas[s] {
+			return s
+		}
+	}
+	return ""
 }
 
 // schemaAllowed reports whether WithSchemas (if given) allows schema.

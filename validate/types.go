@@ -119,7 +119,10 @@ func (c *checker) userType(schema, name, elem, display string) {
 		// Only the schemas are known: the type must live in one of them.
 		s := schema
 		if s == "" {
-			return // resolved along the search path, whose schemas are checked
+			if out := c.pathOutsideSchemas(); out != "" {
+				c.violation(CodeTableNotAllowed, "type %s must be qualified with its schema: the search path also lists schema %s, outside the allowed schemas", display, out)
+			}
+			return // resolved along the search path, whose schemas are allowed
 		}
 		if !c.cfg.schemas[s] {
 			c.violation(CodeTableNotAllowed, "type %s belongs to schema %s, outside the allowed schemas", display, s)

@@ -63,6 +63,8 @@ type checker struct {
 	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
 	// so column resolution is skipped and $n are the plan's parameters.
 	plan bool
+	// sizes knows what the query's own columns hold, for the string guard.
+	sizes *sizer
 }
 
 func (c *checker) add(code string, sev Severity, loc int, format string, args ...any) {
@@ -102,7 +104,10 @@ func (c *checker) check(tree *pg.ParseResult) *pg.SelectStmt {
 		return nil
 	}
 	c.top = sel
+	c.sizes = &sizer{cols: map[string]float64{}, rels: map[string]float64{}}
+	c.sizes.learn(sel)
 	c.walk(sel)
+	c.checkSizes(sel)
 	c.resolveNames(sel)
 	return sel
 }
