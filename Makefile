@@ -40,6 +40,7 @@ test:
 	$(GO) vet ./...; \
 	$(GO) test -count=1 -timeout 30m ./...; \
 	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS); \
+	$(GO) test -short -count=1 -run '^$$' -bench . -benchtime 1x -timeout 10m ./...; \
 	(cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...)
 
 bench:

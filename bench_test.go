@@ -44,6 +44,7 @@ func BenchmarkAsk(b *testing.B) {
 		{"tables=10387", erp.Options{Divisions: 125}, "div_077"},
 	} {
 		b.Run(size.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, size.opts)
 			srv := llmfake.New(b, func(n int, r *llmfake.Request) llmfake.Reply {
 				for _, q := range qs {
 					if strings.Contains(r.Last(), "【Question】\n"+q.Question+"\n") {
@@ -93,6 +94,7 @@ func BenchmarkPrepareMemory(b *testing.B) {
 		{"tables=10387", erp.Options{Divisions: 125, NoData: true}},
 	} {
 		b.Run(size.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, size.opts)
 			pool := pgtest.Pool(b, erptest.Load(b, size.opts))
 			b.ResetTimer() // ns/op: Prepare alone
 			for i := 0; i < b.N; i++ {

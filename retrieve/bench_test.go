@@ -43,6 +43,7 @@ func benchCatalog(b testing.TB, opts erp.Options) *schema.Catalog {
 func BenchmarkIndexBuild(b *testing.B) {
 	for _, size := range benchSizes {
 		b.Run(size.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, size.opts)
 			cat := benchCatalog(b, size.opts)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -65,6 +66,7 @@ func BenchmarkContext(b *testing.B) {
 	ctx := context.Background()
 	for _, size := range benchSizes {
 		b.Run(size.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, size.opts)
 			cat := benchCatalog(b, size.opts)
 			graph := plan.NewGraph(cat, plan.WithInferredEdges(true))
 			r, err := retrieve.New(ctx, cat, retrieve.WithModules(erp.Modules()), retrieve.WithGraph(graph))
@@ -123,6 +125,7 @@ func BenchmarkPGVector(b *testing.B) {
 	ctx := context.Background()
 	for _, size := range benchSizes[1:] {
 		b.Run(size.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, size.opts)
 			dsn, ok := pgtest.ClusterPGVector(b)
 			if !ok {
 				b.Skip("pgvector is not installed on the test cluster")

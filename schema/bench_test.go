@@ -23,6 +23,7 @@ func BenchmarkIntrospect(b *testing.B) {
 		{"tables=10387", erp.Options{Divisions: 125, NoData: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
+			erptest.SkipLargeShort(b, c.opts)
 			pool := pgtest.Pool(b, erptest.Load(b, c.opts))
 			ctx := context.Background()
 			var cat *schema.Catalog

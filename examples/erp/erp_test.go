@@ -422,6 +422,9 @@ func runGold(conn *pgx.Conn, searchPath, sql string) (int, error) {
 func BenchmarkLoadDivisionsDDL(b *testing.B) {
 	for _, n := range []int{30, 125} {
 		b.Run(fmt.Sprintf("divisions=%d", n), func(b *testing.B) {
+			if testing.Short() {
+				b.Skip("-short: many divisions are left to a full benchmark run")
+			}
 			for b.Loop() {
 				b.StopTimer()
 				conn := connect(b, pgtest.NewDatabase(b))

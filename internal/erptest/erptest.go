@@ -49,3 +49,14 @@ func Load(t testing.TB, opts erp.Options) string {
 		return erp.Load(ctx, conn, opts)
 	})
 }
+
+// SkipLargeShort skips, under -short, a benchmark over a catalog of more
+// than one division (2,502 tables and up): make test runs every benchmark
+// once with -short so that a broken one shows, and loading and indexing
+// the large catalogs takes minutes on two cores.
+func SkipLargeShort(tb testing.TB, opts erp.Options) {
+	tb.Helper()
+	if testing.Short() && opts.Divisions > 1 {
+		tb.Skipf("-short: the %d-division catalog is left to a full benchmark run", opts.Divisions)
+	}
+}
