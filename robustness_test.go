@@ -90,7 +90,8 @@ type robCall struct {
 
 // robCalls lists every public method of the Engine that takes a context,
 // each with ordinary arguments and the extra per-call options.
-func robCalls(eng *nl2sql.Engine, opts ...nl2sql.AskOption) []robCall {
+func robCalls(t *testing.T, eng *nl2sql.Engine, opts ...nl2sql.AskOption) []robCall {
+	index := filepath.Join(t.TempDir(), "index")
 	return []robCall{
 		{"Prepare", func(ctx context.Context) error { return eng.Prepare(ctx) }, false},
 		{"Refresh", func(ctx context.Context) error { return eng.Refresh(ctx) }, true},
@@ -127,7 +128,7 @@ func robCalls(eng *nl2sql.Engine, opts ...nl2sql.AskOption) []robCall {
 		{"Knowledge", func(ctx context.Context) error { _, err := eng.Knowledge(ctx); return err }, false},
 		{"SaveIndex", func(ctx context.Context) error { return eng.SaveIndex(ctx, new(bytes.Buffer)) }, false},
 		{"SaveIndexFile", func(ctx context.Context) error {
-			return eng.SaveIndexFile(ctx, filepath.Join(os.TempDir(), fmt.Sprintf("nl2sql-robust-%d.idx", os.Getpid())))
+			return eng.SaveIndexFile(ctx, index)
 		}, false},
 	}
 }
@@ -224,7 +225,7 @@ func TestRobustNewRefusesBadConfig(t *testing.T) {
 func TestRobustUnusableEngine(t *testing.T) {
 	var nilEngine *nl2sql.Engine
 	for name, eng := range map[string]*nl2sql.Engine{"zero Engine": new(nl2sql.Engine), "nil *Engine": nilEngine} {
-		for _, c := range robCalls(eng) {
+		for _, c := range robCalls(t, eng) {
 			err := robNoPanic(t, name+"."+c.name, func() error { return c.call(context.Background()) })
 			robWant(t, name+"."+c.name, err, nl2sql.ClassConfig)
 		}
@@ -236,7 +237,7 @@ func TestRobustUnusableEngine(t *testing.T) {
 // engine goes on answering.
 func TestRobustNilContext(t *testing.T) {
 	eng, _ := engine(t, robModel)
-	for _, c := range robCalls(eng) {
+	for _, c := range robCalls(t, eng) {
 		//lint:ignore SA1012 a nil context is what is tested
 		err := robNoPanic(t, c.name, func() error { return c.call(nil) }) //nolint:staticcheck
 		if ne := robWant(t, c.name+"(nil context)", err, nl2sql.ClassInput); ne != nil && !strings.Contains(ne.Message, "nil context") {
@@ -254,7 +255,7 @@ func TestRobustNilContext(t *testing.T) {
 // in every method that takes options).
 func TestRobustNilAskOption(t *testing.T) {
 	eng, _ := engine(t, robModel)
-	for _, c := range robCalls(eng, nil, nl2sql.MaxRows(5), nil) {
+	for _, c := range robCalls(t, eng, nil, nl2sql.MaxRows(5), nil) {
 		if err := robNoPanic(t, c.name, func() error { return c.call(context.Background()) }); err != nil {
 			t.Errorf("%s with a nil option: %v", c.name, err)
 		}
@@ -309,14 +310,14 @@ func TestRobustEndedContext(t *testing.T) {
 	defer cancel2()
 	defer robLeaks(t, hc)()
 
-	for _, c := range robCalls(eng) {
+	for _, c := range robCalls(t, eng) {
 		robWantEnded(t, "cold "+c.name, robNoPanic(t, c.name, func() error { return c.call(cancelled) }), context.Canceled)
 		robWantEnded(t, "cold "+c.name, robNoPanic(t, c.name, func() error { return c.call(expired) }), context.DeadlineExceeded)
 	}
 	if err := eng.Prepare(context.Background()); err != nil {
 		t.Fatalf("Prepare after cancelled calls: %v", err)
 	}
-	for _, c := range robCalls(eng) {
+	for _, c := range robCalls(t, eng) {
 		for ctx, cause := range map[context.Context]error{cancelled: context.Canceled, expired: context.DeadlineExceeded} {
 			err := robNoPanic(t, c.name, func() error { return c.call(ctx) })
 			if err == nil && !c.db {
@@ -531,7 +532,7 @@ func TestRobustClosedPool(t *testing.T) {
 	pool.Close()
 	defer robLeaks(t, hc)()
 	ctx := context.Background()
-	for _, c := range robCalls(eng) {
+	for _, c := range robCalls(t, eng) {
 		err := robNoPanic(t, c.name, func() error { return c.call(ctx) })
 		if !c.db {
 			if err != nil {
@@ -541,7 +542,7 @@ func TestRobustClosedPool(t *testing.T) {
 		}
 		robWant(t, "closed pool: "+c.name, err, nl2sql.ClassConnection)
 	}
-	for _, c := range robCalls(cold) {
+	for _, c := range robCalls(t, cold) {
 		err := robNoPanic(t, c.name, func() error { return c.call(ctx) })
 		robWant(t, "closed pool, cold engine: "+c.name, err, nl2sql.ClassConnection)
 	}
@@ -569,7 +570,7 @@ func TestRobustDroppedDatabase(t *testing.T) {
 	}
 	pgtest.Exec(t, pgtest.AdminDSN(t), `DROP DATABASE "`+cfg.ConnConfig.Database+`" WITH (FORCE)`)
 	ctx := context.Background()
-	for _, c := range robCalls(eng) {
+	for _, c := range robCalls(t, eng) {
 		err := robNoPanic(t, c.name, func() error { return c.call(ctx) })
 		if !c.db {
 			if err != nil {
