@@ -17,13 +17,17 @@ import (
 // *Error whose Class says which stage lost.
 func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_ *Result, err error) {
 	defer coded(&err)
-	ac := e.askConfig(opts)
 	start := time.Now()
 	res := &Result{Question: question, Timings: Timings{}}
 	fail := func(err error) (*Result, error) {
 		res.Timings["total"] = time.Since(start)
-		return res, res.fail(err)
+		// ctx is the request's, with its budget once set.
+		return res, res.fail(ended(ctx, err))
 	}
+	if err := e.usable(ctx); err != nil {
+		return fail(err)
+	}
+	ac := e.askConfig(opts)
 	if err := e.checkRequest(question, ac); err != nil {
 		res.Question = "" // not echoed: it may be megabytes
 		return fail(err)

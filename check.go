@@ -33,7 +33,10 @@ type CheckResult struct {
 // and resource rules) and asks the planner about it (EXPLAIN, whose
 // resolved functions are checked against the same policy). Nothing runs.
 func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *CheckResult, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
 		return nil, err
@@ -50,6 +53,9 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 		out.OK, out.Cost = true, r.TotalCost
 	case errors.As(r.Err, &ve):
 		out.SQL, out.Issues = "", ve.Issues
+	case lostOrEnded(ctx, "the query could not be checked", r.Err) != nil:
+		// Not the query's fault: the database could not be asked.
+		return out, lostOrEnded(ctx, "the query could not be checked", r.Err)
 	case r.SQLState != "":
 		out.SQLState, out.Message, out.Position = r.SQLState, r.Message, r.Location
 	default:

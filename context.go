@@ -36,7 +36,10 @@ type SchemaContext struct {
 // SchemaContext builds the schema context and prompt of a question without
 // calling the model (the CLI's --dry-run and retrieve commands).
 func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	ac := e.askConfig(opts)
 	if err := e.checkRequest(question, ac); err != nil {
 		return nil, err
@@ -50,7 +53,7 @@ func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...Ask
 
 func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*SchemaContext, error) {
 	if strings.TrimSpace(question) == "" {
-		return nil, &Error{Class: ClassNoAnswer, Message: "empty question"}
+		return nil, errEmptyQuestion()
 	}
 	path, scoped, err := e.requestScope(st, ac.scope)
 	if err != nil {

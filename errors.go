@@ -104,6 +104,75 @@ func coded(err *error) {
 	}
 }
 
+// finish is what every public method of the Engine defers: a failure its
+// context's end caused is reported as such (see ended), and the *Error
+// gets its Code.
+func finish(ctx context.Context, err *error) {
+	*err = ended(ctx, *err)
+	coded(err)
+}
+
+// errNotNew is the cause of a call on an Engine New did not make.
+var errNotNew = errors.New("the Engine was not made by New")
+
+// usable is the error of a call on an Engine New did not make (nil, or the
+// zero value) or with a nil context, nil otherwise: the first thing every
+// public method checks, so such a call fails at once instead of panicking
+// deep inside.
+func (e *Engine) usable(ctx context.Context) error {
+	switch {
+	case e == nil || e.db == nil:
+		return &Error{Class: ClassConfig, Message: "no database: build the Engine with New", Err: errNotNew}
+	case ctx == nil:
+		return &Error{Class: ClassInput, Message: "nil context (pass context.Background() or context.TODO())"}
+	}
+	return nil
+}
+
+// ended returns err, unless it came of ctx's end (the caller cancelled, or
+// a deadline passed: the caller's or the question's budget): then an
+// execution error coded "canceled" or "timeout" that says so and wraps
+// both (errors.Is with context.Canceled or context.DeadlineExceeded
+// holds). Whatever stage it cut short, a request that ran out of time is
+// never blamed on its input, the configuration or the question
+// (ErrInvalid, ErrConfig, ErrRetrievalMiss). A model wait cut short keeps
+// its ErrLLM (llm_timeout, llm_canceled), and an input error its class.
+func ended(ctx context.Context, err error) error {
+	if err == nil || ctx == nil || ctx.Err() == nil {
+		return err
+	}
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ne *Error
+	if errors.As(err, &ne) && (ne.Class == ClassLLM || ne.Class == ClassInput || ne.Code == codeCanceled || ne.Code == codeTimeout) {
+		return err
+	}
+	code, what := codeCanceled, "the request was canceled"
+	var be *budgetError
+	switch cause := context.Cause(ctx); {
+	case errors.As(cause, &be):
+		code, what = codeTimeout, strings.TrimPrefix(be.Error(), "nl2sql: ")
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		code, what = codeTimeout, "the request's deadline passed"
+	}
+	msg := what
+	if ne != nil {
+		// The stage's words, not its class: errors.Is must not match it.
+		msg, err = ne.Message+": "+what, ne.Err
+		for inner, ok := err.(*Error); ok; inner, ok = err.(*Error) {
+			err = inner.Err
+		}
+	}
+	return &Error{Class: ClassExecution, Code: code, Message: msg, Err: err, named: true}
+}
+
+// Codes of a request its context's end cut short (see ended).
+const (
+	codeCanceled = "canceled"
+	codeTimeout  = "timeout"
+)
+
 // fillCode gives an error without a SQLSTATE or validator code the stable
 // name of its cause.
 func (e *Error) fillCode() {

@@ -17,8 +17,9 @@ import (
 
 const indexMagic = "nl2sql-index/1"
 
-// ErrBadIndex is returned by LoadIndex for a file that is not a saved index
-// (or of another format version).
+// ErrBadIndex is wrapped by the error (an *Error of class ClassConfig)
+// LoadIndex returns for a file that is not a saved index (or of another
+// format version).
 var ErrBadIndex = errors.New("nl2sql: not an index file")
 
 // indexHeader precedes the memory store in an index file.
@@ -34,47 +35,84 @@ type indexHeader struct {
 // introspecting or embedding: see LoadIndex. A pgvector store is persistent
 // already; saving an engine that uses one is an error.
 func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return err
 	}
+	if w == nil {
+		return &Error{Class: ClassInput, Message: "SaveIndex needs a writer (got nil)"}
+	}
 	mem, ok := st.retriever.Store().(*retrieve.MemoryStore)
 	if !ok {
-		return fmt.Errorf("%w: SaveIndex needs the in-memory store", ErrConfig)
+		return &Error{Class: ClassConfig, Message: "SaveIndex needs the in-memory store"}
+	}
+	failed := func(err error) error {
+		return &Error{Class: ClassConfig, Message: "writing the index failed", Err: err}
 	}
 	h := indexHeader{Magic: indexMagic, Fingerprint: st.cat.Fingerprint()}
 	if h.Catalog, err = json.Marshal(st.cat); err != nil {
-		return err
+		return failed(err)
 	}
 	if st.values != nil {
 		if h.Values, err = json.Marshal(st.values); err != nil {
-			return err
+			return failed(err)
 		}
 	}
 	bw := bufio.NewWriter(w)
 	if err := gob.NewEncoder(bw).Encode(h); err != nil {
-		return err
+		return failed(err)
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return failed(err)
 	}
-	return mem.Save(w)
+	if err := mem.Save(w); err != nil {
+		return failed(err)
+	}
+	return nil
 }
 
 // SaveIndexFile writes the index (SaveIndex) to path atomically: into a
 // temporary file beside it, synced, then renamed over it, so a failure never
 // leaves a truncated index where a good one was. Knowledge learnt since the
 // index was loaded (Learn) is part of what it writes.
-func (e *Engine) SaveIndexFile(ctx context.Context, path string) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return e.SaveIndex(ctx, w) })
+func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return err
+	}
+	if path == "" {
+		return &Error{Class: ClassInput, Message: "SaveIndexFile needs a file name (got \"\")"}
+	}
+	err = atomicfile.Write(path, func(w io.Writer) error { return e.SaveIndex(ctx, w) })
+	var ne *Error
+	if err != nil && !errors.As(err, &ne) {
+		// The file system's refusal (no such folder, a directory there).
+		return &Error{Class: ClassConfig, Message: fmt.Sprintf("writing the index to %s failed", path), Err: err}
+	}
+	return err
 }
 
 // LoadIndex reads an index written by SaveIndex and returns the options
 // that make an Engine use it (its catalog, value index and store) instead of
 // introspecting and embedding. Refresh re-reads the live catalog and
 // re-indexes what changed.
-func LoadIndex(r io.Reader) ([]Option, error) {
+//
+// Its errors are *Error of class ClassConfig; one for data that is not
+// such an index also matches ErrBadIndex.
+func LoadIndex(r io.Reader) (_ []Option, err error) {
+	defer func() {
+		if err != nil {
+			err = &Error{Class: ClassConfig, Message: "the index could not be read", Err: err}
+			coded(&err)
+		}
+	}()
+	if r == nil {
+		return nil, fmt.Errorf("%w (no reader)", ErrBadIndex)
+	}
 	br := bufio.NewReader(r)
 	var h indexHeader
 	if err := gob.NewDecoder(br).Decode(&h); err != nil || h.Magic != indexMagic {

@@ -100,7 +100,10 @@ func (kb *knowledgeBase) set(k Knowledge) {
 // request's scope, so an answer given under Scope("hr") with unqualified
 // table names is confirmed with it.
 func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return Knowledge{}, err
+	}
 	ac := e.askConfig(opts)
 	st, err := e.state(ctx)
 	if err != nil {
@@ -131,7 +134,10 @@ func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ K
 // Forget removes the knowledge with this ID (see Knowledge); an unknown ID
 // is an input error.
 func (e *Engine) Forget(ctx context.Context, id string) (err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return err
@@ -143,6 +149,9 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 		return &Error{Class: ClassInput, Code: "not_found", Message: fmt.Sprintf("no knowledge has the ID %q", id)}
 	}
 	if err := st.retriever.Store().Delete(ctx, []string{id}); err != nil {
+		if ce := connectionError("forgetting failed", err); ce != nil {
+			return ce
+		}
 		return &Error{Class: ClassConfig, Message: "forgetting failed", Err: err}
 	}
 	e.know.mu.Lock()
@@ -160,7 +169,10 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 
 // Knowledge lists what the engine was taught, ordered by kind and ID.
 func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	if _, err := e.state(ctx); err != nil {
 		return nil, err
 	}
@@ -254,8 +266,8 @@ func (e *Engine) checkExample(ctx context.Context, st *state, sql string, path [
 	if res[0].Err == nil {
 		return nil
 	}
-	if ce := connectionError("checking the example failed", res[0].Err); ce != nil {
-		return ce
+	if err := lostOrEnded(ctx, "checking the example failed", res[0].Err); err != nil {
+		return err // the database's failure or the request's end, not the example's
 	}
 	if res[0].Validation != nil { // validated, but the server refused to plan it
 		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}

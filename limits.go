@@ -3,6 +3,7 @@ package nl2sql
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
@@ -87,6 +88,9 @@ func (e *Engine) checkText(question, evidence string) error {
 // checkRequest returns the input error of a request's text: question,
 // evidence and history.
 func (e *Engine) checkRequest(question string, ac askConfig) error {
+	if strings.TrimSpace(question) == "" {
+		return errEmptyQuestion()
+	}
 	if err := e.checkText(question, ac.evidence); err != nil {
 		return err
 	}
@@ -102,6 +106,10 @@ func checkSQL(what, sql string) error {
 	}
 	return nil
 }
+
+// errEmptyQuestion is the input error of a question with nothing to
+// answer (empty, or only white space).
+func errEmptyQuestion() *Error { return &Error{Class: ClassInput, Message: "empty question"} }
 
 func tooLong(what string, size int, limit string) *Error {
 	return &Error{Class: ClassInput, Message: fmt.Sprintf("%s is too long (%d bytes; the limit is %s)", what, size, limit), Err: ErrTooLong}

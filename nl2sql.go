@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -75,18 +76,33 @@ type state struct {
 	executors  sync.Map // scope key -> *execute.Executor
 }
 
+// maxK bounds WithK: each sample is a model call.
+const maxK = 100
+
 // New returns an Engine over db. It does no I/O: the catalog is read and
 // indexed by Prepare, or by the first call that needs it.
-func New(db DB, opts ...Option) (*Engine, error) {
+func New(db DB, opts ...Option) (_ *Engine, err error) {
+	defer coded(&err)
 	if db == nil {
-		return nil, fmt.Errorf("%w: nil database", ErrConfig)
+		return nil, &Error{Class: ClassConfig, Message: "nil database"}
+	}
+	if v := reflect.ValueOf(db); v.Kind() == reflect.Pointer && v.IsNil() {
+		// A nil *pgxpool.Pool is a non-nil DB that panics at first use.
+		return nil, &Error{Class: ClassConfig, Message: fmt.Sprintf("nil database (a nil %T)", db)}
 	}
 	cfg := defaultConfig()
 	for _, o := range opts {
-		o.apply(&cfg)
+		if o != nil {
+			o.apply(&cfg)
+		}
 	}
-	if cfg.k[0] < 1 || cfg.k[1] < 1 || cfg.k[2] < 1 || cfg.attempts < 0 || cfg.maxRows < 1 {
-		return nil, fmt.Errorf("%w: K, attempts and row cap must be positive", ErrConfig)
+	if cfg.k[0] < 1 || cfg.k[1] < 1 || cfg.k[2] < 1 || cfg.attempts < 0 || cfg.maxRows < 1 || cfg.maxTables < 1 {
+		return nil, &Error{Class: ClassConfig, Message: fmt.Sprintf("K (%d, %d, %d), the row cap (%d) and the table cap (%d) must be positive, repair attempts (%d) not negative",
+			cfg.k[0], cfg.k[1], cfg.k[2], cfg.maxRows, cfg.maxTables, cfg.attempts)}
+	}
+	if max(cfg.k[0], cfg.k[1], cfg.k[2]) > maxK {
+		// Each sample is a model call, and its slots are allocated up front.
+		return nil, &Error{Class: ClassConfig, Message: fmt.Sprintf("K (%d, %d, %d) is over %d samples a question", cfg.k[0], cfg.k[1], cfg.k[2], maxK)}
 	}
 	emb := cfg.embedder
 	if emb == nil {
@@ -104,7 +120,10 @@ func New(db DB, opts ...Option) (*Engine, error) {
 // value index). It runs once; later calls return at once. Call it at start-up
 // to keep the first question fast, or Refresh after schema changes.
 func (e *Engine) Prepare(ctx context.Context) (err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return err
+	}
 	_, err = e.state(ctx)
 	return err
 }
@@ -113,7 +132,10 @@ func (e *Engine) Prepare(ctx context.Context) (err error) {
 // fingerprint is unchanged). Questions asked meanwhile are answered on the
 // state it replaces; those asked after it returns, on the new one.
 func (e *Engine) Refresh(ctx context.Context) (err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return err
+	}
 	return e.rebuild(ctx, false)
 }
 
@@ -134,7 +156,10 @@ func (e *Engine) rebuild(ctx context.Context, knowledgeOnly bool) error {
 
 // Catalog returns the catalog the engine works with, reading it if needed.
 func (e *Engine) Catalog(ctx context.Context) (_ *schema.Catalog, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	st, err := e.state(ctx)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,9 @@
 package nl2sql
 
 import (
+	"context"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/link"
@@ -94,11 +96,19 @@ func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.emb
 // WithStore sets the schema index store (default: in memory).
 func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
 
-// WithScorer replaces the candidate scorer (default DefaultScorer).
-func WithScorer(s Scorer) Option { return optionFunc(func(c *config) { c.scorer = s }) }
+// WithScorer replaces the candidate scorer (default DefaultScorer; nil
+// keeps it). A score that is not a finite number counts as the lowest
+// (NaN, -Inf) or the highest (+Inf) there is, so results stay JSON.
+func WithScorer(s Scorer) Option {
+	return optionFunc(func(c *config) {
+		if s != nil {
+			c.scorer = finiteScorer{s}
+		}
+	})
+}
 
 // WithK sets how many candidates to sample for easy, medium and hard
-// questions (default 1, 3, 5).
+// questions (default 1, 3, 5; each from 1 to 100, New refuses others).
 func WithK(easy, medium, hard int) Option {
 	return optionFunc(func(c *config) { c.k = [3]int{easy, medium, hard} })
 }
@@ -111,7 +121,8 @@ func WithRepairAttempts(n int) Option { return optionFunc(func(c *config) { c.at
 // gets a LIMIT.
 func WithMaxRows(n int) Option { return optionFunc(func(c *config) { c.maxRows = n }) }
 
-// WithMaxTables caps the tables shown to the model (default 12).
+// WithMaxTables caps the tables shown to the model (default 12; at least
+// 1, New refuses less).
 func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTables = n }) }
 
 // WithStatementTimeout bounds each query's run time (default 30s).
@@ -262,7 +273,9 @@ func Timeout(d time.Duration) AskOption { return askOptionFunc(func(c *askConfig
 func (e *Engine) askConfig(opts []AskOption) askConfig {
 	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
 	for _, o := range opts {
-		o.applyAsk(&ac)
+		if o != nil { // a nil option changes nothing
+			o.applyAsk(&ac)
+		}
 	}
 	if ac.maxRows > e.cfg.maxRows {
 		ac.askedRows = ac.maxRows
@@ -271,4 +284,22 @@ func (e *Engine) askConfig(opts []AskOption) askConfig {
 		ac.maxRows = e.cfg.maxRows
 	}
 	return ac
+}
+
+// finiteScorer makes a Scorer's scores finite: NaN and -Inf become the
+// lowest float64, +Inf the highest (a NaN would win or lose at random, and
+// no JSON encoder takes one).
+type finiteScorer struct{ Scorer }
+
+func (f finiteScorer) Score(ctx context.Context, in *ScoreInput) []float64 {
+	out := f.Scorer.Score(ctx, in)
+	for i, s := range out {
+		switch {
+		case math.IsNaN(s) || math.IsInf(s, -1):
+			out[i] = -math.MaxFloat64
+		case math.IsInf(s, 1):
+			out[i] = math.MaxFloat64
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package nl2sql
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // PickResult is the outcome of scoring SQL written elsewhere.
@@ -25,10 +26,19 @@ type PickResult struct {
 // schema context, and the best is returned (not run). It lets other systems
 // reuse the scoring stage.
 func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (_ *PickResult, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	ac := e.askConfig(opts)
+	if strings.TrimSpace(question) == "" {
+		return nil, errEmptyQuestion()
+	}
 	if err := e.checkText(question, ac.evidence); err != nil {
 		return nil, err
+	}
+	if len(sqls) == 0 {
+		return nil, &Error{Class: ClassInput, Message: "no candidate SQL to pick from"}
 	}
 	for i, s := range sqls {
 		if err := checkSQL(fmt.Sprintf("candidate %d", i), s); err != nil {

@@ -26,7 +26,10 @@ type RepairResult struct {
 // normalization, validation, and SQLSTATE-keyed fixes while EXPLAIN fails;
 // then it runs the result with a one-row cap to tell whether it executes.
 func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *RepairResult, err error) {
-	defer coded(&err)
+	defer finish(ctx, &err)
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
 	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
 		return nil, err
@@ -40,11 +43,19 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 	}
 	out.Changed = out.SQLOut != sql && len(c.Repairs) > 0
 	if c.Status != StatusOK {
+		// The database, not the query, failed: say so instead of
+		// reporting the query as broken.
+		if err := lostOrEnded(ctx, "checking the query failed", c.err); err != nil {
+			return nil, err
+		}
 		out.SQLState, out.Message, out.Candidates = c.Code, c.Error, c.alternatives
 		return out, nil
 	}
 	_, err = e.executor(st, path, scoped).Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)
 	if err != nil {
+		if err := lostOrEnded(ctx, "running the query failed", err); err != nil {
+			return nil, err
+		}
 		out.Message = err.Error()
 		var xe *execute.Error
 		if errors.As(err, &xe) {
@@ -54,4 +65,20 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 	}
 	out.Executes = true
 	return out, nil
+}
+
+// lostOrEnded is the error of a check or run of caller SQL that failed
+// because the database could not be reached or the request's context
+// ended, nil when err is the query's own failure (or nil).
+func lostOrEnded(ctx context.Context, msg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ce := connectionError(msg, err); ce != nil {
+		return ce
+	}
+	if ctx.Err() != nil {
+		return ended(ctx, executionError(msg, err))
+	}
+	return nil
 }

@@ -47,9 +47,12 @@ func (e *Engine) sqlRequest(ctx context.Context, sql string, opts []AskOption) (
 func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Result, err error) {
 	defer coded(&err)
 	res := &Result{Timings: Timings{}}
+	if err := e.usable(ctx); err != nil {
+		return res, res.fail(err)
+	}
 	rq, err := e.sqlRequest(ctx, sql, opts)
 	if err != nil {
-		return res, res.fail(err)
+		return res, res.fail(ended(ctx, err))
 	}
 	ac, st, path, scoped := rq.ac, rq.st, rq.path, rq.scoped
 	start := time.Now()
@@ -61,7 +64,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	er, err := e.executor(st, path, scoped).Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
 	res.Timings["execute"] = time.Since(start)
 	if err != nil {
-		return res, res.fail(executionError("the query failed to run", err))
+		return res, res.fail(ended(ctx, executionError("the query failed to run", err)))
 	}
 	res.setRows(er, ac)
 	return res, nil

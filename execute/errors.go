@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/puddle/v2"
 )
 
 // Sentinel errors, matched with errors.Is by every *Error of the class.
@@ -199,7 +200,8 @@ func ConnectionFailed(err error) bool {
 // isClosedConn recognises the errors pgx returns for a connection that died
 // under it (unexpected EOF, conn closed, broken pipe ...).
 func isClosedConn(err error) bool {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, puddle.ErrClosedPool) { // the pool was closed under the engine
 		return true
 	}
 	msg := err.Error()
@@ -223,6 +225,8 @@ func classify(code string) (class, bool) {
 	case "53400": // configuration_limit_exceeded: temp_file_limit, the query spilled too much
 		return classTimeout, false
 	case "53100", "53200": // disk full, out of memory: retrying will not help soon
+		return classConnection, false
+	case "3D000", "28000", "28P01": // the database is gone (dropped), the login refused: at connect
 		return classConnection, false
 	}
 	switch {
