@@ -2,6 +2,7 @@ package nl2sql_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -186,6 +187,38 @@ func BenchmarkPick(b *testing.B) {
 
 // measureCalls times b.N calls of call and reports the median and 95th
 // percentile latency (the mean, ns/op, hides the tail).
+// BenchmarkLongQuestion is the schema context (retrieval, linking with the
+// value index, join planning) of questions of 100 to 4,000 characters (the
+// default limit) on the demo ERP: linking tries every phrase of the
+// question against the stored values of the candidate tables.
+func BenchmarkLongQuestion(b *testing.B) {
+	eng, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := eng.Prepare(ctx); err != nil {
+		b.Fatal(err)
+	}
+	words := strings.Fields("how many employees are active in the sales department of Closed Won deals invoices shipped late " +
+		"by carrier region warehouse stock quantity supplier payment terms overdue amount budget project milestone contract " +
+		"renewal customer churn ticket priority escalation asset depreciation ledger account journal entry")
+	for _, n := range []int{100, 1000, nl2sql.DefaultMaxQuestionChars} {
+		var sb strings.Builder
+		for i := 0; sb.Len() < n; i++ {
+			fmt.Fprintf(&sb, "%s%d ", words[(i*7919)%len(words)], i%13)
+		}
+		q := sb.String()[:n]
+		b.Run(fmt.Sprintf("chars=%d", n), func(b *testing.B) {
+			measureCalls(b, func(int) {
+				if _, err := eng.SchemaContext(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
 func measureCalls(b *testing.B, call func(i int)) {
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

@@ -1076,6 +1076,11 @@ func (st *linkState) glossaryTerms(a *analysis, fn func(i int, gt *glossTerm)) {
 
 // linkValues matches question phrases against stored values: every window
 // of up to four words exactly, keyphrases fuzzily.
+// indexPhrases is the number of phrases from which linkValues indexes the
+// candidate columns' values once (indexColumns) instead of scanning them
+// for each phrase: a long question has hundreds.
+const indexPhrases = 8
+
 func (st *linkState) linkValues(a *analysis) []ValueHint {
 	vi := st.l.values
 	if vi == nil || len(vi.Columns) == 0 {
@@ -1127,6 +1132,11 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 		text string
 	}
 	seen := map[seenKey]bool{} // a phrase repeated matches the same values
+	match := func(phrase string) []ValueMatch { return vi.matchIn(phrase, cols) }
+	if cols != nil && len(a.phrases) > indexPhrases {
+		ix := vi.indexColumns(cols)
+		match = func(phrase string) []ValueMatch { return vi.matchIndexed(phrase, ix) }
+	}
 	for _, kp := range a.phrases {
 		if k := (seenKey{kp.Kind, kp.Text}); seen[k] {
 			continue
@@ -1135,9 +1145,9 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 		}
 		switch kp.Kind {
 		case PhraseQuoted, PhraseCapitalized:
-			add(vi.matchIn(kp.Text, cols), kp.Text, 0.6)
+			add(match(kp.Text), kp.Text, 0.6)
 		case PhraseNGram:
-			add(vi.matchIn(kp.Text, cols), kp.Text, 0.8)
+			add(match(kp.Text), kp.Text, 0.8)
 		}
 	}
 	out := make([]ValueHint, 0, len(hits))

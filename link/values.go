@@ -214,6 +214,48 @@ func (v *ValueIndex) Match(phrase string) []ValueMatch { return v.matchIn(phrase
 // repeated in every tenant's copy of a table would otherwise crowd out the
 // tenant asked about.
 func (v *ValueIndex) matchIn(phrase string, cols []int32) []ValueMatch {
+	return v.matchWith(phrase, cols, nil)
+}
+
+// matchIndexed is matchIn over the columns ix was built for, walking ix's
+// postings: what a question's many phrases use, so that each costs the
+// entries sharing a trigram or word with it rather than every entry of
+// the columns.
+func (v *ValueIndex) matchIndexed(phrase string, ix *columnIndex) []ValueMatch {
+	return v.matchWith(phrase, nil, ix)
+}
+
+// postings map a normalised value, a word or a trigram to the entries that
+// hold it.
+type postings struct {
+	exact, words, grams map[string][]int32
+}
+
+// columnIndex is the postings of some columns' entries only: a value
+// repeated in every tenant's copy of a table makes the whole index's
+// postings long, and only the question's tables are wanted.
+type columnIndex struct {
+	postings
+}
+
+// indexColumns builds the postings of the entries of cols.
+func (v *ValueIndex) indexColumns(cols []int32) *columnIndex {
+	lk := v.lookup()
+	ix := &columnIndex{postings{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{}}}
+	for _, ci := range cols {
+		for id := lk.colLo[ci]; id < lk.colLo[ci+1]; id++ {
+			e := &lk.entries[id]
+			ix.exact[e.norm] = append(ix.exact[e.norm], id)
+			addPostings(ix.words, id, e.words)
+			addPostings(ix.grams, id, e.grams)
+		}
+	}
+	return ix
+}
+
+// matchWith is matchIn (scanning the entries of cols, or walking the whole
+// index's postings when cols is nil) or, with ix, matchIndexed.
+func (v *ValueIndex) matchWith(phrase string, cols []int32, ix *columnIndex) []ValueMatch {
 	if v == nil {
 		return nil
 	}
@@ -250,25 +292,38 @@ func (v *ValueIndex) matchIn(phrase string, cols []int32) []ValueMatch {
 			scores[id] = best
 		}
 	}
-	if cols != nil {
+	if cols != nil && ix == nil {
+		// Trigram similarity counts only from a Jaccard of 0.3 (below, sim
+		// is the Jaccard, under 0.6), which two gram sets whose sizes
+		// differ more than 0.3 to 1 cannot reach: such entries are not
+		// compared (a long question has hundreds of phrases).
+		lo, hi := 0.3*float64(len(grams)), float64(len(grams))/0.3
 		for _, ci := range cols {
 			for id := lk.colLo[ci]; id < lk.colLo[ci+1]; id++ {
 				e := &lk.entries[id]
-				score(id, countCommon(grams, e.grams), len(pw) > 0 && containsAll(e.words, pw))
+				shared := 0
+				if n := float64(len(e.grams)); n >= lo && n <= hi {
+					shared = countCommon(grams, e.grams)
+				}
+				score(id, shared, len(pw) > 0 && len(pw) <= len(e.words) && containsAll(e.words, pw))
 			}
 		}
 	} else {
-		for _, id := range lk.exact[norm] {
+		post := postings{exact: lk.exact, words: lk.words, grams: lk.grams}
+		if ix != nil {
+			post = ix.postings
+		}
+		for _, id := range post.exact[norm] {
 			score(id, 0, false)
 		}
 		if len(pw) > 0 {
-			for _, id := range intersect(lk.words, pw) {
+			for _, id := range intersect(post.words, pw) {
 				score(id, 0, true)
 			}
 		}
 		shared := map[int32]int{}
 		for _, g := range grams {
-			for _, id := range lk.grams[g] {
+			for _, id := range post.grams[g] {
 				shared[id]++
 			}
 		}

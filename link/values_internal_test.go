@@ -10,7 +10,9 @@ import (
 
 // TestMatchInScanEqualsPostings: scoring the entries of every column
 // directly (the path used with candidate tables) must give exactly what the
-// postings walk gives, for exact, word, misspelt and unrelated phrases.
+// postings walk gives, and so must the postings of the candidate columns
+// alone (matchIndexed, for questions with many phrases), for exact, word,
+// misspelt and unrelated phrases.
 func TestMatchInScanEqualsPostings(t *testing.T) {
 	words := []string{"closed", "won", "lost", "open", "negotiation", "on", "leave", "active", "terminated",
 		"billing", "escalations", "hardware", "O'Reilly", "partners", "north", "east", "wholesale", "retail",
@@ -47,6 +49,11 @@ func TestMatchInScanEqualsPostings(t *testing.T) {
 		}
 		return string(b)
 	}
+	var some []int32
+	for i := int32(0); i < int32(len(cols)); i += 3 {
+		some = append(some, i)
+	}
+	ix, ixAll := vi.indexColumns(some), vi.indexColumns(all)
 	matched := 0
 	for i := 0; i < 400; i++ {
 		var p string
@@ -63,6 +70,14 @@ func TestMatchInScanEqualsPostings(t *testing.T) {
 		a, b := vi.matchIn(p, nil), vi.matchIn(p, all)
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("%q: postings %v\nscan %v", p, a, b)
+		}
+		// The candidate columns' own postings (a long question's path)
+		// give what scanning them gives, for some columns and for all.
+		if c := vi.matchIndexed(p, ix); !reflect.DeepEqual(c, vi.matchIn(p, some)) {
+			t.Fatalf("%q: column postings %v\nscan %v", p, c, vi.matchIn(p, some))
+		}
+		if c := vi.matchIndexed(p, ixAll); !reflect.DeepEqual(c, b) {
+			t.Fatalf("%q: column postings of every column %v\nscan %v", p, c, b)
 		}
 		if len(a) > 0 {
 			matched++
