@@ -162,14 +162,7 @@ func BenchmarkPick(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	eng, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithModules(erp.Modules()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := eng.Prepare(ctx); err != nil {
-		b.Fatal(err)
-	}
+	eng, ctx := benchERP(b), context.Background()
 	measureCalls(b, func(i int) {
 		q := exam[i%len(exam)]
 		_, err := eng.Pick(ctx, q.Question, []string{
@@ -192,14 +185,7 @@ func BenchmarkPick(b *testing.B) {
 // default limit) on the demo ERP: linking tries every phrase of the
 // question against the stored values of the candidate tables.
 func BenchmarkLongQuestion(b *testing.B) {
-	eng, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithModules(erp.Modules()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := eng.Prepare(ctx); err != nil {
-		b.Fatal(err)
-	}
+	eng, ctx := benchERP(b), context.Background()
 	words := strings.Fields("how many employees are active in the sales department of Closed Won deals invoices shipped late " +
 		"by carrier region warehouse stock quantity supplier payment terms overdue amount budget project milestone contract " +
 		"renewal customer churn ticket priority escalation asset depreciation ledger account journal entry")
@@ -217,6 +203,19 @@ func BenchmarkLongQuestion(b *testing.B) {
 			})
 		})
 	}
+}
+
+// benchERP is a prepared Engine over a fresh copy of the demo ERP, without
+// a model.
+func benchERP(b *testing.B) *nl2sql.Engine {
+	eng, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := eng.Prepare(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	return eng
 }
 
 func measureCalls(b *testing.B, call func(i int)) {

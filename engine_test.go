@@ -28,6 +28,13 @@ func engine(t *testing.T, script llmfake.Script, opts ...nl2sql.Option) (*nl2sql
 	t.Helper()
 	srv := llmfake.New(t, script)
 	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
+	return preparedERP(t, model, opts...), srv
+}
+
+// preparedERP returns a prepared Engine over a fresh copy of the demo ERP
+// whose model is model.
+func preparedERP(t *testing.T, model nl2sql.LLM, opts ...nl2sql.Option) *nl2sql.Engine {
+	t.Helper()
 	pool := pgtest.Pool(t, erptest.Single(t))
 	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules())}, opts...)...)
 	if err != nil {
@@ -36,7 +43,7 @@ func engine(t *testing.T, script llmfake.Script, opts ...nl2sql.Option) (*nl2sql
 	if err := eng.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return eng, srv
+	return eng
 }
 
 func fenced(sql string) llmfake.Reply { return llmfake.Reply{Content: "```sql\n" + sql + "\n```"} }
