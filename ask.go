@@ -115,6 +115,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	var lastErr error   // the last repair turn's failure
 	sp = e.begin(ctx, StageRepair)
 	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
+		if ctx.Err() != nil {
+			break // ended outside a model wait: reported below as such
+		}
 		worst := repairable(cands)
 		if worst == nil {
 			break
@@ -159,7 +162,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 			return fail(lastWait)
 		}
 		if ctx.Err() != nil {
-			return fail(e.timeoutError(ctx, ctx.Err()))
+			// Cut short while candidates were checked, not while the
+			// model was asked (that is lastWait).
+			return fail(ended(ctx, ctx.Err()))
 		}
 		return fail(classify(cands))
 	}

@@ -751,3 +751,41 @@ func TestRobustIndexFiles(t *testing.T) {
 type robFailWriter struct{}
 
 func (robFailWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// cancelAt is a Tracer that cancels the request when stage starts.
+type cancelAt struct {
+	stage  nl2sql.Stage
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Stage(context.Context, nl2sql.Stage, time.Duration, error) {}
+
+func (c *cancelAt) StageStart(ctx context.Context, s nl2sql.Stage) context.Context {
+	if s == c.stage {
+		c.cancel()
+	}
+	return ctx
+}
+
+// TestRobustEndedWhileChecking: a request cancelled while its candidates
+// are checked, after the model answered, is reported as cancelled
+// (execution_error, canceled), not as a model wait cut short: it said
+// "the request ended while waiting for the model" (llm_canceled).
+func TestRobustEndedWhileChecking(t *testing.T) {
+	tr := &cancelAt{stage: nl2sql.StageValidate}
+	eng, hc := robEngine(t, robModel, nl2sql.WithTracer(tr))
+	defer robLeaks(t, hc)()
+	ctx, cancel := context.WithCancel(context.Background())
+	tr.cancel = cancel
+	res, err := eng.Ask(ctx, robQuestion)
+	robWantEnded(t, "Ask cancelled while checking", err, context.Canceled)
+	var ne *nl2sql.Error
+	if errors.As(err, &ne) && (ne.Class != nl2sql.ClassExecution || strings.Contains(ne.Message, "model")) {
+		t.Errorf("class %s, message %q: want an execution error that does not blame the model", ne.Class, ne.Message)
+	}
+	if res == nil || res.Attempts == 0 {
+		t.Errorf("result %+v: want the model's answer counted", res)
+	}
+	tr.cancel = func() {}
+	robAnswers(t, "after a cancelled check", eng)
+}
