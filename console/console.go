@@ -39,6 +39,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,12 +103,13 @@ type Console struct {
 	pages   map[string]*template.Template
 	mux     *http.ServeMux
 	results *store
-	csrfKey []byte // signs the forms' CSRF tokens
+	csrfKey []byte    // signs the forms' CSRF tokens
+	fails   *throttle // failed sign-ins by address
 }
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32)}
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: newThrottle()}
 	rand.Read(c.csrfKey)
 	for _, o := range opts {
 		o(c)
@@ -155,6 +157,19 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bearer := c.bearer(r)
+	if _, tried := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); tried && c.token != "" {
+		// A token guessed in a header counts as a failed sign-in; an
+		// address that failed too often is refused any token.
+		key := clientKey(r)
+		if blocked, left := c.fails.blocked(key); blocked {
+			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+			http.Error(w, "too many wrong tokens from this address: try again later", http.StatusTooManyRequests)
+			return
+		}
+		if !bearer {
+			c.fails.fail(key)
+		}
+	}
 	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
 		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "application/json") {
 			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
@@ -251,10 +266,19 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, next, http.StatusSeeOther)
 		return
 	}
+	key := clientKey(r)
+	if blocked, left := c.fails.blocked(key); blocked {
+		w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+		c.renderCode(w, r, http.StatusTooManyRequests, "login", map[string]any{"Next": next,
+			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", int(left.Seconds())+1)})
+		return
+	}
 	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
+		c.fails.fail(key)
 		c.renderCode(w, r, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Error": "wrong token"})
 		return
 	}
+	c.fails.succeed(key)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,10 +132,10 @@ func TestConsoleCrossSiteAsk(t *testing.T) {
 		return rec.Code, rec.Body.String()
 	}
 	for name, hdr := range map[string]map[string]string{
-		"img":          {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
-		"iframe":       {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
-		"script nav":   {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"},
-		"other port":   {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
+		"img":           {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
+		"iframe":        {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"},
+		"script nav":    {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"},
+		"other port":    {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"},
 		"fetch no-cors": {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "empty"},
 	} {
 		code, page := ask(hdr)
@@ -242,5 +243,79 @@ func TestConsoleErrorPagesHeaders(t *testing.T) {
 		if res.StatusCode != want || !cookie || res.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 			t.Errorf("GET %s: %d, CSRF cookie %v, Content-Type %q", path, res.StatusCode, cookie, res.Header.Get("Content-Type"))
 		}
+	}
+}
+
+// TestConsoleLoginThrottle: an address that sends ten wrong tokens (login
+// form or bearer header) gets 429 for any token for a while, the right one
+// too, so the token cannot be guessed at line speed; other addresses and
+// browsers already signed in are not affected.
+func TestConsoleLoginThrottle(t *testing.T) {
+	h := console.New(newEngine(t, false), console.WithModel(false), console.WithAuthToken("s3cret"))
+	csrfCookie := &http.Cookie{Name: "nl2sql_csrf", Value: strings.Repeat("0", 64)}
+	do := func(from, token, bearer string, cookies ...*http.Cookie) *http.Response {
+		var req *http.Request
+		if bearer != "" {
+			req = httptest.NewRequest("GET", "/schema", nil)
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		} else if token != "" {
+			req = httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"token": {token}, "next": {"/schema"}}.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.AddCookie(csrfCookie)
+		} else {
+			req = httptest.NewRequest("GET", "/schema", nil)
+		}
+		for _, ck := range cookies {
+			req.AddCookie(ck)
+		}
+		req.RemoteAddr = from
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	// A browser signs in first.
+	res := do("192.0.2.1:5000", "s3cret", "")
+	var session *http.Cookie
+	for _, ck := range res.Cookies() {
+		if ck.Name == "nl2sql_session" {
+			session = ck
+		}
+	}
+	if res.StatusCode != http.StatusSeeOther || session == nil {
+		t.Fatalf("login: %d, session %v", res.StatusCode, session)
+	}
+	for i := range 10 {
+		if i%2 == 0 {
+			if code := do("192.0.2.1:5000", "guess"+strconv.Itoa(i), "").StatusCode; code != http.StatusUnauthorized {
+				t.Fatalf("wrong token %d: %d", i, code)
+			}
+		} else if code := do("192.0.2.1:5001", "", "guess"+strconv.Itoa(i)).StatusCode; code == http.StatusOK || code == http.StatusTooManyRequests {
+			t.Fatalf("wrong bearer %d: %d", i, code)
+		}
+	}
+	for name, res := range map[string]*http.Response{
+		"login, right token":  do("192.0.2.1:5002", "s3cret", ""),
+		"bearer, right token": do("192.0.2.1:5003", "", "s3cret"),
+		"bearer, wrong token": do("192.0.2.1:5003", "", "guess"),
+	} {
+		if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+			t.Errorf("%s after 10 failures: %d (Retry-After %q), want 429", name, res.StatusCode, res.Header.Get("Retry-After"))
+		}
+	}
+	if code := do("192.0.2.1:5004", "", "", session).StatusCode; code != http.StatusOK {
+		t.Errorf("signed-in browser at the blocked address: %d", code)
+	}
+	if code := do("192.0.2.2:5000", "s3cret", "").StatusCode; code != http.StatusSeeOther {
+		t.Errorf("another address, right token: %d", code)
+	}
+	// IPv6: one /64 is one address.
+	for i := range 10 {
+		do("[2001:db8::"+strconv.Itoa(i+1)+"]:5000", "guess", "")
+	}
+	if code := do("[2001:db8::ff]:5000", "s3cret", "").StatusCode; code != http.StatusTooManyRequests {
+		t.Errorf("same /64, right token: %d", code)
+	}
+	if code := do("[2001:db8:0:1::1]:5000", "s3cret", "").StatusCode; code != http.StatusSeeOther {
+		t.Errorf("another /64, right token: %d", code)
 	}
 }
