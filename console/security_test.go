@@ -319,3 +319,37 @@ func TestConsoleLoginThrottle(t *testing.T) {
 		t.Errorf("another /64, right token: %d", code)
 	}
 }
+
+// TestConsoleHeld: what already held, kept so: database values and column
+// names are text in the result table and the chart's alt; every route but
+// the login page and the assets needs the token (chart.svg and the trace
+// of a known ID too); the assets cannot be left by "..".
+func TestConsoleHeld(t *testing.T) {
+	eng := newEngine(t, false)
+	c := newClient(t, console.New(eng, console.WithModel(false)))
+	_, page := c.get("/check")
+	tok := csrf(t, page)
+	_, run := c.post("/check", url.Values{"csrf": {tok}, "action": {"run"},
+		"sql": {`SELECT '<img src=x onerror=alert(1)>' AS "<script>alert(2)</script>", 1 AS "n"" onload=""x" UNION ALL SELECT 'b', 2`}})
+	if strings.Contains(run, "<img src=x") || strings.Contains(run, "<script>alert(2)") || strings.Contains(run, `" onload="x`) ||
+		!strings.Contains(run, "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Errorf("result values or column names not escaped")
+	}
+	id := regexp.MustCompile(`/a/([0-9a-f]+)/chart\.svg`).FindStringSubmatch(run)
+	if id == nil {
+		t.Fatal("no chart")
+	}
+	locked := newClient(t, console.New(eng, console.WithModel(false), console.WithAuthToken("s3cret")))
+	locked.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for _, p := range []string{"/", "/a/" + id[1], "/a/" + id[1] + "/chart.svg", "/a/" + id[1] + "/trace", "/schema", "/knowledge", "/check", "/retrieve", "/static/../schema", "/static/%2e%2e/schema", "//schema"} {
+		if code, body := locked.get(p); code == http.StatusOK || strings.Contains(body, "public.employees") {
+			t.Errorf("GET %s without the token: %d", p, code)
+		}
+	}
+	if code, _ := locked.get("/static/app.js"); code != http.StatusOK {
+		t.Errorf("assets: %d", code)
+	}
+	if code, _ := locked.post("/teach/doc", url.Values{"text": {"x"}}); code != http.StatusUnauthorized {
+		t.Errorf("POST without the token: %d", code)
+	}
+}
