@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -172,6 +173,27 @@ func shape(res *nl2sql.Result) *chart {
 	return ch
 }
 
+// xmlText is s as SVG text may hold it: XML 1.0 forbids C0 control
+// characters but tab, newline and carriage return (and U+FFFE, U+FFFF);
+// they, and invalid UTF-8, become U+FFFD, so a value or a column name
+// cannot make the chart a document the browser refuses to draw.
+func xmlText(s string) string {
+	ok := func(r rune) bool {
+		return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r != 0xFFFE && r != 0xFFFF && r != utf8.RuneError
+	}
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !ok(r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s { // invalid bytes come as utf8.RuneError
+		if !ok(r) {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 func truncLabel(s string) string {
 	if r := []rune(s); len(r) > 24 {
 		return string(r[:23]) + "…"
@@ -182,9 +204,13 @@ func truncLabel(s string) string {
 // svg renders the chart as SVG with gonum.org/v1/plot.
 func (ch *chart) svg() ([]byte, error) {
 	p := plot.New()
-	p.X.Label.Text = ch.Label
-	if len(ch.Measures) == 1 {
-		p.Y.Label.Text = ch.Measures[0]
+	measures := make([]string, len(ch.Measures))
+	for i, m := range ch.Measures {
+		measures[i] = xmlText(m)
+	}
+	p.X.Label.Text = xmlText(ch.Label)
+	if len(measures) == 1 {
+		p.Y.Label.Text = measures[0]
 	}
 	grid := plotter.NewGrid()
 	height := 4 * vg.Inch
@@ -216,16 +242,16 @@ func (ch *chart) svg() ([]byte, error) {
 			b.Offset = -w * vg.Length(float64(k)-float64(n-1)/2)
 			p.Add(b)
 			if n > 1 {
-				p.Legend.Add(ch.Measures[k], b)
+				p.Legend.Add(measures[k], b)
 			}
 		}
 		labels := make([]string, cats)
 		for i, x := range ch.x {
-			labels[cats-1-i] = x
+			labels[cats-1-i] = xmlText(x)
 		}
 		p.NominalY(labels...)
 		p.Y.Label.Text = ""
-		p.X.Label.Text = strings.Join(ch.Measures, ", ")
+		p.X.Label.Text = strings.Join(measures, ", ")
 		p.Y.Min, p.Y.Max = -0.5-float64(n)*0.1, float64(cats)-0.5+float64(n)*0.1
 		if p.X.Min > 0 {
 			p.X.Min = 0
@@ -251,7 +277,7 @@ func (ch *chart) svg() ([]byte, error) {
 			l.Width = vg.Points(1.5)
 			p.Add(l)
 			if len(ch.series) > 1 {
-				p.Legend.Add(ch.Measures[k], l)
+				p.Legend.Add(measures[k], l)
 			}
 		}
 		format := "2006-01-02"

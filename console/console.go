@@ -39,6 +39,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,11 +103,14 @@ type Console struct {
 	pages   map[string]*template.Template
 	mux     *http.ServeMux
 	results *store
+	csrfKey []byte    // signs the forms' CSRF tokens
+	fails   *throttle // failed sign-ins by address
 }
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults)}
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: newThrottle()}
+	rand.Read(c.csrfKey)
 	for _, o := range opts {
 		o(c)
 	}
@@ -153,6 +157,19 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bearer := c.bearer(r)
+	if _, tried := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); tried && c.token != "" {
+		// A token guessed in a header counts as a failed sign-in; an
+		// address that failed too often is refused any token.
+		key := clientKey(r)
+		if blocked, left := c.fails.blocked(key); blocked {
+			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+			http.Error(w, "too many wrong tokens from this address: try again later", http.StatusTooManyRequests)
+			return
+		}
+		if !bearer {
+			c.fails.fail(key)
+		}
+	}
 	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
 		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "application/json") {
 			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
@@ -161,6 +178,18 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "authentication required", http.StatusUnauthorized)
 		return
 	}
+	if r.Method == http.MethodPost {
+		// Read the form once, here: a body over the cap is 413 and a
+		// malformed one 400 (not an empty form, or a CSRF failure).
+		if err := parseForm(r); err != nil {
+			if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+				http.Error(w, fmt.Sprintf("request body too large (the limit is %d bytes)", MaxBodyBytes), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "bad request: the form could not be read", http.StatusBadRequest)
+			return
+		}
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && !bearer {
 		if err := c.checkCSRF(r); err != nil {
 			http.Error(w, "forbidden: "+err.Error(), http.StatusForbidden)
@@ -168,6 +197,15 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c.mux.ServeHTTP(w, r)
+}
+
+// parseForm reads a POST's form: urlencoded or multipart, within the body
+// cap (multipart files too are kept in memory under it).
+func parseForm(r *http.Request) error {
+	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), "multipart/") {
+		return r.ParseMultipartForm(MaxBodyBytes)
+	}
+	return r.ParseForm()
 }
 
 // allowedHost reports whether a console without a token answers a request
@@ -228,30 +266,57 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, next, http.StatusSeeOther)
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
-		w.WriteHeader(http.StatusUnauthorized)
-		c.render(w, r, "login", map[string]any{"Next": next, "Error": "wrong token"})
+	key := clientKey(r)
+	if blocked, left := c.fails.blocked(key); blocked {
+		w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+		c.renderCode(w, r, http.StatusTooManyRequests, "login", map[string]any{"Next": next,
+			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", int(left.Seconds())+1)})
 		return
 	}
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
+		c.fails.fail(key)
+		c.renderCode(w, r, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Error": "wrong token"})
+		return
+	}
+	c.fails.succeed(key)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 // safeNext is a local path to go to after login ("/" for anything else).
+// Browsers drop tabs and newlines from a URL and read a backslash as a
+// slash, so "/\t/evil.example" and "/\\evil.example" are another host to
+// them: a next with a control character or a backslash is refused, as is
+// anything with a scheme or a host.
 func safeNext(s string) string {
-	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/\\") {
+	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") ||
+		strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) {
+		return "/"
+	}
+	if u, err := url.Parse(s); err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" {
 		return "/"
 	}
 	return s
 }
 
-// CSRF: a random per-browser token in a cookie, echoed in every form; a
-// POST must carry both, equal, and an Origin (when the browser sends one)
-// of this host.
+// CSRF: a random per-browser value in a cookie, and in every form an HMAC
+// of it under a key of this Console's; a POST must carry both, matching,
+// and an Origin (when the browser sends one) of this host. The form's
+// token is not the cookie itself: a page on another port of the same host
+// (or a sibling domain) can set the cookie, since cookies do not keep
+// ports apart, but cannot compute its token. Origin "null" (a page that
+// hides its origin) and Sec-Fetch-Site other than same-origin are refused.
+
+func (c *Console) csrfFor(cookie string) string {
+	m := hmac.New(sha256.New, c.csrfKey)
+	m.Write([]byte("nl2sql console csrf\x00"))
+	m.Write([]byte(cookie))
+	return hex.EncodeToString(m.Sum(nil))
+}
 
 func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	if ck, err := r.Cookie(csrfCookie); err == nil && len(ck.Value) == 64 {
-		return ck.Value
+		return c.csrfFor(ck.Value)
 	}
 	b := make([]byte, 32)
 	rand.Read(b)
@@ -259,15 +324,18 @@ func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	// Later renders of this request see it too.
 	r.AddCookie(&http.Cookie{Name: csrfCookie, Value: v})
-	return v
+	return c.csrfFor(v)
 }
 
 func (c *Console) checkCSRF(r *http.Request) error {
-	if o := r.Header.Get("Origin"); o != "" && o != "null" {
+	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if err != nil || u.Host != r.Host {
+		if o == "null" || err != nil || !strings.EqualFold(u.Host, r.Host) {
 			return errors.New("cross-origin request")
 		}
+	}
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
+		return errors.New("cross-origin request")
 	}
 	ck, err := r.Cookie(csrfCookie)
 	if err != nil || ck.Value == "" {
@@ -276,7 +344,7 @@ func (c *Console) checkCSRF(r *http.Request) error {
 	if r.URL.Path == "/login" {
 		return nil
 	}
-	if subtle.ConstantTimeCompare([]byte(r.PostFormValue(csrfField)), []byte(ck.Value)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue(csrfField)), []byte(c.csrfFor(ck.Value))) != 1 {
 		return errors.New("bad CSRF token (reload the page)")
 	}
 	return nil
@@ -285,6 +353,12 @@ func (c *Console) checkCSRF(r *http.Request) error {
 // render writes page name with data (a map: the console adds CSRF,
 // Model and Nav).
 func (c *Console) render(w http.ResponseWriter, r *http.Request, name string, data map[string]any) {
+	c.renderCode(w, r, http.StatusOK, name, data)
+}
+
+// renderCode is render with status code: the headers (the CSRF cookie,
+// the content type) are set before the status goes out.
+func (c *Console) renderCode(w http.ResponseWriter, r *http.Request, code int, name string, data map[string]any) {
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -299,6 +373,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, name string, da
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
 	w.Write(buf.Bytes())
 }
 

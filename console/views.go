@@ -30,12 +30,21 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, "ask", data)
 		return
 	}
+	if fromOtherSite(r) {
+		// An image, frame or script of another site (or another port of
+		// this host) must not make the console call the model and run
+		// a query: the question waits in the box for the user.
+		data["Pending"] = true
+		c.render(w, r, "ask", data)
+		return
+	}
 	res, err := c.eng.Ask(reqCtx(r), q, c.opts(ev)...)
 	e := &entry{Kind: "ask", Question: q, Evidence: ev, Res: res}
+	code := http.StatusOK
 	if err != nil {
 		e.Err = errText(err)
 		if errors.Is(err, nl2sql.ErrTooLong) {
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			code = http.StatusRequestEntityTooLarge
 		}
 	}
 	if res != nil {
@@ -45,7 +54,21 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	if res != nil {
 		c.answerData(data, e, 1)
 	}
-	c.render(w, r, "ask", data)
+	c.renderCode(w, r, code, "ask", data)
+}
+
+// fromOtherSite reports whether a browser sent r for a page of another
+// origin without the user asking for it here: Sec-Fetch-Site is
+// cross-site or same-site, and r is not a top-level navigation the user
+// started (a link followed). Requests without the header (curl, old
+// browsers) are not.
+func fromOtherSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return false
+	}
+	return r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document" ||
+		r.Header.Get("Sec-Fetch-User") != "?1"
 }
 
 // answerPage is a kept answer, at a page of its rows.
@@ -62,8 +85,7 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) gone(w http.ResponseWriter, r *http.Request) {
-	w.WriteHeader(http.StatusNotFound)
-	c.render(w, r, "ask", map[string]any{"Error": "this answer is no longer kept: ask again"})
+	c.renderCode(w, r, http.StatusNotFound, "ask", map[string]any{"Error": "this answer is no longer kept: ask again"})
 }
 
 // rowsView is one page of a result's rows.
@@ -398,8 +420,7 @@ func (c *Console) tablePage(w http.ResponseWriter, r *http.Request) {
 	}
 	t := cat.Table(r.PathValue("table"))
 	if t == nil {
-		w.WriteHeader(http.StatusNotFound)
-		c.render(w, r, "table", map[string]any{"Error": "no table " + r.PathValue("table")})
+		c.renderCode(w, r, http.StatusNotFound, "table", map[string]any{"Error": "no table " + r.PathValue("table")})
 		return
 	}
 	var in []map[string]string
@@ -437,8 +458,7 @@ func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowled
 	got, err := c.eng.Learn(reqCtx(r), k)
 	if err != nil {
 		ks, _ := c.eng.Knowledge(reqCtx(r))
-		w.WriteHeader(http.StatusUnprocessableEntity)
-		c.render(w, r, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
+		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
 		return
 	}
 	http.Redirect(w, r, "/knowledge?learned="+url.QueryEscape(got.ID), http.StatusSeeOther)
@@ -483,8 +503,7 @@ func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
 	if err := c.eng.Forget(reqCtx(r), id); err != nil {
 		ks, _ := c.eng.Knowledge(reqCtx(r))
-		w.WriteHeader(http.StatusUnprocessableEntity)
-		c.render(w, r, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
+		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
 		return
 	}
 	http.Redirect(w, r, "/knowledge?forgot="+url.QueryEscape(id), http.StatusSeeOther)

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -25,6 +26,53 @@ type HTTPConfig struct {
 	Token string
 	// MaxBody caps a request body (413 above it); 0: defaultMaxFrame.
 	MaxBody int64
+	// BodyTimeout is how long a request body may take to arrive once its
+	// headers have (a client that stops sending it is cut off instead of
+	// holding a connection, and a session slot, for ever); 0:
+	// defaultBodyTimeout.
+	BodyTimeout time.Duration
+}
+
+// defaultBodyTimeout bounds the arrival of a request body.
+const defaultBodyTimeout = 30 * time.Second
+
+// newHTTPServer is the http.Server --http listens with: bounded headers
+// (time and size) and idle keep-alive connections. No ReadTimeout or
+// WriteTimeout: SSE responses (and the standalone GET stream) live as
+// long as their session; bodies are bounded by bodyDeadline instead.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+}
+
+// bodyDeadline gives a request's body d to arrive: the connection's read
+// deadline is set when the headers are in and cleared once the body has
+// been read to its end, so a response that streams for long (SSE) is not
+// cut off.
+func bodyDeadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, clear: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type deadlineBody struct {
+	io.ReadCloser
+	clear func()
+	done  bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.clear()
+	}
+	return n, err
 }
 
 // httpHandler serves srv's streamable HTTP transport at "/" and a health
@@ -37,6 +85,9 @@ type HTTPConfig struct {
 func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = defaultMaxFrame
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = defaultBodyTimeout
 	}
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody})
@@ -53,7 +104,7 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 		h = bearerAuth(cfg.Token, h)
 	}
 	mux.Handle("/", h)
-	return mux
+	return bodyDeadline(cfg.BodyTimeout, mux)
 }
 
 // httpError writes a JSON error body {"error": msg} with status code.

@@ -18,7 +18,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -209,7 +208,13 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, cfg HTTPConfig
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: httpHandler(srv, cfg), ReadHeaderTimeout: 10 * time.Second}
+	hs := newHTTPServer(httpHandler(srv, cfg))
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); cfg.Token == "" {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+			logger.Warn("listening beyond loopback without --auth-token: anyone who can reach " + ln.Addr().String() +
+				" can query the database (set --auth-token or NL2SQL_MCP_TOKEN, or listen on 127.0.0.1)")
+		}
+	}
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/",
 		"auth", cfg.Token != "", "session_idle", cfg.SessionIdle, "max_sessions", cfg.MaxSessions)
 	errc := make(chan error, 1)
