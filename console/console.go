@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/throttle"
 )
 
 //go:embed templates/*.html
@@ -103,13 +104,13 @@ type Console struct {
 	pages   map[string]*template.Template
 	mux     *http.ServeMux
 	results *store
-	csrfKey []byte    // signs the forms' CSRF tokens
-	fails   *throttle // failed sign-ins by address
+	csrfKey []byte             // signs the forms' CSRF tokens
+	fails   *throttle.Throttle // failed sign-ins by address
 }
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: newThrottle()}
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: throttle.New()}
 	rand.Read(c.csrfKey)
 	for _, o := range opts {
 		o(c)
@@ -160,14 +161,14 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if _, tried := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); tried && c.token != "" {
 		// A token guessed in a header counts as a failed sign-in; an
 		// address that failed too often is refused any token.
-		key := clientKey(r)
-		if blocked, left := c.fails.blocked(key); blocked {
+		key := throttle.ClientKey(r)
+		if blocked, left := c.fails.Blocked(key); blocked {
 			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
 			http.Error(w, "too many wrong tokens from this address: try again later", http.StatusTooManyRequests)
 			return
 		}
 		if !bearer {
-			c.fails.fail(key)
+			c.fails.Fail(key)
 		}
 	}
 	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
@@ -266,19 +267,19 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, next, http.StatusSeeOther)
 		return
 	}
-	key := clientKey(r)
-	if blocked, left := c.fails.blocked(key); blocked {
+	key := throttle.ClientKey(r)
+	if blocked, left := c.fails.Blocked(key); blocked {
 		w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
 		c.renderCode(w, r, http.StatusTooManyRequests, "login", map[string]any{"Next": next,
 			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", int(left.Seconds())+1)})
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
-		c.fails.fail(key)
+		c.fails.Fail(key)
 		c.renderCode(w, r, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Error": "wrong token"})
 		return
 	}
-	c.fails.succeed(key)
+	c.fails.Succeed(key)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }

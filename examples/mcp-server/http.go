@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nl2sqlgo/nl2sql/internal/throttle"
 )
 
 // HTTPConfig is how the streamable HTTP endpoint guards itself.
@@ -117,8 +120,12 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 
 // bearerAuth lets through requests whose Authorization header is
 // "Bearer TOKEN"; the comparison takes the same time whatever the guess.
+// An address that sent throttle.MaxFailures wrong tokens within
+// throttle.Window gets 429 with Retry-After for any token until the
+// window ends, so a token cannot be guessed at full speed.
 func bearerAuth(token string, next http.Handler) http.Handler {
 	want := []byte(token)
+	fails := throttle.New()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok {
@@ -126,7 +133,14 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 			httpError(w, http.StatusUnauthorized, "missing bearer token")
 			return
 		}
+		key := throttle.ClientKey(r)
+		if blocked, left := fails.Blocked(key); blocked {
+			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+			httpError(w, http.StatusTooManyRequests, "too many wrong tokens from this address: try again later")
+			return
+		}
 		if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), want) != 1 {
+			fails.Fail(key)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="nl2sql-mcp", error="invalid_token"`)
 			httpError(w, http.StatusUnauthorized, "invalid bearer token")
 			return

@@ -23,6 +23,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/internal/throttle"
 )
 
 // buildBinary builds the server into the test's temp dir.
@@ -544,4 +545,32 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 	}
 	t.Fatal("condition not met within 10s")
+}
+
+// TestHTTPTokenThrottle: after throttle.MaxFailures wrong bearer tokens
+// from one address, every token from it, the right one too, gets 429 with
+// Retry-After until the window ends; /healthz still answers.
+func TestHTTPTokenThrottle(t *testing.T) {
+	const token = "s3cret-token"
+	_, hs := httpTestServer(t, HTTPConfig{Token: token})
+	auth := func(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+	for i := range throttle.MaxFailures {
+		if code, _, _ := post(t, hs.URL, strings.NewReader(initializeBody), auth(fmt.Sprintf("guess-%d", i))); code != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d, want 401", i, code)
+		}
+	}
+	for _, tok := range []string{"guess-again", token} {
+		code, h, body := post(t, hs.URL, strings.NewReader(initializeBody), auth(tok))
+		if code != http.StatusTooManyRequests || h.Get("Retry-After") == "" || !strings.Contains(body, "too many wrong tokens") {
+			t.Errorf("token %q after %d wrong ones: %d %v %s", tok, throttle.MaxFailures, code, h, body)
+		}
+	}
+	resp, err := http.Get(hs.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("/healthz while the address is blocked: %d", resp.StatusCode)
+	}
 }
