@@ -52,6 +52,8 @@ type request struct {
 	scopes  []string // the scope and the shared schemas; nil for every schema
 }
 
+// newRequest reads a question once for every step: its words, the text
+// each search sees and the schemas it may search.
 func (ix *Retriever) newRequest(question string, q query) request {
 	text := question
 	if q.evidence != "" {
