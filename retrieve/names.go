@@ -207,3 +207,42 @@ func has(terms []string, term string) bool {
 	i := sort.SearchStrings(terms, term)
 	return i < len(terms) && terms[i] == term
 }
+
+// addNamed gives the tables the question names a bonus, and returns ranked
+// with those no ranking found appended. A table the question names is what
+// it is about, whatever the rankings say ("How many staff did we hire" ->
+// employees). It runs after FK expansion: naming a table is no evidence
+// for its neighbours.
+func (ix *Retriever) addNamed(cands candidates, ranked []string, named []namedTable, scopes []string) []string {
+	for _, n := range named {
+		if !ix.inScope(n.table, scopes) {
+			continue
+		}
+		if cands[n.table] == nil {
+			ranked = append(ranked, n.table)
+		}
+		cands.add(n.table, n.reason, 2.0/float64(rrfK+1))
+	}
+	return ranked
+}
+
+// unnamedWords returns the question's words no table name took, with their
+// one-word synonyms: what else the question asks for, which arrange looks
+// for in the tables around the named ones.
+func (ix *Retriever) unnamedWords(q words, free []bool) map[string]bool {
+	out := map[string]bool{}
+	for i, w := range q.raw {
+		if analysisWord(q.terms[i]) || !free[i] {
+			continue
+		}
+		out[q.terms[i]] = true
+		for _, r := range ix.related(w, true) {
+			// One-word synonyms only: "member" of "team member" (for
+			// employee) names project_members by accident.
+			if !strings.Contains(r, " ") {
+				out[r] = true
+			}
+		}
+	}
+	return out
+}

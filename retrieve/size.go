@@ -3,8 +3,6 @@ package retrieve
 import (
 	"slices"
 	"strings"
-
-	"github.com/nl2sqlgo/nl2sql/plan"
 )
 
 // The adaptive cut: at least minContext tables, and contextMargin more
@@ -12,9 +10,6 @@ import (
 const (
 	minContext    = 3
 	contextMargin = 2
-	maxBridged    = 6 // tables whose pairs are bridged
-	bridgeHops    = 3 // joins of a bridge: up to two tables between
-
 )
 
 // enough returns how many of the ranked tables a context needs: the
@@ -122,155 +117,31 @@ func analysisWord(w string) bool {
 	return true
 }
 
-// arrange orders the ranked tables for the cut: the tables the question
-// names (and the best one) first, then the tables that join them (a bridge
-// such as writes between author and paper, up to two in a row), each
-// followed by its header (sales_orders after sales_order_lines: the dates
-// and parties of a line live there), then the rest by score. mark records
-// why a table moved up (reason "" for none).
-func (ix *Retriever) arrange(ranked, scopes []string, qwords map[string]bool, named func(string) bool, mark func(table, reason, via string)) []string {
-	var core []string
-	for i, t := range ranked {
-		if i == 0 || named(t) {
-			core = append(core, t)
-		}
+// cut keeps as many of the arranged tables as the question needs (enough),
+// with a wider margin when the match is weak: a context missing a table
+// fails the query, one table too many rarely does.
+func (ix *Retriever) cut(cands candidates, arranged []string, m Match, r request, limit int) []string {
+	margin := contextMargin
+	if m == MatchWeak {
+		margin += 2
 	}
-	out := make([]string, 0, len(ranked)+4)
-	seen := map[string]bool{}
-	// Headers are marked (kept by the cut) only for the tables the
-	// question is about; elsewhere they just follow their lines.
-	keyed := true
-	var push func(t, reason, via string)
-	push = func(t, reason, via string) {
-		if seen[t] {
-			return
+	kept := ix.enough(arranged, limit, margin, r.words.terms, cands.kept)
+	// On a weak match, when the whole scope fits in the limit, hand over
+	// every table (ranked ones first) rather than risk a miss.
+	if n := ix.tablesInScope(r.scopes); m == MatchWeak && n <= limit && len(kept) < n {
+		seen := make(map[string]bool, len(kept))
+		for _, t := range kept {
+			seen[t] = true
 		}
-		seen[t] = true
-		if !keyed {
-			reason = ""
-		}
-		mark(t, reason, via)
-		out = append(out, t)
-		if h := ix.header(t, scopes); h != "" {
-			push(h, "header", t)
-		}
-	}
-	for _, t := range core {
-		push(t, "", "")
-	}
-	// The lines of a document the question is about, when they hold a
-	// word of the question the document does not ("per expense category"
-	// of expense reports: the category is on the lines).
-	for _, c := range slices.Clone(out) {
-		for _, l := range ix.documentLines(c, scopes) {
-			for w := range qwords {
-				if has(ix.terms[l], w) && !has(ix.terms[c], w) {
-					push(l, "lines", c)
-					break
+		for _, t := range ix.cat.Tables {
+			if name := t.QualifiedName(); !seen[name] && ix.inScope(name, r.scopes) {
+				if cands[name] == nil {
+					cands[name] = &candidate{reasons: map[string]bool{}}
 				}
+				cands[name].reasons["small"] = true
+				kept = append(kept, name)
 			}
 		}
 	}
-	// A table referencing one the question is about, whose own name
-	// holds another word of the question: suppliers -> purchase_orders for
-	// "ordered from suppliers", warehouses -> inventory_balances for
-	// "stock" (a thesaurus word).
-	for _, c := range slices.Clone(out) {
-		for _, ch := range ix.children(c, scopes) {
-			if ix.namesWord(ch, c, qwords) {
-				push(ch, "child", c)
-				for _, l := range ix.documentLines(ch, scopes) {
-					push(l, "lines", ch)
-				}
-			}
-		}
-	}
-	opts := []plan.SearchOption{plan.MaxHops(bridgeHops)}
-	if len(scopes) > 0 {
-		opts = append(opts, plan.Within(scopes...))
-	}
-	// Bridges between any two of the tables so far (the first few).
-	ends := slices.Clone(out[:min(len(out), maxBridged)])
-	for i := range ends {
-		for j := i + 1; j < len(ends); j++ {
-			p, err := ix.graph.ShortestPath(ends[i], ends[j], opts...)
-			if err != nil {
-				continue
-			}
-			for _, t := range p.Tables[1 : len(p.Tables)-1] {
-				push(t, "bridge", ends[i])
-			}
-		}
-	}
-	keyed = false
-	for _, t := range ranked {
-		push(t, "", "")
-	}
-	return out
-}
-
-// header returns the table a line table belongs to: the parent it
-// references whose name its own name extends (sales_order_lines ->
-// sales_orders, invoice_items -> invoices), or "".
-func (ix *Retriever) header(t string, scopes []string) string {
-	own := ix.nameTerms[t]
-	for _, e := range ix.graph.Edges(t) {
-		if !e.Forward || e.Self() {
-			continue
-		}
-		p := ix.cat.Table(e.To)
-		if p == nil || (len(scopes) > 0 && !in(scopes, p.Schema)) {
-			continue
-		}
-		pt := ix.nameTerms[e.To]
-		if len(pt) > 0 && len(pt) < len(own) && slices.Equal(pt, own[:len(pt)]) {
-			return e.To
-		}
-	}
-	return ""
-}
-
-// documentLines returns the line tables of a document table, named or
-// not after it (expense_reports -> expense_lines): tables referencing it
-// whose name shares its first word and ends in a line word.
-func (ix *Retriever) documentLines(t string, scopes []string) []string {
-	own := ix.nameTerms[t]
-	var out []string
-	for _, ch := range ix.children(t, scopes) {
-		ct := ix.nameTerms[ch]
-		if len(own) > 0 && len(ct) > 1 && ct[0] == own[0] && lineWords[ct[len(ct)-1]] {
-			out = append(out, ch)
-		}
-	}
-	return out
-}
-
-// lineWords end the names of the tables that hold the lines of a document.
-var lineWords = map[string]bool{"line": true, "item": true, "detail": true, "entry": true, "position": true}
-
-// children returns the tables referencing t, in scope, sorted.
-func (ix *Retriever) children(t string, scopes []string) []string {
-	var out []string
-	for _, e := range ix.graph.Edges(t) {
-		if e.Forward || e.Self() || slices.Contains(out, e.To) {
-			continue
-		}
-		if p := ix.cat.Table(e.To); p != nil && (len(scopes) == 0 || in(scopes, p.Schema)) {
-			out = append(out, e.To)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// namesWord reports whether the name of child holds a question word that
-// the name of parent does not.
-func (ix *Retriever) namesWord(child, parent string, qwords map[string]bool) bool {
-	own := ix.nameTerms[parent]
-	for _, w := range ix.nameTerms[child] {
-		if qwords[w] && !slices.Contains(own, w) {
-			return true
-		}
-	}
-	return false
+	return kept
 }
