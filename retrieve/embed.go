@@ -53,23 +53,34 @@ func (e *HashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 }
 
 func (e *HashEmbedder) vector(text string) []float32 {
+	// Features are added to their buckets in the order the text first
+	// has them, not in map order: float32 sums depend on the order, and
+	// the same text must give the same vector, bit for bit.
 	counts := map[string]float64{}
+	var order []string
+	add := func(f string, w float64) {
+		if _, seen := counts[f]; !seen {
+			order = append(order, f)
+		}
+		counts[f] += w
+	}
 	terms := Terms(text)
 	for i, t := range terms {
-		counts["w:"+t] += 1
+		add("w:"+t, 1)
 		if i > 0 {
-			counts["b:"+terms[i-1]+" "+t] += 0.5
+			add("b:"+terms[i-1]+" "+t, 0.5)
 		}
 		if len(t) >= 4 {
 			p := "^" + t + "$"
 			for j := 0; j+3 <= len(p); j++ {
-				counts["c:"+p[j:j+3]] += 0.25
+				add("c:"+p[j:j+3], 0.25)
 			}
 		}
 	}
 	v := make([]float32, e.dim)
 	h := fnv.New64a()
-	for f, c := range counts {
+	for _, f := range order {
+		c := counts[f]
 		h.Reset()
 		h.Write([]byte(f))
 		x := h.Sum64()
