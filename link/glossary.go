@@ -40,7 +40,8 @@ func (g *Glossary) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: %v", ErrInvalidGlossary, err)
 	}
 	out := make(Glossary, len(raw))
-	for term, v := range raw {
+	for _, term := range sortedKeys(raw) { // the same error on every load
+		v := raw[term]
 		var list []string
 		if err := json.Unmarshal(v, &list); err != nil {
 			var one string

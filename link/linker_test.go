@@ -390,6 +390,27 @@ func TestGlossaryLoadAndValidate(t *testing.T) {
 	}
 }
 
+// TestGlossaryLoadErrorDeterministic: a glossary with several bad terms
+// names the same one (the first by name) on every load, not whichever map
+// order brings first.
+func TestGlossaryLoadErrorDeterministic(t *testing.T) {
+	t.Parallel()
+	const bad = `{"zeta": 1, "alpha": 2, "mu": 3, "beta": {}, "  ": "x"}`
+	_, err := link.LoadGlossary(strings.NewReader(bad))
+	if err == nil {
+		t.Fatal("LoadGlossary accepted a bad glossary")
+	}
+	want := err.Error()
+	if !strings.Contains(want, "empty term") {
+		t.Errorf("error %q, want the first term by name (\"  \", empty)", want)
+	}
+	for range 200 {
+		if _, err := link.LoadGlossary(strings.NewReader(bad)); err == nil || err.Error() != want {
+			t.Fatalf("error differs between loads:\n%s\n%v", want, err)
+		}
+	}
+}
+
 func TestLinkOptions(t *testing.T) {
 	t.Parallel()
 	_, cat := fixture(t)

@@ -293,3 +293,20 @@ func TestNoPanicSweep(t *testing.T) {
 	}
 	t.Logf("%d Fix calls", n)
 }
+
+// TestNormalizeUnbalancedTopDeterministic: TOP n in subqueries whose
+// parentheses are never closed leaves several pending LIMITs; they are
+// written by depth, outermost first, on every call, not in map order.
+func TestNormalizeUnbalancedTopDeterministic(t *testing.T) {
+	r := New(nil)
+	sql := "SELECT TOP 1 a FROM (SELECT TOP 2 b FROM (SELECT TOP 3 c FROM (SELECT TOP 4 d FROM t"
+	want, _, _ := r.Normalize(sql)
+	if !strings.HasSuffix(want, "t LIMIT 1 LIMIT 2 LIMIT 3 LIMIT 4") {
+		t.Errorf("Normalize(%q) = %q, want the LIMITs outermost first", sql, want)
+	}
+	for range 200 {
+		if got, _, _ := r.Normalize(sql); got != want {
+			t.Fatalf("Normalize(%q) differs between calls:\n%s\n%s", sql, want, got)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package repair
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -294,7 +296,7 @@ func rewriteTokens(sql string, ident func(string) string) (string, []Change) {
 	}
 	flushLimit(0)
 	if len(pending) > 0 { // unbalanced parentheses: give up on TOP
-		for d := range pending {
+		for _, d := range slices.Sorted(maps.Keys(pending)) { // by depth, not map order
 			flushLimit(d)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -28,7 +29,7 @@ func walk(m protoreflect.Message, path []step, fn func(m protoreflect.Message, p
 	if !fn(m, path) {
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	pgparse.RangeFields(m, func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		if fd.Message() == nil || fd.IsMap() {
 			return true
 		}

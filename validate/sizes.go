@@ -1,7 +1,9 @@
 package validate
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
@@ -279,8 +281,10 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 		}
 		return true
 	})
-	for name, n := range z.cols {
-		if n > limit {
+	// The first column over the limit by name, not by map order: the
+	// message must be the same on every call.
+	for _, name := range slices.Sorted(maps.Keys(z.cols)) {
+		if n := z.cols[name]; n > limit {
 			report(-1, "the query computes %s with up to %.0f characters, more than the limit of %d; build shorter values", name, n, c.cfg.maxGenerated)
 			break
 		}

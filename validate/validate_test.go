@@ -293,3 +293,22 @@ func TestTooLarge(t *testing.T) {
 		t.Errorf("%d-byte IN list: %v", len(flat), err)
 	}
 }
+
+// TestStringBombMessageDeterministic: when several computed columns are
+// over the limit, the message names the same one on every call (the
+// first by name), not whichever map order brings first: the message goes
+// into repair prompts.
+func TestStringBombMessageDeterministic(t *testing.T) {
+	v := validate.New(validate.WithMaxGenerated(1000))
+	sql := "WITH a AS (SELECT repeat('x', 600) || repeat('x', 600) AS s, repeat('y', 600) || repeat('y', 600) AS u, " +
+		"repeat('z', 600) || repeat('z', 600) AS b) SELECT 1 FROM a"
+	want := mustReject(t, v, sql, validate.CodeStringBomb).Error()
+	if !strings.Contains(want, "computes b ") {
+		t.Errorf("message %q, want the first column by name (b)", want)
+	}
+	for range 200 {
+		if got := mustReject(t, v, sql, validate.CodeStringBomb).Error(); got != want {
+			t.Fatalf("message differs between calls:\n%s\n%s", want, got)
+		}
+	}
+}

@@ -11,7 +11,7 @@ func Walk(m protoreflect.Message, fn func(protoreflect.Message) bool) {
 	if !fn(m) {
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	RangeFields(m, func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsList() && fd.Message() != nil:
 			l := v.List()
@@ -23,6 +23,34 @@ func Walk(m protoreflect.Message, fn func(protoreflect.Message) bool) {
 		}
 		return true
 	})
+}
+
+// RangeFields is m.Range in declaration order (a oneof where its first
+// field is declared). Range promises no order, and the protobuf runtime
+// does swap two adjacent fields in some builds (its internal/detrand,
+// seeded by a hash of the binary): a walk in Range order, and whatever
+// follows it, would differ from one build to the next.
+func RangeFields(m protoreflect.Message, fn func(protoreflect.FieldDescriptor, protoreflect.Value) bool) {
+	fds := m.Descriptor().Fields()
+	for i := 0; i < fds.Len(); i++ {
+		fd := fds.Get(i)
+		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
+			members := od.Fields()
+			if members.Get(0) != fd {
+				continue // the oneof was seen at its first field
+			}
+			if last := members.Get(members.Len() - 1).Index(); last-i == members.Len()-1 {
+				i = last // contiguous (pg.Node's 270 fields): skip them at once
+			}
+			if set := m.WhichOneof(od); set != nil && !fn(set, m.Get(set)) {
+				return
+			}
+			continue
+		}
+		if m.Has(fd) && !fn(fd, m.Get(fd)) {
+			return
+		}
+	}
 }
 
 // WalkNodes calls fn on every *pg.Node wrapper under m, depth first; fn

@@ -132,7 +132,7 @@ func (w *walker) node(n *pg_query.Node, sc *scope) {
 // generic visits every Node reachable from m without crossing into another
 // Node's own handling.
 func (w *walker) generic(m protoreflect.Message, sc *scope) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	pgparse.RangeFields(m, func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsList() && fd.Message() != nil:
 			l := v.List()
