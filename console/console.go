@@ -71,6 +71,21 @@ type Option func(*Console)
 // "Authorization: Bearer TOKEN" or through the login form.
 func WithAuthToken(token string) Option { return func(c *Console) { c.token = token } }
 
+// WithSessionTTL sets how long a sign-in lasts (default DefaultSessionTTL):
+// the session cookie carries the time it was issued, under the token's
+// HMAC, and is refused once older.
+func WithSessionTTL(d time.Duration) Option {
+	return func(c *Console) {
+		if d > 0 {
+			c.sessionTTL = d
+		}
+	}
+}
+
+// DefaultSessionTTL is how long a sign-in lasts unless WithSessionTTL says
+// otherwise.
+const DefaultSessionTTL = 12 * time.Hour
+
 // WithModel says whether the engine has a model; without one the question
 // box says a model is needed (schema, retrieval, check/run and teach work).
 func WithModel(on bool) Option { return func(c *Console) { c.model = on } }
@@ -106,11 +121,16 @@ type Console struct {
 	results *store
 	csrfKey []byte             // signs the forms' CSRF tokens
 	fails   *throttle.Throttle // failed sign-ins by address
+	// sessionTTL is how long a sign-in lasts; now is the clock (tests
+	// move it).
+	sessionTTL time.Duration
+	now        func() time.Time
 }
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: throttle.New()}
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: throttle.New(),
+		sessionTTL: DefaultSessionTTL, now: time.Now}
 	rand.Read(c.csrfKey)
 	for _, o := range opts {
 		o(c)
@@ -246,15 +266,34 @@ func (c *Console) bearer(r *http.Request) bool {
 	return ok && subtle.ConstantTimeCompare([]byte(tok), []byte(c.token)) == 1
 }
 
-func (c *Console) sessionValue() string {
+// sessionValue is the session cookie of a sign-in at issued: the time and
+// an HMAC of it under the token. It was the token's HMAC alone, the same
+// for every sign-in and valid for ever: a copied cookie never expired.
+func (c *Console) sessionValue(issued int64) string {
+	return strconv.FormatInt(issued, 10) + "." + c.sessionMAC(issued)
+}
+
+func (c *Console) sessionMAC(issued int64) string {
 	m := hmac.New(sha256.New, []byte(c.token))
-	m.Write([]byte("nl2sql console session"))
+	m.Write([]byte("nl2sql console session\x00"))
+	m.Write([]byte(strconv.FormatInt(issued, 10)))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
+// session reports whether r carries a session cookie of this token issued
+// less than the session TTL ago.
 func (c *Console) session(r *http.Request) bool {
 	ck, err := r.Cookie(sessionCookie)
-	return err == nil && hmac.Equal([]byte(ck.Value), []byte(c.sessionValue()))
+	if err != nil {
+		return false
+	}
+	at, mac, ok := strings.Cut(ck.Value, ".")
+	issued, err := strconv.ParseInt(at, 10, 64)
+	if !ok || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued))) {
+		return false
+	}
+	age := c.now().Sub(time.Unix(issued, 0))
+	return age >= -time.Minute && age < c.sessionTTL // a minute of clock skew
 }
 
 func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -280,8 +319,17 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.fails.Succeed(key)
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(), Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(c.now().Unix()), Path: "/",
+		MaxAge: int(c.sessionTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure(r)})
 	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// secure reports whether r came over HTTPS: directly, or through a proxy
+// that ended TLS and says so (X-Forwarded-Proto). Trusting the header only
+// adds Secure to a cookie, which a forged header cannot turn against
+// anyone but its sender.
+func secure(r *http.Request) bool {
+	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
 // safeNext is a local path to go to after login ("/" for anything else).
@@ -322,7 +370,7 @@ func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	b := make([]byte, 32)
 	rand.Read(b)
 	v := hex.EncodeToString(b)
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure(r)})
 	// Later renders of this request see it too.
 	r.AddCookie(&http.Cookie{Name: csrfCookie, Value: v})
 	return c.csrfFor(v)
