@@ -163,8 +163,9 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		}
 		if ctx.Err() != nil {
 			// Cut short while candidates were checked, not while the
-			// model was asked (that is lastWait).
-			return fail(ended(ctx, ctx.Err()))
+			// model was asked (that is lastWait): fail reports it as
+			// canceled or timeout.
+			return fail(ctx.Err())
 		}
 		return fail(classify(cands))
 	}

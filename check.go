@@ -48,14 +48,15 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues
 	}
 	var ve *validate.Error
+	lost := lostOrEnded(ctx, "the query could not be checked", r.Err)
 	switch {
 	case r.Err == nil:
 		out.OK, out.Cost = true, r.TotalCost
 	case errors.As(r.Err, &ve):
 		out.SQL, out.Issues = "", ve.Issues
-	case lostOrEnded(ctx, "the query could not be checked", r.Err) != nil:
+	case lost != nil:
 		// Not the query's fault: the database could not be asked.
-		return out, lostOrEnded(ctx, "the query could not be checked", r.Err)
+		return out, lost
 	case r.SQLState != "":
 		out.SQLState, out.Message, out.Position = r.SQLState, r.Message, r.Location
 	default:

@@ -2,7 +2,6 @@ package nl2sql
 
 import (
 	"context"
-	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
@@ -52,9 +51,6 @@ func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...Ask
 }
 
 func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*SchemaContext, error) {
-	if strings.TrimSpace(question) == "" {
-		return nil, errEmptyQuestion()
-	}
 	path, scoped, err := e.requestScope(st, ac.scope)
 	if err != nil {
 		return nil, err

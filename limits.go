@@ -85,13 +85,19 @@ func (e *Engine) checkText(question, evidence string) error {
 	return nil
 }
 
-// checkRequest returns the input error of a request's text: question,
-// evidence and history.
-func (e *Engine) checkRequest(question string, ac askConfig) error {
+// checkQuestion returns the input error of a question to answer (empty,
+// or over its limit) and its evidence.
+func (e *Engine) checkQuestion(question, evidence string) error {
 	if strings.TrimSpace(question) == "" {
 		return errEmptyQuestion()
 	}
-	if err := e.checkText(question, ac.evidence); err != nil {
+	return e.checkText(question, evidence)
+}
+
+// checkRequest returns the input error of a request's text: question,
+// evidence and history.
+func (e *Engine) checkRequest(question string, ac askConfig) error {
+	if err := e.checkQuestion(question, ac.evidence); err != nil {
 		return err
 	}
 	return e.checkHistory(ac.history)

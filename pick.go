@@ -3,7 +3,6 @@ package nl2sql
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // PickResult is the outcome of scoring SQL written elsewhere.
@@ -31,10 +30,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 		return nil, err
 	}
 	ac := e.askConfig(opts)
-	if strings.TrimSpace(question) == "" {
-		return nil, errEmptyQuestion()
-	}
-	if err := e.checkText(question, ac.evidence); err != nil {
+	if err := e.checkQuestion(question, ac.evidence); err != nil {
 		return nil, err
 	}
 	if len(sqls) == 0 {
