@@ -105,17 +105,14 @@ type valueEntry struct {
 
 type valueLookup struct {
 	entries []valueEntry
-	exact   map[string][]int32
-	words   map[string][]int32
-	grams   map[string][]int32
+	postings
 	colLo   []int32            // column index -> its first entry; entries are in column order
 	byTable map[string][]int32 // qualified table -> its column indices
 }
 
 func (v *ValueIndex) lookup() *valueLookup {
 	v.once.Do(func() {
-		lk := &valueLookup{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{},
-			colLo: make([]int32, len(v.Columns)+1), byTable: map[string][]int32{}}
+		lk := &valueLookup{postings: newPostings(), colLo: make([]int32, len(v.Columns)+1), byTable: map[string][]int32{}}
 		for ci, c := range v.Columns {
 			lk.colLo[ci] = int32(len(lk.entries))
 			lk.byTable[c.Table] = append(lk.byTable[c.Table], int32(ci))
@@ -127,9 +124,7 @@ func (v *ValueIndex) lookup() *valueLookup {
 				id := int32(len(lk.entries))
 				e := valueEntry{col: int32(ci), value: val, norm: norm, words: valueWords(val), grams: trigrams(norm)}
 				lk.entries = append(lk.entries, e)
-				lk.exact[norm] = append(lk.exact[norm], id)
-				addPostings(lk.words, id, e.words)
-				addPostings(lk.grams, id, e.grams)
+				lk.add(id, &e)
 			}
 		}
 		lk.colLo[len(v.Columns)] = int32(len(lk.entries))
@@ -221,7 +216,7 @@ func (v *ValueIndex) matchIn(phrase string, cols []int32) []ValueMatch {
 // postings: what a question's many phrases use, so that each costs the
 // entries sharing a trigram or word with it rather than every entry of
 // the columns.
-func (v *ValueIndex) matchIndexed(phrase string, ix *columnIndex) []ValueMatch {
+func (v *ValueIndex) matchIndexed(phrase string, ix *postings) []ValueMatch {
 	return v.matchWith(phrase, nil, ix)
 }
 
@@ -231,31 +226,34 @@ type postings struct {
 	exact, words, grams map[string][]int32
 }
 
-// columnIndex is the postings of some columns' entries only: a value
-// repeated in every tenant's copy of a table makes the whole index's
-// postings long, and only the question's tables are wanted.
-type columnIndex struct {
-	postings
+func newPostings() postings {
+	return postings{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{}}
 }
 
-// indexColumns builds the postings of the entries of cols.
-func (v *ValueIndex) indexColumns(cols []int32) *columnIndex {
+// add posts entry id, e.
+func (p postings) add(id int32, e *valueEntry) {
+	p.exact[e.norm] = append(p.exact[e.norm], id)
+	addPostings(p.words, id, e.words)
+	addPostings(p.grams, id, e.grams)
+}
+
+// indexColumns builds the postings of the entries of cols only: a value
+// repeated in every tenant's copy of a table makes the whole index's
+// postings long, and only the question's tables are wanted.
+func (v *ValueIndex) indexColumns(cols []int32) *postings {
 	lk := v.lookup()
-	ix := &columnIndex{postings{exact: map[string][]int32{}, words: map[string][]int32{}, grams: map[string][]int32{}}}
+	ix := newPostings()
 	for _, ci := range cols {
 		for id := lk.colLo[ci]; id < lk.colLo[ci+1]; id++ {
-			e := &lk.entries[id]
-			ix.exact[e.norm] = append(ix.exact[e.norm], id)
-			addPostings(ix.words, id, e.words)
-			addPostings(ix.grams, id, e.grams)
+			ix.add(id, &lk.entries[id])
 		}
 	}
-	return ix
+	return &ix
 }
 
 // matchWith is matchIn (scanning the entries of cols, or walking the whole
 // index's postings when cols is nil) or, with ix, matchIndexed.
-func (v *ValueIndex) matchWith(phrase string, cols []int32, ix *columnIndex) []ValueMatch {
+func (v *ValueIndex) matchWith(phrase string, cols []int32, ix *postings) []ValueMatch {
 	if v == nil {
 		return nil
 	}
@@ -309,9 +307,9 @@ func (v *ValueIndex) matchWith(phrase string, cols []int32, ix *columnIndex) []V
 			}
 		}
 	} else {
-		post := postings{exact: lk.exact, words: lk.words, grams: lk.grams}
+		post := lk.postings
 		if ix != nil {
-			post = ix.postings
+			post = *ix
 		}
 		for _, id := range post.exact[norm] {
 			score(id, 0, false)
