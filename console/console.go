@@ -183,7 +183,7 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// address that failed too often is refused any token.
 		key := throttle.ClientKey(r)
 		if blocked, left := c.fails.Blocked(key); blocked {
-			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+			throttle.RetryAfter(w.Header(), left)
 			http.Error(w, "too many wrong tokens from this address: try again later", http.StatusTooManyRequests)
 			return
 		}
@@ -308,9 +308,9 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	}
 	key := throttle.ClientKey(r)
 	if blocked, left := c.fails.Blocked(key); blocked {
-		w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+		wait := throttle.RetryAfter(w.Header(), left)
 		c.renderCode(w, r, http.StatusTooManyRequests, "login", map[string]any{"Next": next,
-			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", int(left.Seconds())+1)})
+			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", wait)})
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {

@@ -319,12 +319,13 @@ func (z *sizer) selfGrowth(cte *pg.CommonTableExpr) string {
 		})
 		inner := &sizer{cols: z.cols, rels: z.rels, selfRefs: refs, selfCols: setOf(cols...)}
 		for i, n := range inner.outputSizes(arm) {
-			if n >= 1.5*selfSize && i < len(cols) {
+			if n < 1.5*selfSize {
+				continue
+			}
+			if i < len(cols) {
 				return cols[i]
 			}
-			if n >= 1.5*selfSize {
-				return "?column?"
-			}
+			return "?column?"
 		}
 	}
 	return ""

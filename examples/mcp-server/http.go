@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -135,7 +134,7 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 		}
 		key := throttle.ClientKey(r)
 		if blocked, left := fails.Blocked(key); blocked {
-			w.Header().Set("Retry-After", strconv.Itoa(int(left.Seconds())+1))
+			throttle.RetryAfter(w.Header(), left)
 			httpError(w, http.StatusTooManyRequests, "too many wrong tokens from this address: try again later")
 			return
 		}

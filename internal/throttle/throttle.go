@@ -7,6 +7,7 @@ package throttle
 import (
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -58,6 +59,14 @@ func (t *Throttle) Blocked(key string) (bool, time.Duration) {
 	}
 	left := Window - t.now().Sub(f.since)
 	return f.n >= MaxFailures && left > 0, left
+}
+
+// RetryAfter sets the Retry-After header of a refusal for an address
+// blocked for left more, in whole seconds rounded up, and returns them.
+func RetryAfter(h http.Header, left time.Duration) int {
+	s := int(left.Seconds()) + 1
+	h.Set("Retry-After", strconv.Itoa(s))
+	return s
 }
 
 // Fail counts a failed sign-in of key.
