@@ -44,6 +44,10 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		return
 	}
 	c.funcs[key] = true
+	c.textArgs(f, name)
+	if c.lookupResult(schema, name) {
+		c.lookupCall(f, display)
+	}
 	if c.plan {
 		// The guards judge the query as written; in a plan, bounds are
 		// folded or parameters.

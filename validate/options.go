@@ -59,12 +59,15 @@ type config struct {
 	allowFuncs    map[string]bool
 	denyFuncs     map[string]bool
 	allowCatalogs bool
-	maxLimit      int64
-	lint          bool
-	maxGenerated  int64
-	maxCrossJoin  int
-	wideTable     int
-	logger        *slog.Logger
+	// allowSystemColumns lets queries read xmin, xmax, cmin, cmax and
+	// tableoid.
+	allowSystemColumns bool
+	maxLimit           int64
+	lint               bool
+	maxGenerated       int64
+	maxCrossJoin       int
+	wideTable          int
+	logger             *slog.Logger
 }
 
 func defaultConfig() *config {
@@ -174,6 +177,13 @@ func WithoutFunctions(names ...string) Option {
 // pg_shadow, pg_user_mapping, ...) stay denied.
 func WithSystemCatalogs(allow bool) Option {
 	return optionFunc(func(c *config) { c.allowCatalogs = allow })
+}
+
+// WithSystemColumns allows the system columns xmin, xmax, cmin, cmax and
+// tableoid (off by default: xmin and xmax tell how many transactions the
+// cluster ran, tableoid is a catalog key). ctid is always allowed.
+func WithSystemColumns(allow bool) Option {
+	return optionFunc(func(c *config) { c.allowSystemColumns = allow })
 }
 
 // WithMaxRows makes the result SQL return at most n rows: a LIMIT n is added

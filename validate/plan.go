@@ -114,7 +114,7 @@ type planItem struct {
 type planObj struct {
 	keys                             []string
 	nodeType, relation               string
-	schema, sampling                 string
+	schema, sampling, alias          string
 	hasOutput, hasFunc, hasTableFunc bool
 }
 
@@ -229,6 +229,14 @@ func (p *planCheck) objectDone(o *planObj) error {
 		p.add(fmt.Sprintf("the server's plan reads the system catalog %s.%s (%s); query only the application tables",
 			o.schema, o.relation, o.nodeType))
 	}
+	if o.relation != "" {
+		// Column references qualified with this alias read the relation
+		// (its system columns included).
+		if p.c.planRelations == nil {
+			p.c.planRelations = map[string]bool{}
+		}
+		p.c.planRelations[o.alias] = true
+	}
 	if o.sampling != "" && o.sampling != "bernoulli" && o.sampling != "system" {
 		p.add(fmt.Sprintf("the server's plan samples rows with the TABLESAMPLE method %s; use BERNOULLI or SYSTEM", o.sampling))
 	}
@@ -288,6 +296,8 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 			o.relation = t
 		case "Schema":
 			o.schema = t
+		case "Alias":
+			o.alias = t
 		case "Sampling Method":
 			o.sampling = t
 		}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,9 @@ type nsItem struct {
 	relname string   // for an unaliased relation
 	cols    []string // output column names, nil when unknown
 	known   bool     // cols is the complete list
+	// relation is set for a table or view reference (not a CTE): it has
+	// the system columns too.
+	relation bool
 }
 
 func (it *nsItem) has(col string) bool {
@@ -55,6 +59,10 @@ type cteEnv map[string]*cteInfo
 
 type resolver struct {
 	c *checker
+	// outputs are the one-name ORDER BY keys that name an output column
+	// of their level: PostgreSQL reads those before the FROM items, so
+	// ORDER BY xmin over SELECT a AS xmin is no system column.
+	outputs map[*pg.ColumnRef]bool
 }
 
 // resolveNames checks the column references and field selections of a
@@ -79,6 +87,7 @@ func (r *resolver) selectStmt(s *pg.SelectStmt, parent *nsScope, ctes cteEnv) (c
 		r.selectStmt(s.Rarg, parent, ctes)
 		// ORDER BY and LIMIT of a set operation see only its output columns.
 		sc := &nsScope{parent: parent}
+		r.sortOutputs(s.SortClause, cols)
 		r.exprs(sc, ctes, s.SortClause...)
 		r.exprs(sc, ctes, s.LimitCount, s.LimitOffset)
 		return cols, known
@@ -104,10 +113,29 @@ func (r *resolver) selectStmt(s *pg.SelectStmt, parent *nsScope, ctes cteEnv) (c
 	r.exprs(sc, ctes, s.TargetList...)
 	r.exprs(sc, ctes, s.WhereClause, s.HavingClause, s.LimitCount, s.LimitOffset)
 	r.exprs(sc, ctes, s.GroupClause...)
+	if names, _ := outputNames(s); len(names) > 0 {
+		r.sortOutputs(s.SortClause, names)
+	}
 	r.exprs(sc, ctes, s.SortClause...)
 	r.exprs(sc, ctes, s.WindowClause...)
 	r.exprs(sc, ctes, s.DistinctClause...)
 	return r.targetCols(s.TargetList, sc)
+}
+
+// sortOutputs marks the ORDER BY keys that are one name of an output column.
+func (r *resolver) sortOutputs(sort []*pg.Node, names []string) {
+	for _, n := range sort {
+		cr := n.GetSortBy().GetNode().GetColumnRef()
+		if cr == nil || len(cr.Fields) != 1 || cr.Fields[0].GetString_() == nil {
+			continue
+		}
+		if slices.Contains(names, cr.Fields[0].GetString_().Sval) {
+			if r.outputs == nil {
+				r.outputs = map[*pg.ColumnRef]bool{}
+			}
+			r.outputs[cr] = true
+		}
+	}
 }
 
 // withClause resolves the CTE bodies and returns the environment the
@@ -256,6 +284,7 @@ func (r *resolver) rangeVar(rv *pg.RangeVar, ctes cteEnv) *nsItem {
 	} else {
 		it.relname = rv.Relname
 		it.schema = rv.Schemaname
+		it.relation = true
 		if t := r.c.lookupTable(rv.Schemaname, rv.Relname); t != nil && len(t.Columns) > 0 {
 			it.cols, it.known = t.Columns, true
 			if it.schema == "" {
@@ -575,14 +604,20 @@ func (r *resolver) messages(sc *nsScope, ctes cteEnv, ms ...proto.Message) {
 // is a column or a whole-row reference, never a call.
 func (r *resolver) columnRef(cr *pg.ColumnRef, sc *nsScope) {
 	f := fieldNames(cr)
-	if len(f) < 2 || len(f) != len(cr.Fields) {
+	if len(f) == 0 || len(f) != len(cr.Fields) {
 		return
 	}
 	col := f[len(f)-1]
+	loc := int(cr.Location)
+	if len(f) == 1 {
+		if r.c.systemColumn(col) && !r.outputs[cr] {
+			r.unqualifiedSystemColumn(col, sc, loc)
+		}
+		return
+	}
 	if col == "*" {
 		return
 	}
-	loc := int(cr.Location)
 	if len(f) > 3 {
 		r.c.add(CodeFuncNotation, SeverityError, loc, "reference %s has too many parts; write table.column or schema.table.column", strings.Join(f, "."))
 		return
@@ -600,8 +635,14 @@ func (r *resolver) field(it *nsItem, qual []string, col string, loc int) {
 	q := strings.Join(qual, ".")
 	switch {
 	case it != nil && it.known && it.has(col):
+	case it != nil && it.relation && r.c.systemColumn(col):
+		r.c.refuseSystemColumn(q+"."+col, col, loc)
+	case it != nil && it.relation && (systemColumns[col] || col == "ctid"):
+		// An allowed system column.
 	case r.c.catalogLookup(col):
 		r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s would cast %s to %s, which looks up the system catalogs and is not allowed", q, col, q, col)
+	case r.c.lookupResult("", col):
+		r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s would call %s(%s), which returns a catalog-lookup type; write %s(%s)::text", q, col, col, q, col, q)
 	case notationDenied[strings.ToLower(col)]:
 		r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s would call function %s(%s), which is not allowed; remove it", q, col, col, q)
 	case it == nil:
@@ -627,6 +668,8 @@ func (r *resolver) indirection(ind *pg.A_Indirection, sc *nsScope) {
 		switch {
 		case !row && r.c.catalogLookup(s.Sval):
 			r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s is a cast to %s, which looks up the system catalogs and is not allowed", q, s.Sval, s.Sval)
+		case !row && r.c.lookupResult("", s.Sval):
+			r.c.add(CodeSystemCatalog, SeverityError, loc, "%s.%s would call %s%s, which returns a catalog-lookup type; write %s%s::text", q, s.Sval, s.Sval, q, s.Sval, q)
 		case !row && notationDenied[strings.ToLower(s.Sval)]:
 			r.c.add(CodeFuncDenied, SeverityError, loc, "%s.%s is not a field: PostgreSQL would call function %s, which is not allowed; remove it", q, s.Sval, s.Sval)
 		case !row:

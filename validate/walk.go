@@ -63,6 +63,11 @@ type checker struct {
 	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
 	// so column resolution is skipped and $n are the plan's parameters.
 	plan bool
+	// textual are the calls whose result is converted to text where
+	// they stand (see lookupResults).
+	textual map[*pg.FuncCall]bool
+	// planRelations are the aliases of the relations the plan scans.
+	planRelations map[string]bool
 	// sizes knows what the query's own columns hold, for the string guard.
 	sizes *sizer
 }
@@ -182,6 +187,8 @@ func (c *checker) walk(m proto.Message) {
 		c.funcCall(x)
 	case *pg.TypeName:
 		c.typeName(x)
+	case *pg.TypeCast:
+		c.textCast(x)
 	case *pg.A_Expr:
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
@@ -192,6 +199,10 @@ func (c *checker) walk(m proto.Message) {
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:
 		c.valueFunction(x)
+	case *pg.ColumnRef:
+		if c.plan {
+			c.planSystemColumn(x)
+		}
 	case *pg.ParamRef:
 		if c.plan {
 			return // the plan's own parameters (initplan outputs, ...)
