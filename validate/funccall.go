@@ -26,6 +26,12 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		return
 	}
 	schema := qn.schema
+	if schema == "" && len(f.Args) == 1 && c.systemColumn(name) {
+		// xmin(t) is t.xmin: a one-argument call that finds no function
+		// is read as a field selection on a row.
+		c.refuseSystemColumn(display+"(...)", name, c.loc)
+		return
+	}
 	if qn.catalog {
 		c.violation(CodeFuncNotAllowed, "function %s is not allowed; remove it or use a built-in function", display)
 		return

@@ -150,3 +150,12 @@ SELECT id AS xmin FROM users ORDER BY xmin::text
 -- expect: V026
 -- server: plan
 SELECT json_agg(xmin) FROM users
+
+-- expect: V026
+-- server: plan
+-- functional notation: xmin(u) is u.xmin
+SELECT xmin(u) FROM users u
+
+-- expect: V026
+-- server: plan
+SELECT "tableoid"(users) FROM users
