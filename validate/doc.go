@@ -70,6 +70,33 @@
 // configured (WithTypes), a common extension type, nor an allowed relation's
 // row type is refused (V016).
 //
+// A value can have a lookup type without any type name: pg_typeof returns a
+// regtype, and PostgreSQL gives a string literal the type of what it is
+// unified with, so in VALUES (pg_typeof(1)), ('div_02.bank_accounts') (or a
+// UNION arm, a CASE or COALESCE branch, ARRAY[...], GREATEST, an IN list)
+// the literal is read by regtype's input: it names another schema's
+// relations and their OIDs and tells which exist. Rather than inferring the
+// type of every VALUES column, CTE and subquery output, the rule is on where
+// such a result may go: pg_typeof (and acldefault, where WithFunctions
+// allows it) may only be the direct operand of a cast to text, varchar or
+// char (pg_typeof(x)::text) or a direct argument of format, concat or
+// concat_ws; anywhere else, t.pg_typeof and (x).pg_typeof included, it is
+// refused (V013) unless WithSystemCatalogs(true). No other function of the
+// default list returns a lookup type (checked against pg_proc).
+//
+// System columns are resolved like any column: xmin and xmax (the
+// transaction ids of a row version: age(xmin) counts the transactions the
+// cluster ran, what the denied txid_current() tells), cmin, cmax and
+// tableoid are refused (V026) unless WithSystemColumns(true); ctid is
+// allowed. Only a table or view reference has them: an unqualified name
+// resolves level by level as PostgreSQL does (a CTE's, subquery's, VALUES
+// list's or function's column named xmin is that column; a level with a
+// table and no such column gives the system column), a qualified one
+// (t.xmin, s.t.xmin, (t).xmin, (t.*).xmin) by its FROM item, and xmin(t)
+// is functional notation for t.xmin; quoting and unicode escapes reach the
+// tree as the plain name. ORDER BY xmin naming an output column is that
+// column, as PostgreSQL reads it.
+//
 // Relations must be in the allowed set, with unqualified names resolved
 // along the search path and CTE names shadowing tables in their scope only.
 // WithSchemas keeps a request inside its schemas even without a table list.
@@ -145,7 +172,9 @@
 // recursive CTE without a real bound, V021 generate_series bounds, V022
 // string-building beyond the limit, V023 cross join of too many relations
 // or an accumulating aggregate over one, V024 text over 64 KiB or a tree
-// nested deeper than the parser allows, V030 rewrite did not re-validate.
+// nested deeper than the parser allows, V026 system column (xmin, xmax,
+// cmin, cmax, tableoid) without WithSystemColumns(true), V030 rewrite did
+// not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003
@@ -205,10 +234,22 @@
 // PostgreSQL 15's explain.c; a newer server's new properties refuse plans
 // until listed). A plan costs about one parse of all its expressions.
 //
+// System columns are refused in the plan too (as V015 naming V026): EXPLAIN
+// gives every range table entry a unique alias and qualifies column
+// references with it (the Output of a plan over one relation excepted,
+// unqualified), so a reference qualified with the alias of a scanned
+// relation, or unqualified in a plan that scans one, is that relation's
+// column; a view selecting xmin shows there as its table's xmin.
+//
 // The plan does not show everything: PostgreSQL 15 prints no LIMIT or
 // OFFSET expressions, no VALUES lists, no window frame offsets, and not the
 // left operand of an IN/ANY/ALL sublink planned as a SubPlan; there the
-// static checks are the only guard. The deparser qualifies a function only
+// static checks are the only guard. So for lookup values: the plan shows
+// pg_typeof where it stands and a literal unified with it as a
+// 'name'::regtype constant (both refused), but not a VALUES list holding
+// them, and the server reads the literal while parsing, before any plan
+// exists (an error for a name that does not exist is already an answer):
+// the static rule is the guard. The deparser qualifies a function only
 // when the search path would not find it, so a user function on the search
 // path is judged by its bare name, as in the static checks. With
 // WithSystemCatalogs(true), the information_schema views and pg_views
