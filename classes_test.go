@@ -30,6 +30,8 @@ func TestRunClasses(t *testing.T) {
 		{"DELETE FROM employees", nl2sql.ClassUnsafe, "V004"},
 		{"SELECT pg_sleep(1)", nl2sql.ClassUnsafe, "V010"},
 		{"SELECT * FROM pg_catalog.pg_authid", nl2sql.ClassUnsafe, "V013"},
+		{"SELECT t::text FROM (VALUES (pg_typeof(1)), ('pg_authid')) v(t)", nl2sql.ClassUnsafe, "V013"},
+		{"SELECT age(xmin) FROM employees", nl2sql.ClassUnsafe, "V026"},
 		{"SELECT 1; SELECT 2", nl2sql.ClassUnsafe, "V003"},
 	} {
 		res, err := eng.Run(ctx, c.sql)

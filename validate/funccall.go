@@ -50,7 +50,7 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		return
 	}
 	c.funcs[key] = true
-	c.textArgs(f, name)
+	c.textArgs(f, schema, name)
 	if c.lookupResult(schema, name) {
 		c.lookupCall(f, display)
 	}

@@ -43,10 +43,10 @@ func (c *checker) textCast(tc *pg.TypeCast) {
 	}
 }
 
-// textArgs lets the calls format, concat and concat_ws take as direct
-// arguments through.
-func (c *checker) textArgs(f *pg.FuncCall, name string) {
-	if f.FuncVariadic {
+// textArgs lets the calls format, concat and concat_ws (pg_catalog's,
+// whose "any" parameters unify nothing) take as direct arguments through.
+func (c *checker) textArgs(f *pg.FuncCall, schema, name string) {
+	if f.FuncVariadic || (schema != "" && schema != "pg_catalog") {
 		return
 	}
 	switch name {

@@ -90,6 +90,9 @@ func TestLookupValuesRefused(t *testing.T) {
 	// WithFunctions cannot bring in another function returning a lookup type.
 	rejectAll(t, validate.New(validate.WithFunctions("acldefault")), validate.CodeSystemCatalog,
 		`VALUES (acldefault('r', 10)), ('{}')`, `SELECT acldefault('r', 10) = '{}'`)
+	// A user function named format may unify its arguments.
+	rejectAll(t, validate.New(validate.WithFunctions("util.format")), validate.CodeSystemCatalog,
+		`SELECT util.format(pg_typeof(1), 'div_02.bank_accounts')`)
 
 	_, err := validate.New().Validate(attacks[0])
 	if err == nil || !strings.Contains(err.Error(), "pg_typeof(...)::text") {
