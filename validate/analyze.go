@@ -719,30 +719,33 @@ func (a *analyzer) grouping(s *pg.SelectStmt) {
 	// position or alias.
 	keys := map[string]bool{}
 	qualOf := map[string][]string{} // column -> qualifiers grouped
-	var addKey func(n *pg.Node)
-	addKey = func(n *pg.Node) {
+	// ref: n is a GROUP BY item, which may name a target by position or
+	// alias; the target it names is an expression, not a reference again
+	// (SELECT 1 GROUP BY 1 would expand forever).
+	var addKey func(n *pg.Node, ref bool)
+	addKey = func(n *pg.Node, ref bool) {
 		switch {
 		case n.GetGroupingSet() != nil:
 			for _, c := range n.GetGroupingSet().Content {
-				addKey(c)
+				addKey(c, ref)
 			}
 			return
 		case n.GetRowExpr() != nil:
 			for _, c := range n.GetRowExpr().Args {
-				addKey(c)
+				addKey(c, ref)
 			}
 			return
 		}
-		if k, ok := numConst(n); ok && k >= 1 && int(k) <= len(s.TargetList) && n.GetAConst() != nil {
-			addKey(s.TargetList[int(k)-1].GetResTarget().GetVal())
+		if k, ok := numConst(n); ref && ok && k >= 1 && int(k) <= len(s.TargetList) && n.GetAConst() != nil {
+			addKey(s.TargetList[int(k)-1].GetResTarget().GetVal(), false)
 			return
 		}
 		if cr := n.GetColumnRef(); cr != nil {
 			f := fieldNames(cr)
-			if len(f) == 1 {
+			if len(f) == 1 && ref {
 				for _, t := range s.TargetList {
 					if rt := t.GetResTarget(); rt != nil && rt.Name == f[0] {
-						addKey(rt.Val)
+						addKey(rt.Val, false)
 					}
 				}
 			}
@@ -756,7 +759,7 @@ func (a *analyzer) grouping(s *pg.SelectStmt) {
 		keys[exprKey(n)] = true
 	}
 	for _, g := range s.GroupClause {
-		addKey(g)
+		addKey(g, true)
 	}
 	idGrouped := func(q string) bool {
 		for col, qs := range qualOf {

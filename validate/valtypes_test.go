@@ -206,3 +206,17 @@ func TestSystemColumnsResolved(t *testing.T) {
 	view := validate.New(validate.WithTables(validate.Table{Name: "vx", Columns: []string{"xmin"}}))
 	acceptAll(t, view, `SELECT xmin, v.xmin FROM vx v`)
 }
+
+// TestGroupByTargetReference: a GROUP BY item naming a target (by
+// position or alias) whose expression is itself a constant or the same
+// name expanded forever and overflowed the stack, killing the process.
+func TestGroupByTargetReference(t *testing.T) {
+	acceptAll(t, shopValidator(),
+		`SELECT 1 GROUP BY 1`,
+		`SELECT 2, 1 FROM users GROUP BY 2, 1`,
+		`SELECT name AS name, count(*) FROM users GROUP BY name`,
+		`SELECT 1 AS a, count(*) FROM users GROUP BY a`,
+		`SELECT 1 AS a FROM users GROUP BY ROLLUP (a, 1)`,
+		`SELECT id AS xmin FROM users GROUP BY 1 ORDER BY xmin`)
+	rejectAll(t, shopValidator(), validate.CodeSystemColumn, `SELECT 1 AS xmin FROM users GROUP BY xmin`)
+}
