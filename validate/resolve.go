@@ -87,7 +87,7 @@ func (r *resolver) selectStmt(s *pg.SelectStmt, parent *nsScope, ctes cteEnv) (c
 		r.selectStmt(s.Rarg, parent, ctes)
 		// ORDER BY and LIMIT of a set operation see only its output columns.
 		sc := &nsScope{parent: parent}
-		r.sortOutputs(s.SortClause, cols)
+		r.sortOutputs(s.SortClause, func() []string { return cols })
 		r.exprs(sc, ctes, s.SortClause...)
 		r.exprs(sc, ctes, s.LimitCount, s.LimitOffset)
 		return cols, known
@@ -113,23 +113,22 @@ func (r *resolver) selectStmt(s *pg.SelectStmt, parent *nsScope, ctes cteEnv) (c
 	r.exprs(sc, ctes, s.TargetList...)
 	r.exprs(sc, ctes, s.WhereClause, s.HavingClause, s.LimitCount, s.LimitOffset)
 	r.exprs(sc, ctes, s.GroupClause...)
-	if names, _ := outputNames(s); len(names) > 0 {
-		r.sortOutputs(s.SortClause, names)
-	}
+	r.sortOutputs(s.SortClause, func() []string { names, _ := outputNames(s); return names })
 	r.exprs(sc, ctes, s.SortClause...)
 	r.exprs(sc, ctes, s.WindowClause...)
 	r.exprs(sc, ctes, s.DistinctClause...)
 	return r.targetCols(s.TargetList, sc)
 }
 
-// sortOutputs marks the ORDER BY keys that are one name of an output column.
-func (r *resolver) sortOutputs(sort []*pg.Node, names []string) {
+// sortOutputs marks the ORDER BY keys that are one name of an output column
+// (names lists them); only system column names matter.
+func (r *resolver) sortOutputs(sort []*pg.Node, names func() []string) {
 	for _, n := range sort {
 		cr := n.GetSortBy().GetNode().GetColumnRef()
-		if cr == nil || len(cr.Fields) != 1 || cr.Fields[0].GetString_() == nil {
+		if cr == nil || len(cr.Fields) != 1 || !systemColumns[cr.Fields[0].GetString_().GetSval()] {
 			continue
 		}
-		if slices.Contains(names, cr.Fields[0].GetString_().Sval) {
+		if slices.Contains(names(), cr.Fields[0].GetString_().Sval) {
 			if r.outputs == nil {
 				r.outputs = map[*pg.ColumnRef]bool{}
 			}
