@@ -98,3 +98,33 @@ func TestOperatorsOnServer(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupResultsOnServer: every function of pg_catalog that returns a
+// catalog-lookup type (or an array of one) is always denied or listed in
+// lookupResults, so no allowed call yields a value that turns the strings
+// it is unified with into catalog lookups. The input and receive functions
+// of the types are their casts (refused with the types).
+func TestLookupResultsOnServer(t *testing.T) {
+	names := catalogNames(t, `SELECT DISTINCT p.proname FROM pg_proc p
+		JOIN pg_type r ON r.oid = p.prorettype
+		LEFT JOIN pg_type e ON e.oid = r.typelem AND r.typcategory = 'A'
+		WHERE p.pronamespace = 'pg_catalog'::regnamespace
+		  AND coalesce(e.typname, r.typname) IN ('regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator',
+		      'regtype', 'regrole', 'regnamespace', 'regcollation', 'aclitem')
+		ORDER BY 1`)
+	listed := 0
+	for _, n := range names {
+		switch {
+		case lookupResults[n]:
+			listed++
+		case funcDenied(n), catalogLookupTypes[strings.TrimSuffix(strings.TrimSuffix(n, "in"), "recv")]:
+		case defaultFunctions[n]:
+			t.Errorf("%s returns a catalog-lookup type and is allowed by default, but not in lookupResults", n)
+		default:
+			t.Errorf("%s returns a catalog-lookup type: list it in lookupResults or deny it", n)
+		}
+	}
+	if listed != len(lookupResults) {
+		t.Errorf("%d of the %d functions of lookupResults return a lookup type on the server", listed, len(lookupResults))
+	}
+}

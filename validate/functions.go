@@ -104,11 +104,12 @@ var alwaysDenied = setOf(
 	"pg_backend_pid", "pg_blocking_pids", "pg_safe_snapshot_blocking_pids",
 	"pg_get_functiondef", "pg_get_viewdef", "pg_get_userbyid", "has_table_privilege", "pg_has_role",
 	"to_regclass", "to_regproc", "to_regprocedure", "to_regrole", "to_regnamespace", "to_regtype",
+	"to_regcollation", "to_regoper", "to_regoperator",
 	"pg_relation_filepath", "pg_relation_filenode", "pg_filenode_relation",
 	"dblink", "dblink_exec", "dblink_connect", "dblink_connect_u", "dblink_send_query", "dblink_get_result",
 	"array_fill", "pg_total_relation_size", "pg_relation_size", "pg_database_size",
 	"pg_tablespace_size", "pg_indexes_size", "pg_table_size",
-	"make_aclitem", "aclexplode", "pg_event_trigger_ddl_commands",
+	"make_aclitem", "makeaclitem", "aclexplode", "aclinsert", "aclremove", "pg_event_trigger_ddl_commands",
 )
 
 // operators are the operator symbols a query may use: those pg_catalog

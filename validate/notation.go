@@ -70,7 +70,8 @@ var notationDenied = setOf(strings.Fields(
 		"pg_stat_reset_slru pg_stat_reset_subscription_stats pg_table_is_visible pg_table_size " +
 		"pg_tablespace_size pg_terminate_backend pg_total_relation_size pg_try_advisory_lock " +
 		"pg_try_advisory_lock_shared pg_try_advisory_xact_lock pg_try_advisory_xact_lock_shared " +
-		"pg_walfile_name pg_xact_commit_timestamp setseed to_regclass to_regnamespace to_regproc " +
+		"pg_walfile_name pg_xact_commit_timestamp setseed to_regclass to_regcollation to_regnamespace " +
+		"to_regoper to_regoperator to_regproc " +
 		"to_regprocedure to_regrole to_regtype ts_stat txid_snapshot_in txid_snapshot_out txid_snapshot_recv " +
 		"txid_snapshot_send txid_snapshot_xip txid_snapshot_xmax txid_snapshot_xmin txid_status " +
 		"xml_is_well_formed dblink dblink_exec dblink_connect dblink_connect_u dblink_disconnect " +

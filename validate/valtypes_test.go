@@ -90,6 +90,10 @@ func TestLookupValuesRefused(t *testing.T) {
 	// WithFunctions cannot bring in another function returning a lookup type.
 	rejectAll(t, validate.New(validate.WithFunctions("acldefault")), validate.CodeSystemCatalog,
 		`VALUES (acldefault('r', 10)), ('{}')`, `SELECT acldefault('r', 10) = '{}'`)
+	// Functions that look names up themselves are denied whatever the options.
+	rejectAll(t, validate.New(validate.WithFunctions("to_regoper", "to_regoperator", "to_regcollation", "makeaclitem")),
+		validate.CodeFuncDenied, `SELECT to_regoper('+')`, `SELECT to_regoperator('+(int4,int4)')`,
+		`SELECT to_regcollation('C')`, `SELECT makeaclitem(10, 10, 'SELECT', false)`)
 	// A user function named format may unify its arguments.
 	rejectAll(t, validate.New(validate.WithFunctions("util.format")), validate.CodeSystemCatalog,
 		`SELECT util.format(pg_typeof(1), 'div_02.bank_accounts')`)

@@ -4,7 +4,9 @@
 -- regtype's input function, which names another tenant's relations and
 -- their OIDs (t::oid), or tells that they exist. EXPLAIN does not print a
 -- VALUES list: the static check is the guard. pg_typeof's result may only
--- be cast to text (or passed to format/concat) where it stands. All V013.
+-- be cast to text (or passed to format/concat) where it stands. All V013,
+-- but the functions that look names up themselves (to_regoper, ...) or
+-- build aclitems, always denied (V010).
 
 -- expect: V013
 -- server: plan
@@ -163,3 +165,23 @@ VALUES (pg_typeof(1)), (E'div_02.bank_accounts')
 -- server: plan
 -- functional notation: u.pg_typeof is pg_typeof(u)
 SELECT x::text FROM users u, LATERAL (VALUES (u.pg_typeof), ('div_02.bank_accounts')) v(x)
+
+-- expect: V010
+-- server: plan
+SELECT to_regcollation('div_02.c')
+
+-- expect: V010
+-- server: plan
+SELECT to_regoper('pg_catalog.+')
+
+-- expect: V010
+-- server: plan
+SELECT (U&'+').to_regoperator
+
+-- expect: V010
+-- server: plan
+SELECT pg_catalog.to_regoperator('+(int4,int4)')::text
+
+-- expect: V010
+-- server: plan
+SELECT makeaclitem(10, 10, 'SELECT', false)
