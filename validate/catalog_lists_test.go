@@ -128,3 +128,21 @@ func TestLookupResultsOnServer(t *testing.T) {
 		t.Errorf("%d of the %d functions of lookupResults return a lookup type on the server", listed, len(lookupResults))
 	}
 }
+
+// TestLookupParametersOnServer: no function of the default allow-list
+// takes a catalog-lookup type (a string literal passed to it would be
+// looked up in the catalogs); regconfig, text search's, is allowed.
+func TestLookupParametersOnServer(t *testing.T) {
+	names := catalogNames(t, `SELECT DISTINCT p.proname FROM pg_proc p, unnest(p.proargtypes::oid[]) a(t)
+		JOIN pg_type r ON r.oid = a.t
+		LEFT JOIN pg_type e ON e.oid = r.typelem AND r.typcategory = 'A'
+		WHERE p.pronamespace = 'pg_catalog'::regnamespace
+		  AND coalesce(e.typname, r.typname) IN ('regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator',
+		      'regtype', 'regrole', 'regnamespace', 'regcollation', 'aclitem')
+		ORDER BY 1`)
+	for _, n := range names {
+		if defaultFunctions[n] && !funcDenied(n) {
+			t.Errorf("%s takes a catalog-lookup type and is allowed by default", n)
+		}
+	}
+}
