@@ -105,13 +105,7 @@ func TestOperatorsOnServer(t *testing.T) {
 // it is unified with into catalog lookups. The input and receive functions
 // of the types are their casts (refused with the types).
 func TestLookupResultsOnServer(t *testing.T) {
-	names := catalogNames(t, `SELECT DISTINCT p.proname FROM pg_proc p
-		JOIN pg_type r ON r.oid = p.prorettype
-		LEFT JOIN pg_type e ON e.oid = r.typelem AND r.typcategory = 'A'
-		WHERE p.pronamespace = 'pg_catalog'::regnamespace
-		  AND coalesce(e.typname, r.typname) IN ('regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator',
-		      'regtype', 'regrole', 'regnamespace', 'regcollation', 'aclitem')
-		ORDER BY 1`)
+	names := catalogNames(t, "SELECT DISTINCT p.proname FROM pg_proc p"+lookupTypeFuncs("p.prorettype"))
 	listed := 0
 	for _, n := range names {
 		switch {
@@ -133,16 +127,21 @@ func TestLookupResultsOnServer(t *testing.T) {
 // takes a catalog-lookup type (a string literal passed to it would be
 // looked up in the catalogs); regconfig, text search's, is allowed.
 func TestLookupParametersOnServer(t *testing.T) {
-	names := catalogNames(t, `SELECT DISTINCT p.proname FROM pg_proc p, unnest(p.proargtypes::oid[]) a(t)
-		JOIN pg_type r ON r.oid = a.t
-		LEFT JOIN pg_type e ON e.oid = r.typelem AND r.typcategory = 'A'
-		WHERE p.pronamespace = 'pg_catalog'::regnamespace
-		  AND coalesce(e.typname, r.typname) IN ('regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator',
-		      'regtype', 'regrole', 'regnamespace', 'regcollation', 'aclitem')
-		ORDER BY 1`)
+	names := catalogNames(t, "SELECT DISTINCT p.proname FROM pg_proc p, unnest(p.proargtypes::oid[]) a(t)"+lookupTypeFuncs("a.t"))
 	for _, n := range names {
 		if defaultFunctions[n] && !funcDenied(n) {
 			t.Errorf("%s takes a catalog-lookup type and is allowed by default", n)
 		}
 	}
+}
+
+// lookupTypeFuncs completes a query over pg_proc p: the pg_catalog
+// functions where the type typ is a catalog-lookup type or an array of one.
+func lookupTypeFuncs(typ string) string {
+	return ` JOIN pg_type r ON r.oid = ` + typ + `
+		LEFT JOIN pg_type e ON e.oid = r.typelem AND r.typcategory = 'A'
+		WHERE p.pronamespace = 'pg_catalog'::regnamespace
+		  AND coalesce(e.typname, r.typname) IN ('regclass', 'regproc', 'regprocedure', 'regoper', 'regoperator',
+		      'regtype', 'regrole', 'regnamespace', 'regcollation', 'aclitem')
+		ORDER BY 1`
 }
