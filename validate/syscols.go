@@ -26,7 +26,11 @@ func (c *checker) systemColumn(col string) bool {
 
 // refuseSystemColumn records the refusal of a system column reference.
 func (c *checker) refuseSystemColumn(ref, col string, loc int) {
-	c.add(CodeSystemColumn, SeverityError, loc, "%s is the system column %s, which reveals the server's transaction or catalog state and is not allowed; select the table's own columns", ref, col)
+	what := ref + " is the system column " + col
+	if ref == col {
+		what = col + " is a table's system column"
+	}
+	c.add(CodeSystemColumn, SeverityError, loc, "%s, which reveals the server's transaction or catalog state and is not allowed; select the table's own columns", what)
 }
 
 // unqualifiedSystemColumn checks a one-name column reference that names a
