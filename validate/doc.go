@@ -95,7 +95,8 @@
 // (t.xmin, s.t.xmin, (t).xmin, (t.*).xmin) by its FROM item, and xmin(t)
 // is functional notation for t.xmin; quoting and unicode escapes reach the
 // tree as the plain name. ORDER BY xmin naming an output column is that
-// column, as PostgreSQL reads it.
+// column, as PostgreSQL reads it, and so is the column of a view given
+// WithTables with a column named xmin (views may have one).
 //
 // Relations must be in the allowed set, with unqualified names resolved
 // along the search path and CTE names shadowing tables in their scope only.
