@@ -2,8 +2,10 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -377,7 +379,7 @@ func isWord(b byte) bool {
 // schemaPage lists the tables, filtered by ?q= (names, columns, comments).
 func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
-	cat, err := c.eng.Catalog(reqCtx(r))
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
 	data := map[string]any{"Q": r.URL.Query().Get("q")}
 	if err != nil {
 		data["Error"] = errText(err)
@@ -413,7 +415,7 @@ func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 
 // tablePage is one table: M-Schema, columns, foreign-key neighbours.
 func (c *Console) tablePage(w http.ResponseWriter, r *http.Request) {
-	cat, err := c.eng.Catalog(reqCtx(r))
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
 	if err != nil {
 		c.render(w, r, "table", map[string]any{"Error": errText(err)})
 		return
@@ -446,7 +448,7 @@ func (c *Console) retrievePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
-	ks, err := c.eng.Knowledge(reqCtx(r))
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
 	data := map[string]any{"Knowledge": ks, "Learned": r.URL.Query().Get("learned"), "Forgot": r.URL.Query().Get("forgot")}
 	if err != nil {
 		data["Error"] = errText(err)
@@ -455,9 +457,9 @@ func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowledge) {
-	got, err := c.eng.Learn(reqCtx(r), k)
+	got, err := c.eng.Learn(reqCtx(r), k, c.askOpts...)
 	if err != nil {
-		ks, _ := c.eng.Knowledge(reqCtx(r))
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
 		return
 	}
@@ -501,8 +503,16 @@ func (c *Console) teachTerm(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
-	if err := c.eng.Forget(reqCtx(r), id); err != nil {
-		ks, _ := c.eng.Knowledge(reqCtx(r))
+	// Only what this console's scope lists can be forgotten here.
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+	if err == nil && !slices.ContainsFunc(ks, func(k nl2sql.Knowledge) bool { return k.ID == id }) {
+		err = &nl2sql.Error{Class: nl2sql.ClassInput, Message: fmt.Sprintf("no knowledge %q in this scope", id)}
+	}
+	if err == nil {
+		err = c.eng.Forget(reqCtx(r), id)
+	}
+	if err != nil {
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
 		return
 	}

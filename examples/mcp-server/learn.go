@@ -137,7 +137,7 @@ func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 
 // readKnowledge lists what the engine was taught, as JSON.
 func (h *handlers) readKnowledge(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	ks, err := h.eng.Knowledge(ctx)
+	ks, err := h.eng.ScopeKnowledge(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}

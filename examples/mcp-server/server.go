@@ -285,7 +285,11 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 	if strings.TrimSpace(in.Question) == "" && len(in.Tables) == 0 {
 		return nil, out, errors.New("give a question or table names")
 	}
-	cat, err := h.eng.Catalog(ctx)
+	scoped, err := h.askOptions(Limits{Scope: in.Scope})
+	if err != nil {
+		return nil, out, err
+	}
+	cat, err := h.eng.ScopeCatalog(ctx, scoped...)
 	if err != nil {
 		return nil, out, orDatabaseDown(err)
 	}
@@ -313,11 +317,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		return nil, out, fmt.Errorf("unknown tables %q (read %s for the list)", unknown, tablesURI)
 	}
 	if strings.TrimSpace(in.Question) != "" {
-		opts, err := h.askOptions(Limits{Scope: in.Scope})
-		if err != nil {
-			return nil, out, err
-		}
-		c, err := h.eng.SchemaContext(ctx, in.Question, opts...)
+		c, err := h.eng.SchemaContext(ctx, in.Question, scoped...)
 		if err != nil {
 			return nil, out, orDatabaseDown(err)
 		}
@@ -340,7 +340,7 @@ func (h *handlers) searchPath(scope string) []string {
 }
 
 func (h *handlers) readTables(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	cat, err := h.eng.Catalog(ctx)
+	cat, err := h.eng.ScopeCatalog(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}
@@ -357,7 +357,7 @@ func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	cat, err := h.eng.Catalog(ctx)
+	cat, err := h.eng.ScopeCatalog(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}
