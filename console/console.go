@@ -41,7 +41,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -61,7 +60,8 @@ const MaxBodyBytes = 1 << 20
 const PageSize = 50
 
 // maxResults is how many answers the console keeps for paging, charts,
-// traces and teaching (the oldest go first).
+// traces and teaching (the oldest go first), within the result budget
+// (WithResultBudget).
 const maxResults = 200
 
 // Option configures a Console.
@@ -103,6 +103,19 @@ func WithAllowedHosts(hosts ...string) Option {
 	return func(c *Console) { c.hosts = append(c.hosts, hosts...) }
 }
 
+// WithResultBudget sets how many bytes of results (their values, as held
+// in memory) the console keeps for paging, charts, traces and teaching
+// (default DefaultResultBudget): the oldest go first once over it. A
+// result over an eighth of it keeps its first page only; its other pages
+// are read from the database again when asked for.
+func WithResultBudget(bytes int64) Option {
+	return func(c *Console) {
+		if bytes > 0 {
+			c.results.budget = bytes
+		}
+	}
+}
+
 // WithAskOptions adds options to every engine call (a scope, a role).
 func WithAskOptions(opts ...nl2sql.AskOption) Option {
 	return func(c *Console) { c.askOpts = append(c.askOpts, opts...) }
@@ -129,7 +142,7 @@ type Console struct {
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: throttle.New(),
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults, DefaultResultBudget), csrfKey: make([]byte, 32), fails: throttle.New(),
 		sessionTTL: DefaultSessionTTL, now: time.Now}
 	rand.Read(c.csrfKey)
 	for _, o := range opts {
@@ -441,54 +454,6 @@ func parsePages() map[string]*template.Template {
 		out[base] = template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n))
 	}
 	return out
-}
-
-// store keeps the latest results by ID.
-type store struct {
-	mu    sync.Mutex
-	max   int
-	byID  map[string]*entry
-	order []string
-}
-
-// entry is one answer (Ask) or run (Run) the console showed.
-type entry struct {
-	ID       string
-	Kind     string // "ask" or "run"
-	Question string
-	Evidence string
-	Res      *nl2sql.Result
-	Err      string
-	At       time.Time
-
-	chartOnce sync.Once
-	chart     *chart
-	ctxOnce   sync.Once
-	cx        *nl2sql.SchemaContext
-	cxErr     error
-}
-
-func newStore(max int) *store { return &store{max: max, byID: map[string]*entry{}} }
-
-func (s *store) put(e *entry) {
-	b := make([]byte, 9)
-	rand.Read(b)
-	e.ID = hex.EncodeToString(b)
-	e.At = time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.byID[e.ID] = e
-	s.order = append(s.order, e.ID)
-	for len(s.order) > s.max {
-		delete(s.byID, s.order[0])
-		s.order = s.order[1:]
-	}
-}
-
-func (s *store) get(id string) *entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byID[id]
 }
 
 // errText is err for people: the engine's message, without its prefix.

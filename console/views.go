@@ -54,7 +54,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	}
 	data["Error"] = e.Err
 	if res != nil {
-		c.answerData(data, e, 1)
+		c.answerData(data, e, res, 1)
 	}
 	c.renderCode(w, r, code, "ask", data)
 }
@@ -82,7 +82,18 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	data := map[string]any{"Q": e.Question, "Evidence": e.Evidence, "Error": e.Err}
-	c.answerData(data, e, page)
+	res := e.Res
+	if e.paged {
+		// A large result kept its first page only: its rows are read
+		// from the database again, with the cap it ran with.
+		again, err := c.eng.Run(reqCtx(r), e.Res.SQL, append(append([]nl2sql.AskOption{}, c.askOpts...), nl2sql.MaxRows(e.Res.RowCap))...)
+		if err != nil {
+			data["Error"] = "the rows could not be read again: " + errText(err)
+		} else {
+			res = again
+		}
+	}
+	c.answerData(data, e, res, page)
 	c.render(w, r, "ask", data)
 }
 
@@ -151,8 +162,9 @@ func pageRows(res *nl2sql.Result, page int, base string) *rowsView {
 	return v
 }
 
-func (c *Console) answerData(data map[string]any, e *entry, page int) {
-	res := e.Res
+// answerData is the data of e's answer page, its rows those of res (e's
+// whole result, or its rows read again when e keeps only a page).
+func (c *Console) answerData(data map[string]any, e *entry, res *nl2sql.Result, page int) {
 	data["ID"] = e.ID
 	data["Res"] = res
 	data["SQL"] = formatSQL(res.SQL)
