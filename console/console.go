@@ -41,6 +41,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -123,17 +124,18 @@ func WithAskOptions(opts ...nl2sql.AskOption) Option {
 
 // Console is the web console's handler.
 type Console struct {
-	eng     *nl2sql.Engine
-	token   string
-	hosts   []string // allowed Host names besides loopback (no token)
-	model   bool
-	log     *slog.Logger
-	askOpts []nl2sql.AskOption
-	pages   map[string]*template.Template
-	mux     *http.ServeMux
-	results *store
-	csrfKey []byte             // signs the forms' CSRF tokens
-	fails   *throttle.Throttle // failed sign-ins by address
+	eng       *nl2sql.Engine
+	token     string
+	hosts     []string // allowed Host names besides loopback (no token)
+	model     bool
+	log       *slog.Logger
+	askOpts   []nl2sql.AskOption
+	pages     map[string]*template.Template
+	mux       *http.ServeMux
+	results   *store
+	csrfKey   []byte             // signs the forms' CSRF tokens
+	fails     *throttle.Throttle // failed sign-ins by address
+	signedOut revoked            // session cookies signed out before they expired
 	// sessionTTL is how long a sign-in lasts; now is the clock (tests
 	// move it).
 	sessionTTL time.Duration
@@ -159,6 +161,7 @@ func (c *Console) routes() {
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	m.HandleFunc("GET /login", c.loginPage)
 	m.HandleFunc("POST /login", c.login)
+	m.HandleFunc("POST /logout", c.logout)
 	m.HandleFunc("GET /{$}", c.askPage)
 	m.HandleFunc("GET /a/{id}", c.answerPage)
 	m.HandleFunc("GET /a/{id}/trace", c.tracePage)
@@ -224,8 +227,8 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && !bearer {
-		if err := c.checkCSRF(r); err != nil {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := c.checkCSRF(r, bearer); err != nil {
 			http.Error(w, "forbidden: "+err.Error(), http.StatusForbidden)
 			return
 		}
@@ -279,34 +282,82 @@ func (c *Console) bearer(r *http.Request) bool {
 	return ok && subtle.ConstantTimeCompare([]byte(tok), []byte(c.token)) == 1
 }
 
-// sessionValue is the session cookie of a sign-in at issued: the time and
-// an HMAC of it under the token. It was the token's HMAC alone, the same
-// for every sign-in and valid for ever: a copied cookie never expired.
+// sessionValue is the session cookie of a sign-in at issued: the time, a
+// random nonce and an HMAC of both under the token. It was the token's
+// HMAC alone, the same for every sign-in and valid for ever: a copied
+// cookie never expired. The nonce makes every sign-in's cookie its own,
+// so signing one out (logout) does not sign out another of the same
+// second.
 func (c *Console) sessionValue(issued int64) string {
-	return strconv.FormatInt(issued, 10) + "." + c.sessionMAC(issued)
+	b := make([]byte, 12)
+	rand.Read(b)
+	nonce := hex.EncodeToString(b)
+	return strconv.FormatInt(issued, 10) + "." + nonce + "." + c.sessionMAC(issued, nonce)
 }
 
-func (c *Console) sessionMAC(issued int64) string {
+func (c *Console) sessionMAC(issued int64, nonce string) string {
 	m := hmac.New(sha256.New, []byte(c.token))
 	m.Write([]byte("nl2sql console session\x00"))
 	m.Write([]byte(strconv.FormatInt(issued, 10)))
+	m.Write([]byte("\x00" + nonce))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 // session reports whether r carries a session cookie of this token issued
-// less than the session TTL ago.
+// less than the session TTL ago and not signed out.
 func (c *Console) session(r *http.Request) bool {
 	ck, err := r.Cookie(sessionCookie)
 	if err != nil {
 		return false
 	}
-	at, mac, ok := strings.Cut(ck.Value, ".")
+	at, rest, ok := strings.Cut(ck.Value, ".")
+	nonce, mac, ok2 := strings.Cut(rest, ".")
 	issued, err := strconv.ParseInt(at, 10, 64)
-	if !ok || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued))) {
+	if !ok || !ok2 || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued, nonce))) {
 		return false
 	}
 	age := c.now().Sub(time.Unix(issued, 0))
-	return age >= -time.Minute && age < c.sessionTTL // a minute of clock skew
+	return age >= -time.Minute && age < c.sessionTTL && !c.signedOut.has(ck.Value) // a minute of clock skew
+}
+
+// logout signs the session out: its cookie is cleared in the browser and
+// refused from now on, a copy of it too (until it would have expired).
+func (c *Console) logout(w http.ResponseWriter, r *http.Request) {
+	if ck, err := r.Cookie(sessionCookie); err == nil && c.session(r) {
+		at, _, _ := strings.Cut(ck.Value, ".")
+		issued, _ := strconv.ParseInt(at, 10, 64)
+		c.signedOut.add(ck.Value, time.Unix(issued, 0).Add(c.sessionTTL+time.Minute), c.now())
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure(r)})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+// revoked is the set of signed-out session cookies, each until it would
+// have expired anyway (then forgotten: the set holds only live ones).
+type revoked struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+func (v *revoked) add(cookie string, until, now time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.until == nil {
+		v.until = map[string]time.Time{}
+	}
+	for k, t := range v.until {
+		if now.After(t) {
+			delete(v.until, k)
+		}
+	}
+	v.until[cookie] = until
+}
+
+func (v *revoked) has(cookie string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, ok := v.until[cookie]
+	return ok
 }
 
 func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -368,6 +419,15 @@ func safeNext(s string) string {
 // (or a sibling domain) can set the cookie, since cookies do not keep
 // ports apart, but cannot compute its token. Origin "null" (a page that
 // hides its origin) and Sec-Fetch-Site other than same-origin are refused.
+//
+// The bearer token does not lift any of it for a browser: a proxy that
+// adds the token to every request (a common deployment) would otherwise
+// let any page post through the user's browser. Only a request with the
+// token and no sign of a browser (no Origin, no Sec-Fetch-* header, no
+// cookie), a script's, skips the form token; the Origin and Sec-Fetch-Site
+// checks apply to every state-changing request. Behind a proxy, the Origin
+// must name the Host the console sees: the proxy passes the Host header
+// through, or the public name is given with WithAllowedHosts.
 
 func (c *Console) csrfFor(cookie string) string {
 	m := hmac.New(sha256.New, c.csrfKey)
@@ -389,15 +449,18 @@ func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	return c.csrfFor(v)
 }
 
-func (c *Console) checkCSRF(r *http.Request) error {
+func (c *Console) checkCSRF(r *http.Request, bearer bool) error {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if o == "null" || err != nil || !strings.EqualFold(u.Host, r.Host) {
+		if o == "null" || err != nil || !c.sameOrigin(u.Host, r.Host) {
 			return errors.New("cross-origin request")
 		}
 	}
 	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
 		return errors.New("cross-origin request")
+	}
+	if bearer && !fromBrowser(r) {
+		return nil
 	}
 	ck, err := r.Cookie(csrfCookie)
 	if err != nil || ck.Value == "" {
@@ -410,6 +473,42 @@ func (c *Console) checkCSRF(r *http.Request) error {
 		return errors.New("bad CSRF token (reload the page)")
 	}
 	return nil
+}
+
+// sameOrigin reports whether an Origin's host (with its port) is the
+// request's Host, or, behind a proxy that rewrites Host, one of the
+// WithAllowedHosts names (not the Host's own name on another port).
+func (c *Console) sameOrigin(origin, host string) bool {
+	if strings.EqualFold(origin, host) {
+		return true
+	}
+	name, self := origin, host
+	if h, _, err := net.SplitHostPort(origin); err == nil {
+		name = h
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		self = h
+	}
+	if strings.EqualFold(name, self) {
+		return false // this host on another port: another origin
+	}
+	for _, a := range c.hosts {
+		if strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromBrowser reports whether r shows a sign of a browser: an Origin, a
+// Sec-Fetch-* header or a cookie.
+func fromBrowser(r *http.Request) bool {
+	for _, h := range []string{"Origin", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Cookie"} {
+		if r.Header.Get(h) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // render writes page name with data (a map: the console adds CSRF,

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"sync"
@@ -46,9 +47,27 @@ type entry struct {
 
 	chartOnce sync.Once
 	chart     *chart
-	ctxOnce   sync.Once
+	cxMu      sync.Mutex
 	cx        *nl2sql.SchemaContext
 	cxErr     error
+}
+
+// context is the answer's schema context, built by build once and kept;
+// a build cut short by its request's end (a reload, a closed tab) is not
+// kept, so the next request builds it again instead of showing "context
+// canceled" for good.
+func (e *entry) context(ctx context.Context, build func(context.Context) (*nl2sql.SchemaContext, error)) (*nl2sql.SchemaContext, error) {
+	e.cxMu.Lock()
+	defer e.cxMu.Unlock()
+	if e.cx != nil || e.cxErr != nil {
+		return e.cx, e.cxErr
+	}
+	cx, err := build(ctx)
+	if err != nil && ctx.Err() != nil {
+		return cx, err
+	}
+	e.cx, e.cxErr = cx, err
+	return cx, err
 }
 
 func newStore(max int, budget int64) *store {

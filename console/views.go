@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -278,10 +279,12 @@ func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
 	}
 	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err}
 	if e.Kind == "ask" {
-		e.ctxOnce.Do(func() { e.cx, e.cxErr = c.eng.SchemaContext(reqCtx(r), e.Question, c.opts(e.Evidence)...) })
-		data["Context"] = e.cx
-		if e.cxErr != nil {
-			data["ContextError"] = errText(e.cxErr)
+		cx, err := e.context(reqCtx(r), func(ctx context.Context) (*nl2sql.SchemaContext, error) {
+			return c.eng.SchemaContext(ctx, e.Question, c.opts(e.Evidence)...)
+		})
+		data["Context"] = cx
+		if err != nil {
+			data["ContextError"] = errText(err)
 		}
 	}
 	bars, total, h := waterfall(e.Res.Timings)
@@ -461,9 +464,22 @@ func (c *Console) retrievePage(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
 	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
-	data := map[string]any{"Knowledge": ks, "Learned": r.URL.Query().Get("learned"), "Forgot": r.URL.Query().Get("forgot")}
+	data := map[string]any{"Knowledge": ks}
 	if err != nil {
 		data["Error"] = errText(err)
+	}
+	// The status of a teach redirect, from a fixed set: a link cannot make
+	// the page say what its author wants. The ID learnt is shown when it is
+	// one of those listed.
+	q := r.URL.Query()
+	switch q.Get("done") {
+	case "learned":
+		data["Learned"] = true
+		if id := q.Get("id"); slices.ContainsFunc(ks, func(k nl2sql.Knowledge) bool { return k.ID == id }) {
+			data["LearnedID"] = id
+		}
+	case "forgot":
+		data["Forgot"] = true
 	}
 	c.render(w, r, "knowledge", data)
 }
@@ -475,7 +491,7 @@ func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowled
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
 		return
 	}
-	http.Redirect(w, r, "/knowledge?learned="+url.QueryEscape(got.ID), http.StatusSeeOther)
+	http.Redirect(w, r, "/knowledge?done=learned&id="+url.QueryEscape(got.ID), http.StatusSeeOther)
 }
 
 // teachConfirm stores a kept answer as an example.
@@ -528,5 +544,5 @@ func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
 		return
 	}
-	http.Redirect(w, r, "/knowledge?forgot="+url.QueryEscape(id), http.StatusSeeOther)
+	http.Redirect(w, r, "/knowledge?done=forgot", http.StatusSeeOther)
 }
