@@ -42,16 +42,12 @@ func (st *state) knownScope(scope string) error {
 // schema of the database is an *Error of class ClassConfig.
 func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema.Catalog, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	st, path, scoped, err := e.scopeState(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	path, scoped, err := e.requestScope(st, e.askConfig(opts).scope)
-	if err != nil || !scoped {
-		return st.cat, err
+	if !scoped {
+		return st.cat, nil
 	}
 	key := strings.Join(path, "\x00")
 	if c, ok := st.scoped.Load(key); ok {
@@ -69,15 +65,11 @@ func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema
 // scope.
 func (e *Engine) ScopeKnowledge(ctx context.Context, opts ...AskOption) (_ []Knowledge, err error) {
 	defer finish(ctx, &err)
+	st, path, scoped, err := e.scopeState(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
 	all, err := e.Knowledge(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
-	if err != nil {
-		return nil, err
-	}
-	path, scoped, err := e.requestScope(st, e.askConfig(opts).scope)
 	if err != nil || !scoped {
 		return all, err
 	}
@@ -88,6 +80,20 @@ func (e *Engine) ScopeKnowledge(ctx context.Context, opts ...AskOption) (_ []Kno
 		}
 	}
 	return out, nil
+}
+
+// scopeState is the engine's state and the search path of a request
+// with opts, and whether it is restricted to it.
+func (e *Engine) scopeState(ctx context.Context, opts []AskOption) (*state, []string, bool, error) {
+	if err := e.usable(ctx); err != nil {
+		return nil, nil, false, err
+	}
+	st, err := e.state(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	path, scoped, err := e.requestScope(st, e.askConfig(opts).scope)
+	return st, path, scoped, err
 }
 
 // visible reports whether every table k names is in path's schemas.

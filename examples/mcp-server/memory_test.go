@@ -92,13 +92,7 @@ func TestHTTPMemoryUnderAttack(t *testing.T) {
 	for s, h := range sessions {
 		for i := range 10 {
 			wg.Go(func() {
-				req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL+"/", strings.NewReader(call(100*s+i)))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				for k, v := range h {
-					req.Header.Set(k, v)
-				}
-				resp, err := http.DefaultClient.Do(req)
+				resp, err := http.DefaultClient.Do(mcpPost(t.Context(), hs.URL, strings.NewReader(call(100*s+i)), h))
 				if err != nil {
 					t.Error(err)
 					return
