@@ -17,9 +17,16 @@
 //     note, list and forget knowledge.
 //
 // State-changing requests are POST only and carry a CSRF token (a
-// per-browser cookie echoed in a form field, plus an Origin check). With
-// WithAuthToken, every page needs the token: as a bearer header or through
-// the login form, which sets a session cookie.
+// per-browser cookie echoed in a form field, plus an Origin check), the
+// bearer token or not: only a request that shows no sign of a browser
+// skips the form token. With WithAuthToken, every page needs the token:
+// as a bearer header or through the login form, which sets a session
+// cookie (POST /logout signs it out).
+//
+// A scoped engine (WithScope, or WithAskOptions(nl2sql.Scope(...)))
+// shows only its scope: every listing goes through Engine.ScopeCatalog
+// and ScopeKnowledge. Results are kept within a byte budget
+// (WithResultBudget).
 package console
 
 import (

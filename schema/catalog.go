@@ -254,15 +254,20 @@ var reserved = func() map[string]bool {
 
 // InSchemas returns a catalog holding only the tables of the named
 // schemas, those schemas, and the enum types they define or their columns
-// use: what a caller limited to them may see. Foreign keys into other
-// schemas stay on the tables (they are the tables' own definition), but
-// ReferencedBy lists only the kept tables.
+// use: what a caller limited to them may see. A table with a foreign key
+// into another schema is a copy without it (the key would name a table
+// the caller may not see); ReferencedBy lists only the kept tables.
 func (c *Catalog) InSchemas(names ...string) *Catalog {
 	keep := func(s string) bool { return slices.Contains(names, s) }
 	var tables []*Table
 	used := map[string]bool{}
 	for _, t := range c.Tables {
 		if keep(t.Schema) {
+			if slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return !keep(fk.RefSchema) }) {
+				cp := *t
+				cp.ForeignKeys = slices.DeleteFunc(slices.Clone(t.ForeignKeys), func(fk ForeignKey) bool { return !keep(fk.RefSchema) })
+				t = &cp
+			}
 			tables = append(tables, t)
 			for _, col := range t.Columns {
 				used[col.Type] = true
