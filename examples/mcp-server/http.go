@@ -164,7 +164,9 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 }
 
 // sessionCap refuses a request that may open a session (a POST without
-// an Mcp-Session-Id header) while max sessions are live. Live sessions are
+// an Mcp-Session-Id header) while max sessions are live (503), or while
+// its client address holds perClient of them (429): one global pool let
+// one client's idle or slow initializes lock everyone out. Live sessions are
 // the server's initialized ones plus such requests in flight (counted
 // once: an opening request whose session is already registered is that
 // session), so concurrent initializes cannot overshoot.
