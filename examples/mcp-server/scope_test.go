@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/scopetest"
 )
 
@@ -19,15 +20,18 @@ import (
 // --index FILE, FILE an index of the whole database (both tenants and
 // knowledge of both), is asked through the official client for every
 // tool, resource and template as a div_01 caller would, and for div_02's
-// things by name: no reply names anything of div_02 but the caller's own
-// words echoed.
+// things by name: no reply, and no prompt its model gets, names anything
+// of div_02 but the caller's own words echoed.
 func TestScopeEverywhere(t *testing.T) {
 	dsn, index := scopetest.Index(t)
 	file := filepath.Join(t.TempDir(), "whole.idx")
 	if err := os.WriteFile(file, index, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(buildBinary(t), "--dsn", dsn, "--llm", "none", "--scope", scopetest.Scope, "--index", file)
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT count(*) AS n FROM employees\n```"}
+	})
+	cmd := exec.Command(buildBinary(t), "--dsn", dsn, "--llm", "openai:fake", "--llm-url", fake.BaseURL(), "--scope", scopetest.Scope, "--index", file)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
@@ -81,6 +85,16 @@ func TestScopeEverywhere(t *testing.T) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "describe_schema", Arguments: args})
 		check("describe_schema "+mustJSON(args), res, "secret_plans", `\"div_02`, `"div_02`)
 		check("describe_schema "+mustJSON(args), err)
+	}
+	for _, q := range []string{"how many plans are there", "secret plans kind label", "how many employees"} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "nl_query", Arguments: map[string]any{"question": q}})
+		check("nl_query "+q, res, "secret plans")
+		check("nl_query "+q, err)
+	}
+	if reqs := fake.Requests(); len(reqs) == 0 {
+		t.Error("the model was never asked")
+	} else {
+		check("the prompts", reqs, "secret plans")
 	}
 	for _, sql := range []string{"SELECT count(*) FROM employees", "SELECT * FROM secret_plans", "SELECT kind FROM secret_plan"} {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_sql", Arguments: map[string]any{"sql": sql}})
