@@ -85,6 +85,10 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 
 	sp := e.begin(ctx, StageLink)
 	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
+	if c.Scoped {
+		// A glossary term may mean another tenant's column too.
+		scopeLinks(c.Links, c.SearchPath)
+	}
 	sp.end(c.Timings, nil)
 
 	sp = e.begin(ctx, StagePlan)
@@ -95,7 +99,16 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 	sp = e.begin(ctx, StagePrompt)
 	var exErr error
 	if e.examples.Len() > 0 {
-		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", 3)
+		// Examples taught for every tenant are one store: a scoped
+		// request keeps those its validator accepts, from a wider draw.
+		draw := 3
+		if c.Scoped {
+			draw *= maxScopedDraw
+		}
+		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", draw)
+		if c.Scoped {
+			c.Examples = st.scopeExamples(c.Examples, c.SearchPath, 3)
+		}
 	}
 	data := generate.PromptData{
 		Question: question, Evidence: ac.evidence, Examples: c.Examples, History: promptHistory(ac.history),

@@ -74,6 +74,7 @@ type state struct {
 	types      []string // enums and column types, for validate.WithTypes
 	validators sync.Map // scope key -> *validate.Validator
 	executors  sync.Map // scope key -> *execute.Executor
+	scoped     sync.Map // search path -> *schema.Catalog (ScopeCatalog)
 }
 
 // maxK bounds WithK: each sample is a model call.

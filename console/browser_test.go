@@ -29,32 +29,39 @@ func chromium() string {
 	return ""
 }
 
+// startBrowser starts headless Chromium for the test (skipping it when
+// none is installed) and returns its context, ended with the test.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	bin := chromium()
+	if bin == "" {
+		t.Skip("no chromium binary found (apt-get install chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 1000), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	bctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return bctx
+}
+
 // TestBrowser drives the console in headless Chromium (one browser for
 // every view): ask and see the rows and the chart, open the trace, check
 // bad SQL, confirm an answer and find it in knowledge, and the schema and
 // retrieval views without a model. It writes a screenshot of each view
 // under .cache/.
 func TestBrowser(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Skip("no chromium binary found (apt-get install chromium)")
-	}
+	bctx := startBrowser(t)
 	withModel := httptest.NewServer(console.New(newEngine(t, true)))
 	t.Cleanup(withModel.Close)
 	noModel := httptest.NewServer(console.New(newEngine(t, false), console.WithModel(false)))
 	t.Cleanup(noModel.Close)
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 1000), chromedp.Flag("disable-dev-shm-usage", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
-	defer cancel()
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
 
 	shots := filepath.Join("..", ".cache", "console")
 	if err := os.MkdirAll(shots, 0o755); err != nil {

@@ -17,9 +17,16 @@
 //     note, list and forget knowledge.
 //
 // State-changing requests are POST only and carry a CSRF token (a
-// per-browser cookie echoed in a form field, plus an Origin check). With
-// WithAuthToken, every page needs the token: as a bearer header or through
-// the login form, which sets a session cookie.
+// per-browser cookie echoed in a form field, plus an Origin check), the
+// bearer token or not: only a request that shows no sign of a browser
+// skips the form token. With WithAuthToken, every page needs the token:
+// as a bearer header or through the login form, which sets a session
+// cookie (POST /logout signs it out).
+//
+// A scoped engine (WithScope, or WithAskOptions(nl2sql.Scope(...)))
+// shows only its scope: every listing goes through Engine.ScopeCatalog
+// and ScopeKnowledge. Results are kept within a byte budget
+// (WithResultBudget).
 package console
 
 import (
@@ -61,7 +68,8 @@ const MaxBodyBytes = 1 << 20
 const PageSize = 50
 
 // maxResults is how many answers the console keeps for paging, charts,
-// traces and teaching (the oldest go first).
+// traces and teaching (the oldest go first), within the result budget
+// (WithResultBudget).
 const maxResults = 200
 
 // Option configures a Console.
@@ -103,6 +111,19 @@ func WithAllowedHosts(hosts ...string) Option {
 	return func(c *Console) { c.hosts = append(c.hosts, hosts...) }
 }
 
+// WithResultBudget sets how many bytes of results (their values, as held
+// in memory) the console keeps for paging, charts, traces and teaching
+// (default DefaultResultBudget): the oldest go first once over it. A
+// result over an eighth of it keeps its first page only; its other pages
+// are read from the database again when asked for.
+func WithResultBudget(bytes int64) Option {
+	return func(c *Console) {
+		if bytes > 0 {
+			c.results.budget = bytes
+		}
+	}
+}
+
 // WithAskOptions adds options to every engine call (a scope, a role).
 func WithAskOptions(opts ...nl2sql.AskOption) Option {
 	return func(c *Console) { c.askOpts = append(c.askOpts, opts...) }
@@ -110,17 +131,18 @@ func WithAskOptions(opts ...nl2sql.AskOption) Option {
 
 // Console is the web console's handler.
 type Console struct {
-	eng     *nl2sql.Engine
-	token   string
-	hosts   []string // allowed Host names besides loopback (no token)
-	model   bool
-	log     *slog.Logger
-	askOpts []nl2sql.AskOption
-	pages   map[string]*template.Template
-	mux     *http.ServeMux
-	results *store
-	csrfKey []byte             // signs the forms' CSRF tokens
-	fails   *throttle.Throttle // failed sign-ins by address
+	eng       *nl2sql.Engine
+	token     string
+	hosts     []string // allowed Host names besides loopback (no token)
+	model     bool
+	log       *slog.Logger
+	askOpts   []nl2sql.AskOption
+	pages     map[string]*template.Template
+	mux       *http.ServeMux
+	results   *store
+	csrfKey   []byte             // signs the forms' CSRF tokens
+	fails     *throttle.Throttle // failed sign-ins by address
+	signedOut revoked            // session cookies signed out before they expired
 	// sessionTTL is how long a sign-in lasts; now is the clock (tests
 	// move it).
 	sessionTTL time.Duration
@@ -129,7 +151,7 @@ type Console struct {
 
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
-	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults), csrfKey: make([]byte, 32), fails: throttle.New(),
+	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults, DefaultResultBudget), csrfKey: make([]byte, 32), fails: throttle.New(),
 		sessionTTL: DefaultSessionTTL, now: time.Now}
 	rand.Read(c.csrfKey)
 	for _, o := range opts {
@@ -146,6 +168,7 @@ func (c *Console) routes() {
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
 	m.HandleFunc("GET /login", c.loginPage)
 	m.HandleFunc("POST /login", c.login)
+	m.HandleFunc("POST /logout", c.logout)
 	m.HandleFunc("GET /{$}", c.askPage)
 	m.HandleFunc("GET /a/{id}", c.answerPage)
 	m.HandleFunc("GET /a/{id}/trace", c.tracePage)
@@ -211,8 +234,8 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead && !bearer {
-		if err := c.checkCSRF(r); err != nil {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := c.checkCSRF(r, bearer); err != nil {
 			http.Error(w, "forbidden: "+err.Error(), http.StatusForbidden)
 			return
 		}
@@ -266,34 +289,82 @@ func (c *Console) bearer(r *http.Request) bool {
 	return ok && subtle.ConstantTimeCompare([]byte(tok), []byte(c.token)) == 1
 }
 
-// sessionValue is the session cookie of a sign-in at issued: the time and
-// an HMAC of it under the token. It was the token's HMAC alone, the same
-// for every sign-in and valid for ever: a copied cookie never expired.
+// sessionValue is the session cookie of a sign-in at issued: the time, a
+// random nonce and an HMAC of both under the token. It was the token's
+// HMAC alone, the same for every sign-in and valid for ever: a copied
+// cookie never expired. The nonce makes every sign-in's cookie its own,
+// so signing one out (logout) does not sign out another of the same
+// second.
 func (c *Console) sessionValue(issued int64) string {
-	return strconv.FormatInt(issued, 10) + "." + c.sessionMAC(issued)
+	b := make([]byte, 12)
+	rand.Read(b)
+	nonce := hex.EncodeToString(b)
+	return strconv.FormatInt(issued, 10) + "." + nonce + "." + c.sessionMAC(issued, nonce)
 }
 
-func (c *Console) sessionMAC(issued int64) string {
+func (c *Console) sessionMAC(issued int64, nonce string) string {
 	m := hmac.New(sha256.New, []byte(c.token))
 	m.Write([]byte("nl2sql console session\x00"))
 	m.Write([]byte(strconv.FormatInt(issued, 10)))
+	m.Write([]byte("\x00" + nonce))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 // session reports whether r carries a session cookie of this token issued
-// less than the session TTL ago.
+// less than the session TTL ago and not signed out.
 func (c *Console) session(r *http.Request) bool {
 	ck, err := r.Cookie(sessionCookie)
 	if err != nil {
 		return false
 	}
-	at, mac, ok := strings.Cut(ck.Value, ".")
+	at, rest, ok := strings.Cut(ck.Value, ".")
+	nonce, mac, ok2 := strings.Cut(rest, ".")
 	issued, err := strconv.ParseInt(at, 10, 64)
-	if !ok || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued))) {
+	if !ok || !ok2 || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued, nonce))) {
 		return false
 	}
 	age := c.now().Sub(time.Unix(issued, 0))
-	return age >= -time.Minute && age < c.sessionTTL // a minute of clock skew
+	return age >= -time.Minute && age < c.sessionTTL && !c.signedOut.has(ck.Value) // a minute of clock skew
+}
+
+// logout signs the session out: its cookie is cleared in the browser and
+// refused from now on, a copy of it too (until it would have expired).
+func (c *Console) logout(w http.ResponseWriter, r *http.Request) {
+	if ck, err := r.Cookie(sessionCookie); err == nil && c.session(r) {
+		at, _, _ := strings.Cut(ck.Value, ".")
+		issued, _ := strconv.ParseInt(at, 10, 64)
+		c.signedOut.add(ck.Value, time.Unix(issued, 0).Add(c.sessionTTL+time.Minute), c.now())
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure(r)})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+// revoked is the set of signed-out session cookies, each until it would
+// have expired anyway (then forgotten: the set holds only live ones).
+type revoked struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+func (v *revoked) add(cookie string, until, now time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.until == nil {
+		v.until = map[string]time.Time{}
+	}
+	for k, t := range v.until {
+		if now.After(t) {
+			delete(v.until, k)
+		}
+	}
+	v.until[cookie] = until
+}
+
+func (v *revoked) has(cookie string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	_, ok := v.until[cookie]
+	return ok
 }
 
 func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -355,6 +426,15 @@ func safeNext(s string) string {
 // (or a sibling domain) can set the cookie, since cookies do not keep
 // ports apart, but cannot compute its token. Origin "null" (a page that
 // hides its origin) and Sec-Fetch-Site other than same-origin are refused.
+//
+// The bearer token does not lift any of it for a browser: a proxy that
+// adds the token to every request (a common deployment) would otherwise
+// let any page post through the user's browser. Only a request with the
+// token and no sign of a browser (no Origin, no Sec-Fetch-* header, no
+// cookie), a script's, skips the form token; the Origin and Sec-Fetch-Site
+// checks apply to every state-changing request. Behind a proxy, the Origin
+// must name the Host the console sees: the proxy passes the Host header
+// through, or the public name is given with WithAllowedHosts.
 
 func (c *Console) csrfFor(cookie string) string {
 	m := hmac.New(sha256.New, c.csrfKey)
@@ -376,15 +456,18 @@ func (c *Console) csrfToken(w http.ResponseWriter, r *http.Request) string {
 	return c.csrfFor(v)
 }
 
-func (c *Console) checkCSRF(r *http.Request) error {
+func (c *Console) checkCSRF(r *http.Request, bearer bool) error {
 	if o := r.Header.Get("Origin"); o != "" {
 		u, err := url.Parse(o)
-		if o == "null" || err != nil || !strings.EqualFold(u.Host, r.Host) {
+		if o == "null" || err != nil || !c.sameOrigin(u.Host, r.Host) {
 			return errors.New("cross-origin request")
 		}
 	}
 	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
 		return errors.New("cross-origin request")
+	}
+	if bearer && !fromBrowser(r) {
+		return nil
 	}
 	ck, err := r.Cookie(csrfCookie)
 	if err != nil || ck.Value == "" {
@@ -397,6 +480,42 @@ func (c *Console) checkCSRF(r *http.Request) error {
 		return errors.New("bad CSRF token (reload the page)")
 	}
 	return nil
+}
+
+// sameOrigin reports whether an Origin's host (with its port) is the
+// request's Host, or, behind a proxy that rewrites Host, one of the
+// WithAllowedHosts names (not the Host's own name on another port).
+func (c *Console) sameOrigin(origin, host string) bool {
+	if strings.EqualFold(origin, host) {
+		return true
+	}
+	name, self := origin, host
+	if h, _, err := net.SplitHostPort(origin); err == nil {
+		name = h
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		self = h
+	}
+	if strings.EqualFold(name, self) {
+		return false // this host on another port: another origin
+	}
+	for _, a := range c.hosts {
+		if strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromBrowser reports whether r shows a sign of a browser: an Origin, a
+// Sec-Fetch-* header or a cookie.
+func fromBrowser(r *http.Request) bool {
+	for _, h := range []string{"Origin", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Cookie"} {
+		if r.Header.Get(h) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // render writes page name with data (a map: the console adds CSRF,
@@ -441,54 +560,6 @@ func parsePages() map[string]*template.Template {
 		out[base] = template.Must(t.ParseFS(templateFS, "templates/layout.html", "templates/_*.html", n))
 	}
 	return out
-}
-
-// store keeps the latest results by ID.
-type store struct {
-	mu    sync.Mutex
-	max   int
-	byID  map[string]*entry
-	order []string
-}
-
-// entry is one answer (Ask) or run (Run) the console showed.
-type entry struct {
-	ID       string
-	Kind     string // "ask" or "run"
-	Question string
-	Evidence string
-	Res      *nl2sql.Result
-	Err      string
-	At       time.Time
-
-	chartOnce sync.Once
-	chart     *chart
-	ctxOnce   sync.Once
-	cx        *nl2sql.SchemaContext
-	cxErr     error
-}
-
-func newStore(max int) *store { return &store{max: max, byID: map[string]*entry{}} }
-
-func (s *store) put(e *entry) {
-	b := make([]byte, 9)
-	rand.Read(b)
-	e.ID = hex.EncodeToString(b)
-	e.At = time.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.byID[e.ID] = e
-	s.order = append(s.order, e.ID)
-	for len(s.order) > s.max {
-		delete(s.byID, s.order[0])
-		s.order = s.order[1:]
-	}
-}
-
-func (s *store) get(id string) *entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.byID[id]
 }
 
 // errText is err for people: the engine's message, without its prefix.

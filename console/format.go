@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +15,10 @@ var funcs = template.FuncMap{
 	"f2":   func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) },
 	"join": strings.Join,
 	"add":  func(a, b int) int { return a + b },
+	// tableURL is a table's page: the name is one path segment, escaped,
+	// so a "/", "?" or "#" in it cannot make the link another page (a
+	// table named "x/../../?q=..." linked to the ask page).
+	"tableURL": func(name string) string { return "/schema/" + url.PathEscape(name) },
 }
 
 // cell is a result value as text.

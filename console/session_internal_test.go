@@ -94,7 +94,7 @@ func TestSessionExpires(t *testing.T) {
 	if signedIn(forged) {
 		t.Error("a session cookie with a moved issue time accepted")
 	}
-	if signedIn(&http.Cookie{Name: sessionCookie, Value: c.sessionMAC(0)}) {
+	if signedIn(&http.Cookie{Name: sessionCookie, Value: c.sessionMAC(0, "")}) {
 		t.Error("a cookie without an issue time accepted")
 	}
 	// Behind a TLS-ending proxy, and over TLS itself: Secure cookies.

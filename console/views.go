@@ -1,9 +1,12 @@
 package console
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +55,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	}
 	data["Error"] = e.Err
 	if res != nil {
-		c.answerData(data, e, 1)
+		c.answerData(data, e, res, 1)
 	}
 	c.renderCode(w, r, code, "ask", data)
 }
@@ -80,7 +83,18 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 	}
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	data := map[string]any{"Q": e.Question, "Evidence": e.Evidence, "Error": e.Err}
-	c.answerData(data, e, page)
+	res := e.Res
+	if e.paged {
+		// A large result kept its first page only: its rows are read
+		// from the database again, with the cap it ran with.
+		again, err := c.eng.Run(reqCtx(r), e.Res.SQL, append(append([]nl2sql.AskOption{}, c.askOpts...), nl2sql.MaxRows(e.Res.RowCap))...)
+		if err != nil {
+			data["Error"] = "the rows could not be read again: " + errText(err)
+		} else {
+			res = again
+		}
+	}
+	c.answerData(data, e, res, page)
 	c.render(w, r, "ask", data)
 }
 
@@ -149,8 +163,9 @@ func pageRows(res *nl2sql.Result, page int, base string) *rowsView {
 	return v
 }
 
-func (c *Console) answerData(data map[string]any, e *entry, page int) {
-	res := e.Res
+// answerData is the data of e's answer page, its rows those of res (e's
+// whole result, or its rows read again when e keeps only a page).
+func (c *Console) answerData(data map[string]any, e *entry, res *nl2sql.Result, page int) {
 	data["ID"] = e.ID
 	data["Res"] = res
 	data["SQL"] = formatSQL(res.SQL)
@@ -264,10 +279,12 @@ func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
 	}
 	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err}
 	if e.Kind == "ask" {
-		e.ctxOnce.Do(func() { e.cx, e.cxErr = c.eng.SchemaContext(reqCtx(r), e.Question, c.opts(e.Evidence)...) })
-		data["Context"] = e.cx
-		if e.cxErr != nil {
-			data["ContextError"] = errText(e.cxErr)
+		cx, err := e.context(reqCtx(r), func(ctx context.Context) (*nl2sql.SchemaContext, error) {
+			return c.eng.SchemaContext(ctx, e.Question, c.opts(e.Evidence)...)
+		})
+		data["Context"] = cx
+		if err != nil {
+			data["ContextError"] = errText(err)
 		}
 	}
 	bars, total, h := waterfall(e.Res.Timings)
@@ -377,7 +394,7 @@ func isWord(b byte) bool {
 // schemaPage lists the tables, filtered by ?q= (names, columns, comments).
 func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
-	cat, err := c.eng.Catalog(reqCtx(r))
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
 	data := map[string]any{"Q": r.URL.Query().Get("q")}
 	if err != nil {
 		data["Error"] = errText(err)
@@ -413,7 +430,7 @@ func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 
 // tablePage is one table: M-Schema, columns, foreign-key neighbours.
 func (c *Console) tablePage(w http.ResponseWriter, r *http.Request) {
-	cat, err := c.eng.Catalog(reqCtx(r))
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
 	if err != nil {
 		c.render(w, r, "table", map[string]any{"Error": errText(err)})
 		return
@@ -446,22 +463,35 @@ func (c *Console) retrievePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
-	ks, err := c.eng.Knowledge(reqCtx(r))
-	data := map[string]any{"Knowledge": ks, "Learned": r.URL.Query().Get("learned"), "Forgot": r.URL.Query().Get("forgot")}
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+	data := map[string]any{"Knowledge": ks}
 	if err != nil {
 		data["Error"] = errText(err)
+	}
+	// The status of a teach redirect, from a fixed set: a link cannot make
+	// the page say what its author wants. The ID learnt is shown when it is
+	// one of those listed.
+	q := r.URL.Query()
+	switch q.Get("done") {
+	case "learned":
+		data["Learned"] = true
+		if id := q.Get("id"); slices.ContainsFunc(ks, func(k nl2sql.Knowledge) bool { return k.ID == id }) {
+			data["LearnedID"] = id
+		}
+	case "forgot":
+		data["Forgot"] = true
 	}
 	c.render(w, r, "knowledge", data)
 }
 
 func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowledge) {
-	got, err := c.eng.Learn(reqCtx(r), k)
+	got, err := c.eng.Learn(reqCtx(r), k, c.askOpts...)
 	if err != nil {
-		ks, _ := c.eng.Knowledge(reqCtx(r))
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
 		return
 	}
-	http.Redirect(w, r, "/knowledge?learned="+url.QueryEscape(got.ID), http.StatusSeeOther)
+	http.Redirect(w, r, "/knowledge?done=learned&id="+url.QueryEscape(got.ID), http.StatusSeeOther)
 }
 
 // teachConfirm stores a kept answer as an example.
@@ -501,10 +531,18 @@ func (c *Console) teachTerm(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
-	if err := c.eng.Forget(reqCtx(r), id); err != nil {
-		ks, _ := c.eng.Knowledge(reqCtx(r))
+	// Only what this console's scope lists can be forgotten here.
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+	if err == nil && !slices.ContainsFunc(ks, func(k nl2sql.Knowledge) bool { return k.ID == id }) {
+		err = &nl2sql.Error{Class: nl2sql.ClassInput, Message: fmt.Sprintf("no knowledge %q in this scope", id)}
+	}
+	if err == nil {
+		err = c.eng.Forget(reqCtx(r), id)
+	}
+	if err != nil {
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
 		return
 	}
-	http.Redirect(w, r, "/knowledge?forgot="+url.QueryEscape(id), http.StatusSeeOther)
+	http.Redirect(w, r, "/knowledge?done=forgot", http.StatusSeeOther)
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -250,3 +251,40 @@ var reserved = func() map[string]bool {
 	}
 	return m
 }()
+
+// InSchemas returns a catalog holding only the tables of the named
+// schemas, those schemas, and the enum types they define or their columns
+// use: what a caller limited to them may see. A table with a foreign key
+// into another schema is a copy without it (the key would name a table
+// the caller may not see); ReferencedBy lists only the kept tables.
+func (c *Catalog) InSchemas(names ...string) *Catalog {
+	keep := func(s string) bool { return slices.Contains(names, s) }
+	var tables []*Table
+	used := map[string]bool{}
+	for _, t := range c.Tables {
+		if keep(t.Schema) {
+			if slices.ContainsFunc(t.ForeignKeys, func(fk ForeignKey) bool { return !keep(fk.RefSchema) }) {
+				cp := *t
+				cp.ForeignKeys = slices.DeleteFunc(slices.Clone(t.ForeignKeys), func(fk ForeignKey) bool { return !keep(fk.RefSchema) })
+				t = &cp
+			}
+			tables = append(tables, t)
+			for _, col := range t.Columns {
+				used[col.Type] = true
+			}
+		}
+	}
+	var ss []Schema
+	for _, s := range c.Schemas {
+		if keep(s.Name) {
+			ss = append(ss, s)
+		}
+	}
+	enums := map[string][]string{}
+	for name, labels := range c.Enums {
+		if sch, _, ok := strings.Cut(name, "."); (ok && keep(sch)) || used[name] {
+			enums[name] = labels
+		}
+	}
+	return NewCatalog(ss, tables, enums)
+}

@@ -1,6 +1,8 @@
 package schema_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -79,5 +81,28 @@ func TestCatalogLookups(t *testing.T) {
 	}
 	if a.Column("id") == nil || a.Column("x") != nil {
 		t.Error("Column lookup")
+	}
+}
+
+// TestInSchemas: only the named schemas' tables, schemas and enum types
+// (and the enum types their columns use) are kept; a foreign key into
+// another schema is dropped from a copy, the original table unchanged.
+func TestInSchemas(t *testing.T) {
+	a := &schema.Table{Schema: "div_01", Name: "a", Columns: []schema.Column{{Name: "k", Type: "div_02.kind"}},
+		ForeignKeys: []schema.ForeignKey{{Columns: []string{"b"}, RefSchema: "div_02", RefTable: "b", RefColumns: []string{"id"}},
+			{Columns: []string{"p"}, RefSchema: "public", RefTable: "p", RefColumns: []string{"id"}}}}
+	b := &schema.Table{Schema: "div_02", Name: "b", ForeignKeys: []schema.ForeignKey{{Columns: []string{"a"}, RefSchema: "div_01", RefTable: "a", RefColumns: []string{"id"}}}}
+	p := &schema.Table{Schema: "public", Name: "p"}
+	cat := schema.NewCatalog([]schema.Schema{{Name: "div_01"}, {Name: "div_02", Comment: "secret"}, {Name: "public"}}, []*schema.Table{a, b, p},
+		map[string][]string{"div_02.kind": {"x"}, "div_02.other": {"y"}, "public.mood": {"ok"}})
+	got := cat.InSchemas("div_01", "public")
+	out, _ := json.Marshal(got)
+	if len(got.Tables) != 2 || got.Table("div_02.b") != nil || len(got.Schemas) != 2 || got.Enums["div_02.other"] != nil ||
+		got.Enums["div_02.kind"] == nil || got.Enums["public.mood"] == nil || strings.Contains(string(out), `"div_02","ref_table"`) ||
+		strings.Contains(string(out), `"div_02.b"`) || len(got.ReferencedBy("div_01.a")) != 0 {
+		t.Errorf("InSchemas: %s", out)
+	}
+	if len(a.ForeignKeys) != 2 || len(got.Table("div_01.a").ForeignKeys) != 1 {
+		t.Errorf("the original's foreign keys changed, or the copy kept div_02's: %v", a.ForeignKeys)
 	}
 }

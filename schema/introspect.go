@@ -263,6 +263,7 @@ ORDER BY a.attrelid, a.attnum`, []any{oids, kinds}, func(r pgx.Rows) error {
 	// 4. enums (all enum types; cheap, and a column may use one from another schema)
 	enumLabels := map[uint32][]string{}
 	enums := map[string][]string{}
+	enumNames := map[uint32]string{}
 	err = queryEach(ctx, db, "enums", `
 SELECT e.enumtypid, n.nspname || '.' || t.typname, array_agg(e.enumlabel::text ORDER BY e.enumsortorder)
 FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid JOIN pg_namespace n ON n.oid = t.typnamespace
@@ -276,14 +277,25 @@ GROUP BY 1, 2`, nil, func(r pgx.Rows) error {
 		enumLabels[oid] = labels
 		if s := name[:len(name)-len(path.Ext(name))]; !systemSchema(s) {
 			enums[name] = labels
+			enumNames[oid] = name
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	used := map[string]bool{}
 	for _, e := range enumCols {
 		e.t.Columns[e.col].EnumLabels = enumLabels[e.oid]
+		used[enumNames[e.oid]] = true
+	}
+	// A schema filter hides the other schemas' enum types too (their
+	// labels are another tenant's data), but those the kept columns use.
+	for name := range enums {
+		s := name[:len(name)-len(path.Ext(name))]
+		if ((len(cfg.include) > 0 && !matchAny(cfg.include, s)) || matchAny(cfg.exclude, s)) && !used[name] {
+			delete(enums, name)
+		}
 	}
 
 	names := func(rel uint32, nums []int16) []string {

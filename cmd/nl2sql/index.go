@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
 // indexJSON is the JSON of index.
@@ -24,7 +27,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usageErr("index needs --out FILE")
 	}
-	eng, err := s.open(ctx, nil)
+	// A scoped index holds that scope's and the shared schemas' tables
+	// only: the filter of schema --scope.
+	var opts []nl2sql.Option
+	if s.scope != "" {
+		opts = append(opts, nl2sql.WithIntrospectOptions(schema.WithSchemas(scopeSchemas(s.scope)...)))
+	}
+	eng, err := s.open(ctx, nil, opts...)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,8 @@ const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 12
 Serve the web console: ask, why this query, check and run SQL, schema,
 retrieval and teach. It listens on loopback unless --addr says otherwise;
 with --auth-token (or $NL2SQL_AUTH_TOKEN) every page needs the token (as a
-bearer header or through the login form). It stops on SIGINT.`
+bearer header or through the login form). With --scope it shows only that
+schema and the shared ones. It stops on SIGINT.`
 
 // runServe is the serve command: flags, the engine, and an http.Server
 // with timeouts that shuts down gracefully when ctx ends.
@@ -29,12 +30,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var allow stringsFlag
 	s.fs.Var(&allow, "allow-host", "without --auth-token, a host name the console answers besides loopback (repeatable; the --addr host is allowed)")
 	token := s.fs.String("auth-token", "", "require this token (default $NL2SQL_AUTH_TOKEN; none: no authentication)")
+	budget := s.fs.Int64("result-budget", console.DefaultResultBudget, "bytes of results the console keeps for paging, charts and teaching (a large one keeps its first page)")
 	pos, err := s.parse(args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usageErr("serve takes no arguments (got %q)", pos[0])
+	}
+	if *budget <= 0 {
+		return usageErr("--result-budget must be positive")
 	}
 	if *token == "" {
 		*token = os.Getenv("NL2SQL_AUTH_TOKEN")
@@ -57,7 +62,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "nl2sql: warning: listening on %s without --auth-token: anyone who can reach it can query the database\n", ln.Addr())
 	}
 	var opts []console.Option
-	opts = append(opts, console.WithModel(model != nil))
+	opts = append(opts, console.WithModel(model != nil), console.WithResultBudget(*budget))
 	if *token != "" {
 		opts = append(opts, console.WithAuthToken(*token))
 	}

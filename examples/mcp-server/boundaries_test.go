@@ -179,8 +179,8 @@ func TestCaps(t *testing.T) {
 	t.Run("byte cap", func(t *testing.T) {
 		// 100 values of 96 kB (built from the data, so the plan does not
 		// hold them): past the executor's 4 MiB byte cap long
-		// before the row cap.
-		big := connect(t, NewServer(mustEngine(t, dsn, nl2sql.WithMaxRows(1000)), Config{MaxRows: 1000}))
+		// before the row cap (and within a reply budget of 16 MiB).
+		big := connect(t, NewServer(mustEngine(t, dsn, nl2sql.WithMaxRows(1000)), Config{MaxRows: 1000, MaxReply: 16 << 20}))
 		res := call(t, big, "run_sql", map[string]any{"sql": "SELECT g, repeat(md5(g::text), 3000) AS pad FROM generate_series(1, 100) AS g"})
 		out := decode[RunSQLOutput](t, res)
 		if !out.Truncated || out.TruncatedBy != "byte_cap" || len(out.Rows) == 0 || len(out.Rows) >= 100 || out.RowCap != 1000 {

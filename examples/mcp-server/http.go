@@ -28,6 +28,15 @@ type HTTPConfig struct {
 	Token string
 	// MaxBody caps a request body (413 above it); 0: defaultMaxFrame.
 	MaxBody int64
+	// MaxSessionsPerClient caps the live sessions (and the requests that
+	// may open one) of one client address (throttle.ClientKey), so that
+	// one client cannot hold every session of MaxSessions. 0: no cap.
+	// Behind a proxy every client has the proxy's address: raise it.
+	MaxSessionsPerClient int
+	// MaxCalls and MaxCallsPerSession bound the requests in flight, in
+	// all and of one session (see callGuard); 0: defaultMaxCalls,
+	// defaultMaxCallsPerSession.
+	MaxCalls, MaxCallsPerSession int
 	// BodyTimeout is how long a request body may take to arrive once its
 	// headers have (a client that stops sending it is cut off instead of
 	// holding a connection, and a session slot, for ever); 0:
@@ -98,9 +107,15 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	var h http.Handler = mcpHandler
-	if cfg.MaxSessions > 0 {
-		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions}
+	if cfg.MaxCalls <= 0 {
+		cfg.MaxCalls = defaultMaxCalls
+	}
+	if cfg.MaxCallsPerSession <= 0 {
+		cfg.MaxCallsPerSession = defaultMaxCallsPerSession
+	}
+	var h http.Handler = &callGuard{next: mcpHandler, maxBody: cfg.MaxBody, total: cfg.MaxCalls, perSession: cfg.MaxCallsPerSession}
+	if cfg.MaxSessions > 0 || cfg.MaxSessionsPerClient > 0 {
+		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions, perClient: cfg.MaxSessionsPerClient}
 	}
 	if cfg.Token != "" {
 		h = bearerAuth(cfg.Token, h)
@@ -149,7 +164,9 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 }
 
 // sessionCap refuses a request that may open a session (a POST without
-// an Mcp-Session-Id header) while max sessions are live. Live sessions are
+// an Mcp-Session-Id header) while max sessions are live (503), or while
+// its client address holds perClient of them (429): one global pool let
+// one client's idle or slow initializes lock everyone out. Live sessions are
 // the server's initialized ones plus such requests in flight (counted
 // once: an opening request whose session is already registered is that
 // session), so concurrent initializes cannot overshoot.
@@ -160,12 +177,14 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 // request ends; those are not counted once done, but while the cap is
 // reached they are refused too.
 type sessionCap struct {
-	next http.Handler
-	srv  *mcp.Server
-	max  int
+	next      http.Handler
+	srv       *mcp.Server
+	max       int // 0: no cap in all
+	perClient int // 0: no cap per client
 
 	mu      sync.Mutex
 	opening map[*openingWriter]bool
+	clients map[string]string // session id -> the client that opened it
 }
 
 func (s *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -173,13 +192,21 @@ func (s *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.next.ServeHTTP(w, r)
 		return
 	}
-	ow := &openingWriter{ResponseWriter: w, mu: &s.mu}
+	ow := &openingWriter{ResponseWriter: w, mu: &s.mu, client: throttle.ClientKey(r)}
 	s.mu.Lock()
-	if live := s.liveLocked(); live >= s.max {
+	live, mine := s.liveLocked(ow.client)
+	if s.max > 0 && live >= s.max {
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", "60")
 		httpError(w, http.StatusServiceUnavailable,
 			fmt.Sprintf("session limit reached (%d live sessions); close one or retry later", s.max))
+		return
+	}
+	if s.perClient > 0 && mine >= s.perClient {
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", "60")
+		httpError(w, http.StatusTooManyRequests,
+			fmt.Sprintf("this client has %d live sessions, the most one client may have; close one or retry later", mine))
 		return
 	}
 	if s.opening == nil {
@@ -187,31 +214,64 @@ func (s *sessionCap) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.opening[ow] = true
 	s.mu.Unlock()
-	defer func() { s.mu.Lock(); delete(s.opening, ow); s.mu.Unlock() }()
+	defer func() {
+		s.mu.Lock()
+		s.note(ow)
+		delete(s.opening, ow)
+		s.mu.Unlock()
+	}()
 	s.next.ServeHTTP(ow, r)
 }
 
-// liveLocked counts the live sessions; s.mu is held.
-func (s *sessionCap) liveLocked() int {
+// liveLocked counts the live sessions, in all and of client; s.mu is
+// held. It forgets the clients of sessions that have ended.
+func (s *sessionCap) liveLocked(client string) (live, mine int) {
+	for ow := range s.opening {
+		s.note(ow)
+	}
 	ids := map[string]bool{}
 	for ss := range s.srv.Sessions() {
 		if ss.InitializeParams() != nil {
 			ids[ss.ID()] = true
+			if s.clients[ss.ID()] == client {
+				mine++
+			}
 		}
 	}
-	live := len(ids)
+	for id := range s.clients {
+		if !ids[id] {
+			delete(s.clients, id)
+		}
+	}
+	live = len(ids)
 	for ow := range s.opening {
 		if ow.sessionID == "" || !ids[ow.sessionID] {
 			live++
+			if ow.client == client {
+				mine++
+			}
 		}
 	}
-	return live
+	return live, mine
+}
+
+// note records which client opened ow's session, once it has an id; s.mu
+// is held.
+func (s *sessionCap) note(ow *openingWriter) {
+	if ow.sessionID == "" {
+		return
+	}
+	if s.clients == nil {
+		s.clients = map[string]string{}
+	}
+	s.clients[ow.sessionID] = ow.client
 }
 
 // openingWriter records the session id the SDK assigns to a request
 // (the Mcp-Session-Id response header) when the headers go out.
 type openingWriter struct {
 	http.ResponseWriter
+	client      string // throttle.ClientKey of the request
 	mu          *sync.Mutex
 	sessionID   string
 	wroteHeader bool

@@ -86,7 +86,7 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
 		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column, Term: k.Term, Targets: k.Targets}}
 	summary := fmt.Sprintf("Learnt %s %s: used from the next question on.", k.Kind, k.ID)
-	return textResult(summary, out), out, nil
+	return textResult(summary), out, nil
 }
 
 // knowledge is the nl2sql knowledge a learn call asks to store.
@@ -137,7 +137,7 @@ func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 
 // readKnowledge lists what the engine was taught, as JSON.
 func (h *handlers) readKnowledge(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	ks, err := h.eng.Knowledge(ctx)
+	ks, err := h.eng.ScopeKnowledge(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}

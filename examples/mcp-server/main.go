@@ -49,6 +49,7 @@ type flags struct {
 	model                   cliflags.Model // --llm, --llm-url, --timeout
 	maxFrame, maxDepth      int
 	noLearn                 bool
+	maxReply                int
 	httpCfg                 HTTPConfig
 }
 
@@ -62,11 +63,15 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.model.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
+	fs.IntVar(&f.maxReply, "max-reply-bytes", defaultMaxReply, "byte budget of one nl_query or run_sql reply: rows past it are left out, and the reply says so")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
 	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
 	fs.IntVar(&f.maxDepth, "max-depth", defaultMaxDepth, "deepest JSON nesting of a stdio message")
 	fs.DurationVar(&f.httpCfg.SessionIdle, "session-idle", 10*time.Minute, "HTTP: close a session idle this long (0: never)")
 	fs.IntVar(&f.httpCfg.MaxSessions, "max-sessions", 1000, "HTTP: most live sessions; more get 503 (0: no cap)")
+	fs.IntVar(&f.httpCfg.MaxSessionsPerClient, "max-sessions-per-client", 100, "HTTP: most live sessions of one client address; more get 429 (0: no cap; behind a proxy every client has its address)")
+	fs.IntVar(&f.httpCfg.MaxCalls, "max-calls", defaultMaxCalls, "HTTP: most requests in flight in all; more get 429")
+	fs.IntVar(&f.httpCfg.MaxCallsPerSession, "max-calls-per-session", defaultMaxCallsPerSession, "HTTP: most requests in flight of one session; more get 429")
 	fs.StringVar(&f.httpCfg.Token, "auth-token", "", "HTTP: bearer token required on every request but /healthz (default $NL2SQL_MCP_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -82,11 +87,11 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	if f.maxRows < 1 {
 		return nil, errors.New("--max-rows must be positive")
 	}
-	if f.maxFrame < 1 || f.maxDepth < 1 {
-		return nil, errors.New("--max-frame and --max-depth must be positive")
+	if f.maxFrame < 1 || f.maxDepth < 1 || f.maxReply < 1 {
+		return nil, errors.New("--max-frame, --max-depth and --max-reply-bytes must be positive")
 	}
-	if f.httpCfg.SessionIdle < 0 || f.httpCfg.MaxSessions < 0 {
-		return nil, errors.New("--session-idle and --max-sessions must not be negative")
+	if f.httpCfg.SessionIdle < 0 || f.httpCfg.MaxSessions < 0 || f.httpCfg.MaxSessionsPerClient < 0 || f.httpCfg.MaxCalls < 0 || f.httpCfg.MaxCallsPerSession < 0 {
+		return nil, errors.New("--session-idle, --max-sessions, --max-sessions-per-client, --max-calls and --max-calls-per-session must not be negative")
 	}
 	if f.httpCfg.Token == "" {
 		f.httpCfg.Token = os.Getenv("NL2SQL_MCP_TOKEN")
@@ -167,7 +172,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
 	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr, IndexFile: f.index,
-		NoLearn: f.noLearn, Logger: logger})
+		NoLearn: f.noLearn, MaxReply: f.maxReply, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -39,7 +38,11 @@ type Config struct {
 	// (--index): learn writes it back after each piece of knowledge, so
 	// what was learnt survives a restart.
 	IndexFile string
-	Logger    *slog.Logger // nil: silent
+	// MaxReply is the byte budget of one nl_query or run_sql reply: rows
+	// past it are left out (truncated_by reply_budget). 0:
+	// defaultMaxReply.
+	MaxReply int
+	Logger   *slog.Logger // nil: silent
 }
 
 // Tool inputs and outputs. The JSON schemas the client sees are derived
@@ -96,7 +99,7 @@ type (
 		Columns     []Column `json:"columns" jsonschema:"the result columns, in order"`
 		Rows        [][]any  `json:"rows" jsonschema:"the rows, each an array of values in column order; integers beyond 2^53 and numerics a float cannot hold exactly are strings"`
 		Truncated   bool     `json:"truncated" jsonschema:"true when a cap cut the result (see truncated_by)"`
-		TruncatedBy string   `json:"truncated_by,omitempty" jsonschema:"the cap that cut the result: row_cap (row_cap rows were read and there were more) or byte_cap (the values reached the server's byte cap first, so fewer rows fit); absent when not truncated"`
+		TruncatedBy string   `json:"truncated_by,omitempty" jsonschema:"the cap that cut the result: row_cap (row_cap rows were read and there were more) or byte_cap (the values reached the server's byte cap first, so fewer rows fit) or reply_budget (the rows read did not all fit in the server's byte budget of a reply); absent when not truncated"`
 		RowCap      int      `json:"row_cap" jsonschema:"the row cap the query ran with"`
 		Notes       []string `json:"notes" jsonschema:"what the server changed about the request or the result, in words (e.g. a max_rows over the server's cap, the cap that cut the rows)"`
 	}
@@ -135,6 +138,9 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	}
 	if cfg.MaxRows <= 0 {
 		cfg.MaxRows = defaultMaxRows
+	}
+	if cfg.MaxReply <= 0 {
+		cfg.MaxReply = defaultMaxReply
 	}
 	h := &handlers{eng: eng, cfg: cfg, answers: newAnswers(keptAnswers)}
 	instructions := "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
@@ -250,12 +256,13 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables)}
 	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope})
+	fit(&out.QueryResult, &out, h.cfg.MaxReply)
 	out.Explanation = explain(out)
 	summary := withDescription(out.Explanation, out.Description)
 	if !h.cfg.NoLearn {
 		summary += "\nAnswer id: " + out.ID + " (if the user confirms this answer, learn {\"id\": \"" + out.ID + "\"} remembers it)."
 	}
-	return textResult(withNotes(summary, out.Notes), out), out, nil
+	return textResult(withNotes(summary, out.Notes) + preview(out.QueryResult)), out, nil
 }
 
 func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQLInput) (*mcp.CallToolResult, RunSQLOutput, error) {
@@ -277,7 +284,8 @@ func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQL
 		return nil, out, err
 	}
 	out = queryResult(res)
-	return textResult(withNotes(withDescription(rowSummary(out)+".", out.Description), out.Notes), out), out, nil
+	fit(&out, &out, h.cfg.MaxReply)
+	return textResult(withNotes(withDescription(rowSummary(out)+".", out.Description), out.Notes) + preview(out)), out, nil
 }
 
 func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, in DescribeSchemaInput) (*mcp.CallToolResult, DescribeSchemaOutput, error) {
@@ -285,7 +293,11 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 	if strings.TrimSpace(in.Question) == "" && len(in.Tables) == 0 {
 		return nil, out, errors.New("give a question or table names")
 	}
-	cat, err := h.eng.Catalog(ctx)
+	scoped, err := h.askOptions(Limits{Scope: in.Scope})
+	if err != nil {
+		return nil, out, err
+	}
+	cat, err := h.eng.ScopeCatalog(ctx, scoped...)
 	if err != nil {
 		return nil, out, orDatabaseDown(err)
 	}
@@ -313,11 +325,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		return nil, out, fmt.Errorf("unknown tables %q (read %s for the list)", unknown, tablesURI)
 	}
 	if strings.TrimSpace(in.Question) != "" {
-		opts, err := h.askOptions(Limits{Scope: in.Scope})
-		if err != nil {
-			return nil, out, err
-		}
-		c, err := h.eng.SchemaContext(ctx, in.Question, opts...)
+		c, err := h.eng.SchemaContext(ctx, in.Question, scoped...)
 		if err != nil {
 			return nil, out, orDatabaseDown(err)
 		}
@@ -327,7 +335,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 		out.Match = string(c.Match)
 	}
 	out.MSchema, out.Tables = schema.MSchema(cat.Subset(names).Tables), nonNil(names)
-	return textResult(out.MSchema, out), out, nil
+	return textResult(out.MSchema), out, nil
 }
 
 // searchPath is where bare table names are looked up.
@@ -340,7 +348,7 @@ func (h *handlers) searchPath(scope string) []string {
 }
 
 func (h *handlers) readTables(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	cat, err := h.eng.Catalog(ctx)
+	cat, err := h.eng.ScopeCatalog(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}
@@ -357,7 +365,7 @@ func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	cat, err := h.eng.Catalog(ctx)
+	cat, err := h.eng.ScopeCatalog(ctx)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}
@@ -369,15 +377,12 @@ func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) 
 		{URI: uri, MIMEType: "text/plain", Text: schema.MSchema([]*schema.Table{t})}}}, nil
 }
 
-// textResult is a tool result whose content is a short text followed by
-// the output as JSON: clients that ignore structured content (and the
-// model behind them) still see the rows.
-func textResult(text string, out any) *mcp.CallToolResult {
-	content := []mcp.Content{&mcp.TextContent{Text: text}}
-	if b, err := json.Marshal(out); err == nil {
-		content = append(content, &mcp.TextContent{Text: string(b)})
-	}
-	return &mcp.CallToolResult{Content: content}
+// textResult is a tool result whose content is text: a summary (with a
+// preview of the rows, see preview) for clients that ignore structured
+// content. The output itself goes once, as the structured content (the
+// SDK adds it): its JSON copy in the text too once doubled every reply.
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
 func explain(out NLQueryOutput) string {
@@ -395,6 +400,8 @@ func rowSummary(r QueryResult) string {
 	case !r.Truncated:
 	case r.TruncatedBy == string(execute.CapBytes):
 		s += fmt.Sprintf(" (truncated at the byte cap: only %d fit, under the row cap of %d)", len(r.Rows), r.RowCap)
+	case r.TruncatedBy == capReply:
+		s += " (truncated at the server's byte budget of a reply)"
 	case r.TruncatedBy == string(execute.CapRows) || r.TruncatedBy == "":
 		s += fmt.Sprintf(" (truncated at the row cap of %d)", r.RowCap)
 	default:

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -361,22 +362,24 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 // post sends one raw MCP POST and returns the status, headers and body.
 func post(t *testing.T, url string, body io.Reader, header map[string]string) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url+"/", body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(mcpPost(t.Context(), url, body, header))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
 	return resp.StatusCode, resp.Header, string(b)
+}
+
+// mcpPost is a raw MCP POST of body to url with header.
+func mcpPost(ctx context.Context, url string, body io.Reader, header map[string]string) *http.Request {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url+"/", body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	return req
 }
 
 // sessionCount counts the initialized (lasting) sessions.

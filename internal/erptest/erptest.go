@@ -60,3 +60,31 @@ func SkipLargeShort(tb testing.TB, opts erp.Options) {
 		tb.Skipf("-short: the %d-division catalog is left to a full benchmark run", opts.Divisions)
 	}
 }
+
+// OtherTenant is what Tenants puts in div_02 beyond the ERP: a name no
+// other schema uses, in an enum type, its label, a view and a comment. A
+// div_01 caller must never see the string.
+const OtherTenant = "div_02"
+
+// Tenants returns the DSN of a two-division ERP (div_01, div_02) whose
+// div_02 also has an enum type, a table using it (with a comment), and a
+// view: the things a scoped server must not show another tenant, each
+// carrying OtherTenant in its name, label, definition or comment.
+func Tenants(t testing.TB) string {
+	t.Helper()
+	dsn := Divisions(t, 2)
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(context.Background(), `
+CREATE TYPE div_02.tenant_secret AS ENUM ('div_02_label');
+CREATE TABLE div_02.secret_plans (id int PRIMARY KEY, kind div_02.tenant_secret, note text);
+COMMENT ON TABLE div_02.secret_plans IS 'plans of div_02 only';
+CREATE VIEW div_02.secret_view AS SELECT id, 'div_02 view' AS label FROM div_02.secret_plans`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn
+}

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -58,6 +59,19 @@ func New(provider, baseURL string) Settings {
 
 // SetBaseURL sets the root every request path is appended to.
 func (s *Settings) SetBaseURL(url string) { s.BaseURL = strings.TrimRight(url, "/") }
+
+// Endpoint is BaseURL with path appended to its path: a base with a
+// query (Azure's "?api-version=...") keeps it after the joined path,
+// where appending the text put the path inside the query.
+func (s *Settings) Endpoint(path string) string {
+	u, err := neturl.Parse(s.BaseURL)
+	if err != nil || (u.RawQuery == "" && !u.ForceQuery && u.Fragment == "") {
+		return s.BaseURL + path
+	}
+	u.Path, u.RawPath, u.Fragment, u.RawFragment = strings.TrimRight(u.Path, "/")+path, "", "", ""
+	u.ForceQuery = false
+	return u.String()
+}
 
 // SetTransport replaces the transport with t, its zero fields replaced by
 // the defaults llm.Transport documents.
@@ -111,7 +125,7 @@ func (e *transient) Unwrap() error { return e.err }
 // MaxDelay) and an exponential backoff with jitter otherwise. It never waits past ctx's
 // deadline: when the next wait would cross it, the last error is returned.
 func (s *Settings) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
-	url := s.BaseURL + path
+	url := s.Endpoint(path)
 	for attempt := 0; ; attempt++ {
 		data, err := s.once(ctx, url, body)
 		if err == nil {

@@ -298,3 +298,37 @@ func TestRetryIsLogged(t *testing.T) {
 		t.Fatalf("log = %q, want one retry record", buf.String())
 	}
 }
+
+// TestEndpoint: the request path joins the base URL's path, before its
+// query; a plain base is the text joined as before.
+func TestEndpoint(t *testing.T) {
+	for base, want := range map[string]string{
+		"http://h:8000/v1":  "http://h:8000/v1/chat/completions",
+		"http://h:8000/v1/": "http://h:8000/v1/chat/completions",
+		"https://x.openai.azure.com/openai/deployments/d?api-version=2024-06-01":  "https://x.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-06-01",
+		"https://x.openai.azure.com/openai/deployments/d/?api-version=2024-06-01": "https://x.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-06-01",
+		"http://h/v1?a=1&b=%2F#frag": "http://h/v1/chat/completions?a=1&b=%2F",
+		"http://h?":                  "http://h/chat/completions",
+	} {
+		s := New("test", base)
+		if got := s.Endpoint("/chat/completions"); got != want {
+			t.Errorf("%s: %s, want %s", base, got, want)
+		}
+	}
+}
+
+// TestPostKeepsTheBaseQuery: a request to a base URL with a query reaches
+// the joined path with the query intact (it once went to the base path,
+// the request path inside the query).
+func TestPostKeepsTheBaseQuery(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.URL.Path + " " + r.URL.Query().Get("api-version")
+		w.Write([]byte("{}"))
+	}))
+	defer srv.Close()
+	s := New("test", srv.URL+"/openai/deployments/d?api-version=2024-06-01")
+	if _, err := s.Post(context.Background(), "/chat/completions", []byte("{}")); err != nil || got != "/openai/deployments/d/chat/completions 2024-06-01" {
+		t.Errorf("request to %q (%v)", got, err)
+	}
+}
