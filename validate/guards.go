@@ -59,6 +59,9 @@ func (c *checker) checkSeries(f *pg.FuncCall) {
 		if step, ok := intervalConst(f.Args[2]); ok {
 			if step < daySeconds {
 				c.violation(CodeSeries, "generate_series over non-constant dates needs a step of at least INTERVAL '1 day'")
+			} else if n := (dataShift(f.Args[0])+dataShift(f.Args[1]))/step + 1; !finite(n) || n > max {
+				// min(d) - INTERVAL '1000 years': the shift alone is rows.
+				c.violation(CodeSeries, "generate_series over the data's dates shifted by constants would produce at least %.3g rows, more than the limit of %d; shift the bounds less", math.Min(n, math.MaxFloat64), c.cfg.maxGenerated)
 			}
 			return
 		}
@@ -82,6 +85,33 @@ func (c *checker) checkSeries(f *pg.FuncCall) {
 	if !finite(n) || n > max {
 		c.violation(CodeSeries, "generate_series would produce about %.3g rows, more than the limit of %d; narrow the range or use a larger step", math.Min(n, math.MaxFloat64), c.cfg.maxGenerated)
 	}
+}
+
+// dataShift is the size in seconds of the constant shifts applied to a
+// bound read from the data (min(d) - INTERVAL '10 years' - 5: 10 years
+// and 5 days).
+func dataShift(n *pg.Node) float64 {
+	switch {
+	case n == nil:
+	case n.GetTypeCast() != nil:
+		return dataShift(n.GetTypeCast().Arg)
+	case n.GetFuncCall() != nil && funcName(n.GetFuncCall()) == "date_trunc" && len(n.GetFuncCall().Args) == 2:
+		return dataShift(n.GetFuncCall().Args[1])
+	case n.GetAExpr() != nil:
+		e := n.GetAExpr()
+		if e.Kind != pg.A_Expr_Kind_AEXPR_OP || e.Lexpr == nil {
+			return 0
+		}
+		for _, p := range [][2]*pg.Node{{e.Lexpr, e.Rexpr}, {e.Rexpr, e.Lexpr}} {
+			if d, ok := intervalConst(p[1]); ok {
+				return math.Abs(d) + dataShift(p[0])
+			}
+			if k, ok := numConst(p[1]); ok {
+				return math.Abs(k)*daySeconds + dataShift(p[0])
+			}
+		}
+	}
+	return 0
 }
 
 func finite(xs ...float64) bool {
