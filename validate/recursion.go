@@ -194,7 +194,7 @@ func (c *checker) collectRec(a *recArm, n *pg.Node, filtering bool) {
 	case n.GetRangeSubselect() != nil:
 		rs := n.GetRangeSubselect()
 		sub := rs.Subquery.GetSelectStmt()
-		it := &recItem{alias: "subquery", kind: refFixed, single: singleRow(sub)}
+		it := &recItem{alias: "subquery", kind: refFixed, single: singleRow(sub) || (sub != nil && len(sub.ValuesLists) == 1)}
 		if rs.Lateral {
 			it.kind = refMoving
 		}
