@@ -31,6 +31,10 @@ func TestAggregateSizesFollowValues(t *testing.T) {
 			`SELECT jsonb_agg(a) FROM users a JOIN users b ON a.id <= b.id`,
 			`SELECT JSON_ARRAYAGG(a.email) FROM users a JOIN users b ON a.id <= b.id`,
 			`SELECT array_agg(a.email) OVER () FROM users a JOIN users b ON a.id <= b.id`,
+			// equalities that join nothing
+			`SELECT string_agg(a.email, ',') FROM users a JOIN users b ON (a.id = a.id AND a.id <= b.id) OR (a.id = a.id AND a.id <= b.id)`,
+			`SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id = b.id * 0 + 1`,
+			`SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id = a.id + 0 * b.id`,
 			`WITH s AS (SELECT string_agg(a.email, ',') AS v FROM users a JOIN users b ON a.id <= b.id) SELECT length(v) FROM s`,
 			`SELECT (SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id <= b.id)`,
 			`SELECT * FROM (VALUES (1)) v(x), LATERAL (SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id <= b.id + v.x) s`,
@@ -70,7 +74,11 @@ func TestAggregateSizesFollowValues(t *testing.T) {
 			`SELECT string_agg(s, ',') FROM (SELECT string_agg(email, ',') AS s FROM users GROUP BY name) g`,
 			`SELECT array_agg(ARRAY(SELECT email FROM users)) FROM users`,
 			`WITH g AS (SELECT array_agg(email) AS a FROM users GROUP BY name) SELECT jsonb_agg(a) FROM g`,
+			`SELECT JSON_ARRAYAGG(repeat(email, 5000)) FROM users`,
+			`SELECT JSON_OBJECTAGG(email : repeat(name, 5000)) FROM users`,
+			`SELECT JSON_ARRAYAGG(email) OVER () FROM users`,
 			// several aggregates each within its guard, together over it
+			`SELECT JSON_ARRAYAGG(repeat(name, 600)), JSON_ARRAYAGG(repeat(email, 600)) FROM users`,
 			`SELECT string_agg(repeat(email, 600), ','), string_agg(repeat(name, 600), ',') FROM users`,
 			`SELECT string_agg(lpad(email, 400), ''), array_agg(lpad(name, 400)), jsonb_agg(rpad(email, 400)) FROM users`,
 			`SELECT (SELECT string_agg(lpad(email, 600), '') FROM users), (SELECT string_agg(lpad(name, 600), '') FROM users)`,

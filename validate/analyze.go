@@ -465,7 +465,7 @@ func (a *analyzer) connect(conj *pg.Node, lv *level, uf *unionFind) {
 	if len(distinct)+unknown < 2 {
 		return
 	}
-	equi := equiJoin(conj)
+	equi := equiJoin(conj, lv)
 	join := func(x, y *relation) {
 		uf.union(x, y)
 		if equi {
@@ -485,30 +485,36 @@ func (a *analyzer) connect(conj *pg.Node, lv *level, uf *unionFind) {
 }
 
 // equiJoin reports whether a join condition matches rows on equal values
-// (=, IN, IS NOT DISTINCT FROM, an AND with one, an OR of them), which
-// bounds its rows by the data's duplicates rather than the product.
-func equiJoin(n *pg.Node) bool {
+// of columns of two relations (a.k = b.k, IN, IS NOT DISTINCT FROM, through
+// casts; an AND with one, an OR of them), so that its rows are bounded by
+// the data's duplicates rather than the product. a.id = b.id * 0, a.id =
+// a.id + b.id and a.id - b.id = 0 are not.
+func equiJoin(n *pg.Node, lv *level) bool {
 	switch {
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
-		switch e.Kind {
-		case pg.A_Expr_Kind_AEXPR_OP:
-			op, ok := opName(e)
-			return ok && op == "="
-		case pg.A_Expr_Kind_AEXPR_IN:
-			op, ok := opName(e)
-			return ok && op == "="
-		case pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
-			return true
+		op, ok := opName(e)
+		switch {
+		case e.Kind == pg.A_Expr_Kind_AEXPR_OP && ok && op == "=",
+			e.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+			return columnsOfTwo(e.Lexpr, e.Rexpr, lv)
+		case e.Kind == pg.A_Expr_Kind_AEXPR_IN && ok && op == "=":
+			for _, item := range e.Rexpr.GetList().GetItems() {
+				if !columnsOfTwo(e.Lexpr, item, lv) {
+					return false
+				}
+			}
+			return len(e.Rexpr.GetList().GetItems()) > 0
 		}
 	case n.GetBoolExpr() != nil:
 		b := n.GetBoolExpr()
+		match := func(arm *pg.Node) bool { return equiJoin(arm, lv) }
 		switch b.Boolop {
 		case pg.BoolExprType_AND_EXPR:
-			return slices.ContainsFunc(b.Args, equiJoin)
+			return slices.ContainsFunc(b.Args, match)
 		case pg.BoolExprType_OR_EXPR:
 			for _, arm := range b.Args {
-				if !slices.ContainsFunc(conjuncts(arm), equiJoin) {
+				if !slices.ContainsFunc(conjuncts(arm), match) {
 					return false
 				}
 			}
@@ -516,6 +522,25 @@ func equiJoin(n *pg.Node) bool {
 		}
 	}
 	return false
+}
+
+// columnsOfTwo reports whether l and r are columns (through casts) of two
+// different relations, or of relations the level cannot resolve.
+func columnsOfTwo(l, r *pg.Node, lv *level) bool {
+	col := func(n *pg.Node) (*relation, bool) {
+		for n.GetTypeCast() != nil {
+			n = n.GetTypeCast().Arg
+		}
+		cr := n.GetColumnRef()
+		if cr == nil {
+			return nil, false
+		}
+		rel, ok := lv.resolve(cr)
+		return rel, rel != nil || !ok
+	}
+	a, okA := col(l)
+	b, okB := col(r)
+	return okA && okB && (a != b || a == nil)
 }
 
 // groupCount counts the groups of relations of a level (single-row items

@@ -377,6 +377,9 @@ func (a *recArm) step(i int) int {
 	}
 	e := a.substitute(a.targets[i])
 	col, sign, off, ok := a.linear(e)
+	if seedFloat(a.seed, i) {
+		return 0 // 1e300 + 1 is 1e300 in floating point: no step
+	}
 	switch {
 	case ok && col == a.cols[i] && sign == 1 && off > 0:
 		return 1
@@ -469,14 +472,54 @@ func seedPositive(s *pg.SelectStmt, i int) bool {
 }
 
 func positiveLiteral(n *pg.Node) bool {
-	if tc := n.GetTypeCast(); tc != nil {
-		switch typeNameOf(tc.TypeName) {
-		case "float4", "float8", "real":
-			return false // 1e300 + 1 is 1e300 in floating point
-		}
-	}
 	k, ok := numConst(n)
 	return ok && finite(k) && k > 0
+}
+
+// floatFunctions return double precision whatever their arguments.
+var floatFunctions = setOf("random", "random_normal", "pi", "sqrt", "cbrt", "exp", "ln", "log", "log10", "power",
+	"pow", "float4", "float8", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "degrees", "radians",
+	"date_part", "to_number")
+
+// seedFloat reports whether the non-recursive term may give column i a
+// floating-point type: a cast to float4/float8 or a float function in the
+// expression. (A float column of the data is not seen: documented.)
+func seedFloat(s *pg.SelectStmt, i int) bool {
+	var nodes []*pg.Node
+	var gather func(s *pg.SelectStmt)
+	gather = func(s *pg.SelectStmt) {
+		switch {
+		case s == nil:
+		case s.Op != pg.SetOperation_SETOP_NONE:
+			gather(s.Larg)
+			gather(s.Rarg)
+		case len(s.ValuesLists) > 0:
+			for _, row := range s.ValuesLists {
+				if items := row.GetList().GetItems(); i < len(items) {
+					nodes = append(nodes, items[i])
+				}
+			}
+		case i < len(s.TargetList):
+			nodes = append(nodes, s.TargetList[i])
+		}
+	}
+	gather(s)
+	found := false
+	for _, n := range nodes {
+		visit(n, func(m proto.Message) bool {
+			switch x := m.(type) {
+			case *pg.TypeCast:
+				switch typeNameOf(x.TypeName) {
+				case "float4", "float8", "real", "float":
+					found = true
+				}
+			case *pg.FuncCall:
+				found = found || floatFunctions[funcName(x)]
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // bounds reports whether a filtering conjunct compares a counter with a
@@ -649,5 +692,6 @@ func intervalSign(n *pg.Node) (float64, bool) {
 	if !ok || d.mixed {
 		return 0, false
 	}
-	return d.seconds, !math.IsNaN(d.seconds)
+	// PostgreSQL keeps microseconds: '0.0000001 seconds' is no step.
+	return math.Round(d.seconds*1e6) / 1e6, finite(d.seconds)
 }

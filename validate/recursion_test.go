@@ -39,6 +39,12 @@ func TestRecursionGuardNormalises(t *testing.T) {
 		`WITH RECURSIVE r(n) AS (SELECT -1 UNION ALL SELECT n + n FROM r WHERE n < 10) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(n) AS (SELECT min(id) FROM users UNION ALL SELECT n * 2 FROM r WHERE n < 10) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(n) AS (SELECT 1e300::float8 UNION ALL SELECT n * 2 FROM r WHERE n < 1e301) SELECT count(*) FROM r`,
+		// a float counter: 1e300 + 1 is 1e300
+		`WITH RECURSIVE r(n) AS (SELECT 1e300::float8 UNION ALL SELECT n + 1 FROM r WHERE n < 1e301) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (SELECT CAST(-1e300 AS double precision) UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (SELECT random() * -1e300 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT count(*) FROM r`,
+		// a step below PostgreSQL's microsecond
+		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '0.0000001 seconds' FROM r WHERE d < now() + interval '1 day') SELECT count(*) FROM r`,
 		// a mixed interval: '1 month -29 days' is no step from 1 February 2024
 		`WITH RECURSIVE r(d) AS (SELECT '2024-02-01'::timestamp UNION ALL SELECT d + interval '1 month -29 days' FROM r WHERE d < '2025-01-01') SELECT count(*) FROM r`,
 		// the bound in an outer join's ON filters nothing

@@ -284,7 +284,22 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 		reported[format] = true
 		c.add(CodeStringBomb, SeverityError, loc, format, args...)
 	}
+	// Every accumulating aggregate of the query holds its values at once:
+	// the built characters they collect per row count together.
+	total := 0.0
 	visit(root, func(m proto.Message) bool {
+		if name, args, over, ok := accumulation(m); ok {
+			loc := -1
+			switch x := m.(type) {
+			case *pg.FuncCall:
+				loc = int(x.Location)
+			case *pg.JsonArrayAgg:
+				loc = int(x.GetConstructor().GetLocation())
+			case *pg.JsonObjectAgg:
+				loc = int(x.GetConstructor().GetLocation())
+			}
+			total += c.checkAccumulation(name, args, over, func(format string, args ...any) { report(loc, format, args...) })
+		}
 		switch x := m.(type) {
 		case *pg.WithClause:
 			if x.Recursive {
@@ -324,17 +339,6 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 			break
 		}
 	}
-	// Every accumulating aggregate of the query holds its values at once:
-	// the built characters they collect per row count together.
-	total := 0.0
-	visit(root, func(m proto.Message) bool {
-		if f, ok := m.(*pg.FuncCall); ok && accumulating[funcName(f)] {
-			n, _ := z.sumSize(f.Args)
-			_, chars := splitSize(n)
-			total += chars
-		}
-		return true
-	})
 	if total > limit/100 {
 		report(-1, "the query's accumulating aggregates together collect built values of up to %.0f characters per row, more than %d; aggregate the data itself or fewer built values", total, c.cfg.maxGenerated/100)
 	}

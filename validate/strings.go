@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 )
 
 // String sizes. A query can build a huge value in one row from a short
@@ -49,24 +50,44 @@ func (c *checker) checkStringSize(f *pg.FuncCall, name string) {
 		case oversize(n, limit):
 			c.violation(CodeStringBomb, "%s would build a text %s; use smaller lengths", name, describeSize(n, c.cfg.maxGenerated))
 		}
-	case accumulating[name]:
-		// Also as a window: each row holds what its frame collects.
-		for _, a := range f.Args {
-			n, ok := c.sizes.nodeSize(a)
-			aggs, chars := splitSize(n)
-			switch {
-			case ok && aggs > 0:
-				c.violation(CodeStringBomb, "%s would collect aggregated values (string_agg, array_agg, ... of a subquery, CTE or window), each as long as its rows; aggregate the data itself", name)
-				return
-			case ok && chars > limit/100:
-				c.violation(CodeStringBomb, "%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, chars, c.cfg.maxGenerated/100)
-				return
-			}
-		}
-		if f.Over != nil && !boundedFrame(f.Over, limit/100) {
-			c.violation(CodeStringBomb, "%s OVER a frame that is not ROWS BETWEEN constant bounds gives every row an aggregate that grows with the rows (rows times rows in all); aggregate with GROUP BY, or write ROWS BETWEEN 10 PRECEDING AND CURRENT ROW in the OVER clause", name)
-		}
 	}
+}
+
+// accumulation gives the per-row inputs and the window of an accumulating
+// aggregate (a call, JSON_ARRAYAGG or JSON_OBJECTAGG); ok is false for
+// anything else.
+func accumulation(m proto.Message) (name string, args []*pg.Node, over *pg.WindowDef, ok bool) {
+	switch x := m.(type) {
+	case *pg.FuncCall:
+		if accumulating[funcName(x)] {
+			return funcName(x), x.Args, x.Over, true
+		}
+	case *pg.JsonArrayAgg:
+		return "JSON_ARRAYAGG", []*pg.Node{x.GetArg().GetRawExpr()}, x.GetConstructor().GetOver(), true
+	case *pg.JsonObjectAgg:
+		return "JSON_OBJECTAGG", []*pg.Node{x.GetArg().GetKey(), x.GetArg().GetValue().GetRawExpr()}, x.GetConstructor().GetOver(), true
+	}
+	return "", nil, nil, false
+}
+
+// checkAccumulation judges one accumulating aggregate: the values it
+// collects (no aggregated value, built values of at most limit/100
+// characters) and, as a window, its frame (each row holds what its frame
+// collects); it returns the built characters it collects per row.
+func (c *checker) checkAccumulation(name string, args []*pg.Node, over *pg.WindowDef, report func(format string, args ...any)) float64 {
+	limit := float64(c.cfg.maxGenerated)
+	n, ok := c.sizes.sumSize(args)
+	aggs, chars := splitSize(n)
+	switch {
+	case ok && aggs > 0:
+		report("%s would collect aggregated values (string_agg, array_agg, ... of a subquery, CTE or window), each as long as its rows; aggregate the data itself", name)
+	case ok && chars > limit/100:
+		report("%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, chars, c.cfg.maxGenerated/100)
+	}
+	if over != nil && !boundedFrame(over, limit/100) {
+		report("%s OVER a frame that is not ROWS BETWEEN constant bounds gives every row an aggregate that grows with the rows (rows times rows in all); aggregate with GROUP BY, or write ROWS BETWEEN 10 PRECEDING AND CURRENT ROW in the OVER clause", name)
+	}
+	return chars
 }
 
 // Window frame options (FRAMEOPTION_* in PostgreSQL's parsenodes.h).
