@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -86,6 +87,9 @@ type recArm struct {
 	quals   []*pg.Node // every join and WHERE conjunct
 	targets []*pg.Node
 	steps   []int
+	// maxSteps bounds the steps a counter may count from a constant seed
+	// to a constant bound; tooMany is the most a bound would allow.
+	maxSteps, tooMany float64
 }
 
 // recursionProof returns why the recursive term arm is not known to end
@@ -94,7 +98,7 @@ func (c *checker) recursionProof(name string, cols []string, seed, arm *pg.Selec
 	if arm.Op != pg.SetOperation_SETOP_NONE {
 		return "has a set operation in its recursive term, which the guard does not follow" + recursionHint
 	}
-	a := &recArm{name: name, cols: cols, seed: seed}
+	a := &recArm{name: name, cols: cols, seed: seed, maxSteps: float64(c.cfg.maxGenerated)}
 	for _, f := range arm.FromClause {
 		c.collectRec(a, f, true)
 	}
@@ -136,6 +140,9 @@ func (c *checker) recursionProof(name string, cols []string, seed, arm *pg.Selec
 			continue
 		}
 		return "joins " + it.alias + " in its recursive term without its primary key or a unique key of a table, so its rows can multiply at each step; join it on its key (ON t.id = r.parent_id) or aggregate it in a subquery"
+	}
+	if !bounded && a.tooMany > 0 {
+		return fmt.Sprintf("would count about %.3g steps from its seed to its bound, more than the limit of %d; narrow the range or use a larger step", math.Min(a.tooMany, math.MaxFloat64), int64(a.maxSteps))
 	}
 	if !bounded {
 		return "has no condition that ends the recursion (a strictly monotone counter compared in the direction it moves, or a walk along a table's key); WHERE true, ON true, random(), a carried column, abs(n) - 1 or a join to VALUES, a subquery or a LATERAL copy do not" + recursionHint
@@ -452,23 +459,13 @@ func equality(n *pg.Node) (l, r *pg.Node, ok bool) {
 // seedPositive reports whether every row of the non-recursive term has a
 // positive number literal (not a float) at position i.
 func seedPositive(s *pg.SelectStmt, i int) bool {
-	switch {
-	case s == nil:
-		return false
-	case s.Op != pg.SetOperation_SETOP_NONE:
-		return seedPositive(s.Larg, i) && seedPositive(s.Rarg, i)
-	case len(s.ValuesLists) > 0:
-		for _, row := range s.ValuesLists {
-			items := row.GetList().GetItems()
-			if i >= len(items) || !positiveLiteral(items[i]) {
-				return false
-			}
+	seeds := seedNodes(s, i)
+	for _, n := range seeds {
+		if !positiveLiteral(n) {
+			return false
 		}
-		return true
-	case i < len(s.TargetList) && s.TargetList[i].GetResTarget() != nil:
-		return positiveLiteral(s.TargetList[i].GetResTarget().Val)
 	}
-	return false
+	return len(seeds) > 0
 }
 
 func positiveLiteral(n *pg.Node) bool {
@@ -485,25 +482,7 @@ var floatFunctions = setOf("random", "random_normal", "pi", "sqrt", "cbrt", "exp
 // floating-point type: a cast to float4/float8 or a float function in the
 // expression. (A float column of the data is not seen: documented.)
 func seedFloat(s *pg.SelectStmt, i int) bool {
-	var nodes []*pg.Node
-	var gather func(s *pg.SelectStmt)
-	gather = func(s *pg.SelectStmt) {
-		switch {
-		case s == nil:
-		case s.Op != pg.SetOperation_SETOP_NONE:
-			gather(s.Larg)
-			gather(s.Rarg)
-		case len(s.ValuesLists) > 0:
-			for _, row := range s.ValuesLists {
-				if items := row.GetList().GetItems(); i < len(items) {
-					nodes = append(nodes, items[i])
-				}
-			}
-		case i < len(s.TargetList):
-			nodes = append(nodes, s.TargetList[i])
-		}
-	}
-	gather(s)
+	nodes := seedNodes(s, i)
 	found := false
 	for _, n := range nodes {
 		visit(n, func(m proto.Message) bool {
@@ -543,7 +522,15 @@ func (a *recArm) bounds(conj *pg.Node) bool {
 	switch e.Kind {
 	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_BETWEEN_SYM:
 		dir, _ := dirOf(e.Lexpr)
-		return dir != 0 && a.fixed(e.Rexpr)
+		if dir == 0 || !a.fixed(e.Rexpr) {
+			return false
+		}
+		for _, b := range e.Rexpr.GetList().GetItems() {
+			if !a.fewSteps(e.Lexpr, b) {
+				return false
+			}
+		}
+		return true
 	case pg.A_Expr_Kind_AEXPR_OP:
 	default:
 		return false
@@ -568,11 +555,111 @@ func (a *recArm) bounds(conj *pg.Node) bool {
 	case "=":
 		return true
 	case "<", "<=":
-		return dir > 0
+		return dir > 0 && a.fewSteps(side, other)
 	case ">", ">=":
-		return dir < 0
+		return dir < 0 && a.fewSteps(side, other)
 	}
 	return false
+}
+
+// fewSteps reports whether a counter (side, linear in a CTE column) counts
+// at most maxSteps steps from its seed to a bound, when both are
+// constants (numbers, or dates and timestamps); otherwise the data decides
+// and it reports true. n < 10000000000 by n + 1 is a bound in name only.
+func (a *recArm) fewSteps(side, bound *pg.Node) bool {
+	col, sign, off0, _ := a.linear(side)
+	i := slices.Index(a.cols, col)
+	if i < 0 || i >= len(a.targets) {
+		return true
+	}
+	_, _, step, _ := a.linear(a.substitute(a.targets[i]))
+	seeds := seedNodes(a.seed, i)
+	if step == 0 || len(seeds) == 0 {
+		return true
+	}
+	target, far := 0.0, 0.0
+	if b, ok := numConst(bound); ok {
+		target = (b - off0) * float64(sign)
+		for _, sn := range seeds {
+			v, ok := numConst(sn)
+			if !ok {
+				return true
+			}
+			far = math.Max(far, math.Abs(target-v))
+		}
+	} else if b, ok := timeConst(bound); ok {
+		// Offsets in dates are days, in intervals seconds; a mix is not
+		// counted (fail closed).
+		toSeconds := func(n *pg.Node, k float64) (float64, bool) {
+			switch interval, number := constKinds(n); {
+			case interval && number:
+				return 0, false
+			case number:
+				return k * daySeconds, true
+			}
+			return k, true
+		}
+		off0s, ok1 := toSeconds(side, off0)
+		steps, ok2 := toSeconds(a.targets[i], step)
+		if !ok1 || !ok2 {
+			return false
+		}
+		step = steps
+		target = (b.at - off0s) * float64(sign)
+		for _, sn := range seeds {
+			v, ok := timeConst(sn)
+			if !ok || v.anchored != b.anchored {
+				return true
+			}
+			far = math.Max(far, math.Abs(target-v.at)+v.slop+b.slop)
+		}
+	} else {
+		return true
+	}
+	if n := far / math.Abs(step); !finite(n) || n > a.maxSteps {
+		a.tooMany = math.Max(a.tooMany, math.Min(n, math.MaxFloat64))
+		return false
+	}
+	return true
+}
+
+// constKinds tells whether an expression adds interval constants and
+// number constants.
+func constKinds(n *pg.Node) (interval, number bool) {
+	visit(n, func(m proto.Message) bool {
+		if x, ok := m.(*pg.Node); ok && (x.GetAConst() != nil || x.GetTypeCast() != nil) {
+			if _, isNum := numConst(x); isNum {
+				number = true
+				return false
+			}
+			if _, isIv := intervalSign(x); isIv {
+				interval = true
+				return false
+			}
+		}
+		return true
+	})
+	return interval, number
+}
+
+// seedNodes are the expressions the non-recursive term gives column i.
+func seedNodes(s *pg.SelectStmt, i int) []*pg.Node {
+	switch {
+	case s == nil:
+	case s.Op != pg.SetOperation_SETOP_NONE:
+		return append(seedNodes(s.Larg, i), seedNodes(s.Rarg, i)...)
+	case len(s.ValuesLists) > 0:
+		var out []*pg.Node
+		for _, row := range s.ValuesLists {
+			if items := row.GetList().GetItems(); i < len(items) {
+				out = append(out, items[i])
+			}
+		}
+		return out
+	case i < len(s.TargetList) && s.TargetList[i].GetResTarget() != nil:
+		return []*pg.Node{s.TargetList[i].GetResTarget().Val}
+	}
+	return nil
 }
 
 func flipComparison(op string) string {

@@ -45,6 +45,13 @@ func TestRecursionGuardNormalises(t *testing.T) {
 		`WITH RECURSIVE r(n) AS (SELECT random() * -1e300 UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT count(*) FROM r`,
 		// a step below PostgreSQL's microsecond
 		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '0.0000001 seconds' FROM r WHERE d < now() + interval '1 day') SELECT count(*) FROM r`,
+		// bounds in name only: more steps than the limit from a constant seed
+		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 10000000000) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n BETWEEN 0 AND 1e12) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(n) AS (VALUES (1), (-1e15) UNION ALL SELECT n + 1 FROM r WHERE n < 10) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '1 microsecond' FROM r WHERE d < now() + interval '1000 years') SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '1 second' FROM r WHERE d - interval '1000 years' < now()) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(d) AS (SELECT DATE '2000-01-01' UNION ALL SELECT d + 1 FROM r WHERE d < DATE '2000-01-01' + 1000000) SELECT count(*) FROM r`,
 		// a mixed interval: '1 month -29 days' is no step from 1 February 2024
 		`WITH RECURSIVE r(d) AS (SELECT '2024-02-01'::timestamp UNION ALL SELECT d + interval '1 month -29 days' FROM r WHERE d < '2025-01-01') SELECT count(*) FROM r`,
 		// the bound in an outer join's ON filters nothing
@@ -80,7 +87,7 @@ func TestRecursionGuardNormalises(t *testing.T) {
 			_, err := v.Validate(sql)
 			if err == nil || !strings.Contains(err.Error(), validate.CodeRecursion) {
 				t.Errorf("%s: %s: got %v, want %s", name, sql, err, validate.CodeRecursion)
-			} else if !strings.Contains(err.Error(), "depth < 100") && !strings.Contains(err.Error(), "join it on its key") {
+			} else if !strings.Contains(err.Error(), "depth < 100") && !strings.Contains(err.Error(), "join it on its key") && !strings.Contains(err.Error(), "narrow the range") {
 				t.Errorf("%s: %s: message %q does not say how to bound it", name, sql, err)
 			}
 		}
