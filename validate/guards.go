@@ -10,23 +10,28 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Resource guards. The rules are deliberately simple so that they can be
-// explained to whoever writes the query:
+// Resource guards prove a bound or refuse; each rule can be explained to
+// whoever writes the query:
 //
 //   - generate_series(start, stop[, step]) must have bounds and step the
 //     validator can evaluate: numeric literals, date/timestamp literals,
 //     CURRENT_DATE/now()-like values (optionally date_trunc'ed) plus or minus
-//     interval literals. The number of rows it yields must not exceed
-//     maxGenerated. One exception: a date series whose bounds come from the
-//     data (generate_series(min(d), max(d), '1 month')) is allowed when its
-//     step is an interval literal of at least one day.
+//     interval literals or integer days. The number of rows it yields,
+//     computed in float seconds (2000 years in nanoseconds overflow
+//     time.Duration), must not exceed maxGenerated. One exception: a date
+//     series whose bounds come from the data (generate_series(min(d),
+//     max(d), '1 month')) is allowed when its step is an interval literal of
+//     at least one day and the constant shifts of its bounds stay within
+//     maxGenerated steps.
 //   - String-building calls (repeat, lpad, rpad, format with widths,
 //     replace, regexp_replace) must yield at most maxGenerated characters,
-//     computed through nested calls (see strings.go); accumulating
-//     aggregates (string_agg, array_agg, json_agg, ...) may collect values
-//     of at most maxGenerated/100 built characters each.
-//   - A recursive CTE needs a WHERE clause, a join condition or a LIMIT in its
-//     recursive term.
+//     computed through nested calls (strings.go); an aggregated value is as
+//     long as its rows wherever it flows, so two in one value or an
+//     aggregate of one are refused, the built values all accumulating
+//     aggregates of a query collect count together, and accumulating window
+//     aggregates need a ROWS frame of constant bounds (sizes.go).
+//   - A recursive CTE needs a strictly monotone counter compared in its
+//     direction, or a walk along a table's key (recursion.go).
 
 func (c *checker) checkSeries(f *pg.FuncCall) {
 	if len(f.Args) < 2 || len(f.Args) > 3 {
