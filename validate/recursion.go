@@ -324,24 +324,22 @@ func (a *recArm) linear(n *pg.Node) (col string, sign int, off float64, ok bool)
 			}
 			break
 		}
-		if k, isK := offsetConst(e.Rexpr); isK {
-			if col, sign, off, ok = a.linear(e.Lexpr); ok {
-				switch op {
-				case "+":
-					return col, sign, off + k, true
-				case "-":
-					return col, sign, off - k, true
-				}
+		// x + k, x - k, k + x, k - x
+		for _, p := range [][2]*pg.Node{{e.Lexpr, e.Rexpr}, {e.Rexpr, e.Lexpr}} {
+			k, isK := offsetConst(p[1])
+			if !isK {
+				continue
 			}
-		}
-		if k, isK := offsetConst(e.Lexpr); isK {
-			if col, sign, off, ok = a.linear(e.Rexpr); ok {
-				switch op {
-				case "+":
-					return col, sign, off + k, true
-				case "-":
-					return col, -sign, k - off, true
-				}
+			if col, sign, off, ok = a.linear(p[0]); !ok {
+				continue
+			}
+			switch {
+			case op == "+":
+				return col, sign, off + k, true
+			case op == "-" && p[0] == e.Lexpr:
+				return col, sign, off - k, true
+			case op == "-":
+				return col, -sign, k - off, true
 			}
 		}
 	}
