@@ -79,6 +79,9 @@ func TestAggregateSizesFollowValues(t *testing.T) {
 			`SELECT JSON_ARRAYAGG(email) OVER () FROM users`,
 			// several aggregates each within its guard, together over it
 			`SELECT JSON_ARRAYAGG(repeat(name, 600)), JSON_ARRAYAGG(repeat(email, 600)) FROM users`,
+			// eleven copies of the data in one query's memory
+			`SELECT ` + strings.Repeat(`string_agg(email, ','), `, 10) + `string_agg(email, ',') FROM users`,
+			`SELECT ` + strings.Repeat(`(SELECT array_agg(email) FROM users), `, 5) + strings.Repeat(`ARRAY(SELECT email FROM users), `, 5) + `(SELECT jsonb_agg(email) FROM users)`,
 			`SELECT string_agg(repeat(email, 600), ','), string_agg(repeat(name, 600), ',') FROM users`,
 			`SELECT string_agg(lpad(email, 400), ''), array_agg(lpad(name, 400)), jsonb_agg(rpad(email, 400)) FROM users`,
 			`SELECT (SELECT string_agg(lpad(email, 600), '') FROM users), (SELECT string_agg(lpad(name, 600), '') FROM users)`,
@@ -98,6 +101,7 @@ func TestAggregateSizesFollowValues(t *testing.T) {
 	v := shopValidator()
 	for _, sql := range []string{
 		`SELECT string_agg(name, ', ' ORDER BY name), string_agg(email, ', ') FROM users`,
+		`SELECT ` + strings.Repeat(`string_agg(email, ','), `, 9) + `string_agg(email, ',') FROM users`,
 		`SELECT 'Names: ' || string_agg(name, ', ') FROM users`,
 		`SELECT md5(string_agg(name, ',')) FROM users`,
 		`SELECT array_to_string(array_agg(name), ', ') FROM users`,

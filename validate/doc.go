@@ -88,7 +88,8 @@
 // with constant counts, lengths and widths (a value from the data counts
 // one); accumulating aggregates (string_agg, array_agg, json_agg,
 // JSON_ARRAYAGG, ...) may collect built values of at most a hundredth of
-// that, all of a query's together. An aggregated value (an accumulating
+// that, all of a query's together, a value of the data counting a
+// thousandth (at most ten accumulating aggregates of data in one query). An aggregated value (an accumulating
 // aggregate, ARRAY(subquery)) is as long as its rows wherever it flows
 // (scalar subqueries, CTE and subquery columns, windows, repeat, format,
 // concatenations): one may be wrapped, two in one value or an aggregate of

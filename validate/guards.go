@@ -27,8 +27,9 @@ import (
 //     replace, regexp_replace) must yield at most maxGenerated characters,
 //     computed through nested calls (strings.go); an aggregated value is as
 //     long as its rows wherever it flows, so two in one value or an
-//     aggregate of one are refused, the built values all accumulating
-//     aggregates of a query collect count together, and accumulating window
+//     aggregate of one are refused, what all accumulating aggregates of a
+//     query collect per row counts together (a data value as
+//     maxGenerated/1000 characters), and accumulating window
 //     aggregates need a ROWS frame of constant bounds (sizes.go).
 //   - A recursive CTE needs a strictly monotone counter compared in its
 //     direction, or a walk along a table's key (recursion.go).

@@ -285,7 +285,9 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 		c.add(CodeStringBomb, SeverityError, loc, format, args...)
 	}
 	// Every accumulating aggregate of the query holds its values at once:
-	// the built characters they collect per row count together.
+	// what they collect per row counts together, a value of the data as
+	// limit/1000 characters (100 by default), so that one query holds at
+	// most ten copies of the data's column, fewer of built values.
 	total := 0.0
 	visit(root, func(m proto.Message) bool {
 		if name, args, over, ok := accumulation(m); ok {
@@ -298,7 +300,8 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 			case *pg.JsonObjectAgg:
 				loc = int(x.GetConstructor().GetLocation())
 			}
-			total += c.checkAccumulation(name, args, over, func(format string, args ...any) { report(loc, format, args...) })
+			chars := c.checkAccumulation(name, args, over, func(format string, args ...any) { report(loc, format, args...) })
+			total += math.Max(chars, limit/1000)
 		}
 		switch x := m.(type) {
 		case *pg.WithClause:
@@ -315,6 +318,7 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 			if x.SubLinkType == pg.SubLinkType_ARRAY_SUBLINK {
 				n := z.querySize(x.Subselect.GetSelectStmt())
 				aggs, chars := splitSize(n)
+				total += math.Max(chars, limit/1000)
 				switch {
 				case aggs > 0:
 					report(int(x.Location), "ARRAY(subquery) would collect aggregated values, each as long as its rows; aggregate the data itself")
@@ -340,7 +344,7 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 		}
 	}
 	if total > limit/100 {
-		report(-1, "the query's accumulating aggregates together collect built values of up to %.0f characters per row, more than %d; aggregate the data itself or fewer built values", total, c.cfg.maxGenerated/100)
+		report(-1, "the query's accumulating aggregates (string_agg, array_agg, json_agg, ARRAY(subquery), ...) together collect up to %.0f characters per row, more than %d (each counts at least %d, a value of the data): use fewer of them or aggregate the data itself", total, c.cfg.maxGenerated/100, c.cfg.maxGenerated/1000)
 	}
 }
 
