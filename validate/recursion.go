@@ -46,7 +46,10 @@ func (c *checker) recursionGuard(cte *pg.CommonTableExpr) {
 	if body.Op == pg.SetOperation_SETOP_NONE {
 		return // not self-referencing in a valid way; PostgreSQL decides
 	}
-	cols, _ := outputNames(body.Larg)
+	cols, ok := outputNames(body.Larg)
+	if !ok {
+		cols, _ = c.expandStars(body.Larg) // SELECT * FROM employees WHERE ...
+	}
 	cols = renameCols(cols, cte.Aliascolnames)
 	for _, arm := range []*pg.SelectStmt{body.Larg, body.Rarg} {
 		if arm == nil || !refersTo(arm, cte.Ctename) {
@@ -56,6 +59,69 @@ func (c *checker) recursionGuard(cte *pg.CommonTableExpr) {
 			c.violation(CodeRecursion, "recursive CTE %s %s", cte.Ctename, why)
 		}
 	}
+}
+
+// expandStars gives the output names and expressions of a SELECT, its *
+// and t.* expanded to the columns of the tables they name (t.col, from
+// WithTables); both are nil when a star reads something else (a CTE, a
+// subquery) or a table whose columns are unknown.
+func (c *checker) expandStars(s *pg.SelectStmt) (names []string, vals []*pg.Node) {
+	if s == nil || s.Op != pg.SetOperation_SETOP_NONE || len(s.ValuesLists) > 0 {
+		return nil, nil
+	}
+	var tables []*pg.RangeVar
+	var from func(n *pg.Node)
+	from = func(n *pg.Node) {
+		switch {
+		case n.GetRangeVar() != nil:
+			tables = append(tables, n.GetRangeVar())
+		case n.GetJoinExpr() != nil:
+			from(n.GetJoinExpr().Larg)
+			from(n.GetJoinExpr().Rarg)
+		default:
+			tables = append(tables, nil) // a subquery or function: unknown columns
+		}
+	}
+	for _, n := range s.FromClause {
+		from(n)
+	}
+	for _, t := range s.TargetList {
+		rt := t.GetResTarget()
+		if rt == nil {
+			return nil, nil
+		}
+		cr := rt.Val.GetColumnRef()
+		if cr == nil || lastField(cr) != "*" {
+			name := rt.Name
+			if name == "" {
+				name = figureColname(rt.Val)
+			}
+			names, vals = append(names, name), append(vals, rt.Val)
+			continue
+		}
+		f := fieldNames(cr)
+		for _, rv := range tables {
+			if rv == nil {
+				return nil, nil
+			}
+			alias := rv.Relname
+			if rv.Alias != nil {
+				alias = rv.Alias.Aliasname
+			}
+			if len(f) >= 2 && f[len(f)-2] != alias {
+				continue
+			}
+			tbl := c.lookupTable(rv.Schemaname, rv.Relname)
+			if (rv.Schemaname == "" && c.isCTE(rv.Relname)) || tbl == nil || len(tbl.Columns) == 0 || len(rv.GetAlias().GetColnames()) > 0 {
+				return nil, nil
+			}
+			for _, col := range tbl.Columns {
+				names = append(names, col)
+				vals = append(vals, pg.MakeColumnRefNode([]*pg.Node{pg.MakeStrNode(alias), pg.MakeStrNode(col)}, -1))
+			}
+		}
+	}
+	return names, vals
 }
 
 // Kinds of column a recursive term reads.
@@ -109,14 +175,7 @@ func (c *checker) recursionProof(name string, cols []string, seed, arm *pg.Selec
 		a.filters = append(a.filters, conj)
 		a.quals = append(a.quals, conj)
 	}
-	for _, t := range arm.TargetList {
-		rt := t.GetResTarget()
-		if rt == nil || (rt.Val.GetColumnRef() != nil && lastField(rt.Val.GetColumnRef()) == "*") {
-			a.targets = nil // a star: the positions are unknown
-			break
-		}
-		a.targets = append(a.targets, rt.Val)
-	}
+	_, a.targets = c.expandStars(arm) // nil when a star's columns are unknown
 	a.steps = make([]int, len(a.cols))
 	for i := range a.cols {
 		a.steps[i] = a.step(i)

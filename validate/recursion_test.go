@@ -66,6 +66,10 @@ func TestRecursionGuardNormalises(t *testing.T) {
 		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT x.k FROM r JOIN (SELECT id AS k FROM users) x ON x.k = r.n) SELECT count(*) FROM r`,
 		`WITH RECURSIVE c(k) AS (SELECT id FROM users), r(n) AS (SELECT 1 UNION ALL SELECT c.k FROM r JOIN c ON c.k = r.n) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT g FROM r JOIN generate_series(1, 3) g ON g = r.n) SELECT count(*) FROM r`,
+		// stars: the whole row is carried, or the self-reference's columns
+		`WITH RECURSIVE chain AS (SELECT * FROM orders WHERE id = 7 UNION ALL SELECT c.* FROM orders o JOIN chain c ON o.user_id = c.id) SELECT id FROM chain`,
+		`WITH RECURSIVE chain AS (SELECT * FROM orders WHERE id = 7 UNION ALL SELECT * FROM orders o JOIN chain c ON o.user_id = c.id) SELECT id FROM chain`,
+		`WITH RECURSIVE chain AS (SELECT * FROM orders WHERE id = 7 UNION ALL SELECT o.* FROM orders o JOIN chain c ON o.user_id = c.user_id) SELECT id FROM chain`,
 		// rows that multiply at each step under a depth bound
 		`WITH RECURSIVE r(n, d) AS (SELECT 1, 0 UNION ALL SELECT r.n, r.d + 1 FROM r JOIN orders o ON o.user_id = r.n WHERE r.d < 40) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r, generate_series(1, 3) WHERE r.n < 40) SELECT count(*) FROM r`,
@@ -114,6 +118,8 @@ func TestRecursionGuardAcceptsBounded(t *testing.T) {
 		`SELECT * FROM users u, LATERAL (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < u.id) SELECT max(n) AS m FROM r) x`,
 		// walks along a key: down (orders of a user), up (a user of an order)
 		`WITH RECURSIVE tree AS (SELECT id, 0 AS depth FROM users WHERE id = 1 UNION ALL SELECT o.id, t.depth + 1 FROM orders o JOIN tree t ON o.user_id = t.id) SELECT 1`,
+		`WITH RECURSIVE chain AS (SELECT * FROM orders WHERE id = 7 UNION ALL SELECT o.* FROM orders o JOIN chain c ON o.user_id = c.id) SELECT id FROM chain`,
+		`WITH RECURSIVE chain AS (SELECT o.* FROM orders o WHERE o.id = 7 UNION ALL SELECT p.* FROM chain c JOIN public.orders p ON p.id = c.user_id) SELECT id FROM chain`,
 		`WITH RECURSIVE up(id, parent) AS (SELECT id, user_id FROM orders WHERE id = 7 UNION ALL SELECT o.id, o.user_id FROM up JOIN orders o ON o.id = up.parent) SELECT id FROM up`,
 		`WITH RECURSIVE "Up"("Id", "P") AS (SELECT id, user_id FROM orders WHERE id = 7 UNION ALL SELECT o.id, o.user_id FROM "Up" JOIN public.orders o ON o.id = "Up"."P"::int) SELECT "Id" FROM "Up"`,
 	} {
