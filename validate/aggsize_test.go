@@ -31,6 +31,7 @@ func TestAggregateSizesFollowValues(t *testing.T) {
 			`SELECT jsonb_agg(a) FROM users a JOIN users b ON a.id <= b.id`,
 			`SELECT JSON_ARRAYAGG(a.email) FROM users a JOIN users b ON a.id <= b.id`,
 			`SELECT array_agg(a.email) OVER () FROM users a JOIN users b ON a.id <= b.id`,
+			`SELECT cardinality(ARRAY(SELECT a.email FROM users a JOIN users b ON a.id <= b.id))`,
 			// equalities that join nothing
 			`SELECT string_agg(a.email, ',') FROM users a JOIN users b ON (a.id = a.id AND a.id <= b.id) OR (a.id = a.id AND a.id <= b.id)`,
 			`SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id = b.id * 0 + 1`,

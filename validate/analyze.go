@@ -67,12 +67,15 @@ type usingJoin struct {
 type analyzer struct {
 	c    *checker
 	lint bool
+	// nonEqui holds the SELECTs whose relations only non-equi joins
+	// connect (a.id <= b.id): ARRAY(subquery) over one collects a product.
+	nonEqui map[*pg.SelectStmt]bool
 }
 
 // analyze runs the checks that need the query's structure: the cross-join
 // guard always, the lint checks when lint is set.
 func analyze(c *checker, s *pg.SelectStmt, lint bool) {
-	a := &analyzer{c: c, lint: lint}
+	a := &analyzer{c: c, lint: lint, nonEqui: map[*pg.SelectStmt]bool{}}
 	a.selectStmt(s, nil, nil, true)
 }
 
@@ -134,6 +137,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	case weight > 1:
 		a.accumulatingOverProduct(s, "a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
 	case groupCount(lv, lv.equi) > 1:
+		a.nonEqui[s] = true
 		a.accumulatingOverProduct(s, "a join without an equality condition (a.id <= b.id, BETWEEN, <>) collects up to every combination of rows in memory; join the relations on equal keys or aggregate each side first")
 	}
 
@@ -675,8 +679,8 @@ func (a *analyzer) expr(n *pg.Node, lv *level) {
 				return true
 			}
 			// ARRAY(subquery) keeps every row in memory, like array_agg.
-			if w := a.selectStmt(sub, lv, lv.ctes, false); w > 1 {
-				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "ARRAY(subquery) over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			if w := a.selectStmt(sub, lv, lv.ctes, false); w > 1 || a.nonEqui[sub] {
+				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "ARRAY(subquery) over a cartesian product or a join without an equality condition collects every combination of rows in memory; join the relations on equal keys")
 			}
 			a.expr(x.Testexpr, lv)
 			return false
