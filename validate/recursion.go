@@ -156,6 +156,7 @@ type recArm struct {
 	// maxSteps bounds the steps a counter may count from a constant seed
 	// to a constant bound; tooMany is the most a bound would allow.
 	maxSteps, tooMany float64
+	mixedAnchors      bool // a seed relative to now() and a literal bound, or the reverse
 }
 
 // recursionProof returns why the recursive term arm is not known to end
@@ -199,6 +200,9 @@ func (c *checker) recursionProof(name string, cols []string, seed, arm *pg.Selec
 			continue
 		}
 		return "joins " + it.alias + " in its recursive term without its primary key or a unique key of a table, so its rows can multiply at each step; join it on its key (ON t.id = r.parent_id) or aggregate it in a subquery"
+	}
+	if !bounded && a.mixedAnchors {
+		return "counts from a date relative to the current time to a literal date (or the reverse), which the guard cannot count; start and end both at literals or both at now()/CURRENT_DATE plus or minus an interval"
 	}
 	if !bounded && a.tooMany > 0 {
 		return fmt.Sprintf("would count about %.3g steps from its seed to its bound, more than the limit of %d; narrow the range or use a larger step", math.Min(a.tooMany, math.MaxFloat64), int64(a.maxSteps))
@@ -665,8 +669,12 @@ func (a *recArm) fewSteps(side, bound *pg.Node) bool {
 		target = (b.at - off0s) * float64(sign)
 		for _, sn := range seeds {
 			v, ok := timeConst(sn)
-			if !ok || v.anchored != b.anchored {
+			switch {
+			case !ok:
 				return true
+			case v.anchored != b.anchored:
+				a.mixedAnchors = true // now() to '3000-01-01': not counted
+				return false
 			}
 			far = math.Max(far, math.Abs(target-v.at)+v.slop+b.slop)
 		}

@@ -52,6 +52,7 @@ func TestRecursionGuardNormalises(t *testing.T) {
 		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '1 microsecond' FROM r WHERE d < now() + interval '1000 years') SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '1 second' FROM r WHERE d - interval '1000 years' < now()) SELECT count(*) FROM r`,
 		`WITH RECURSIVE r(d) AS (SELECT DATE '2000-01-01' UNION ALL SELECT d + 1 FROM r WHERE d < DATE '2000-01-01' + 1000000) SELECT count(*) FROM r`,
+		`WITH RECURSIVE r(d) AS (SELECT now() UNION ALL SELECT d + interval '1 microsecond' FROM r WHERE d < '3000-01-01') SELECT count(*) FROM r`,
 		// a mixed interval: '1 month -29 days' is no step from 1 February 2024
 		`WITH RECURSIVE r(d) AS (SELECT '2024-02-01'::timestamp UNION ALL SELECT d + interval '1 month -29 days' FROM r WHERE d < '2025-01-01') SELECT count(*) FROM r`,
 		// the bound in an outer join's ON filters nothing
@@ -91,7 +92,7 @@ func TestRecursionGuardNormalises(t *testing.T) {
 			_, err := v.Validate(sql)
 			if err == nil || !strings.Contains(err.Error(), validate.CodeRecursion) {
 				t.Errorf("%s: %s: got %v, want %s", name, sql, err, validate.CodeRecursion)
-			} else if !strings.Contains(err.Error(), "depth < 100") && !strings.Contains(err.Error(), "join it on its key") && !strings.Contains(err.Error(), "narrow the range") {
+			} else if !strings.Contains(err.Error(), "depth < 100") && !strings.Contains(err.Error(), "join it on its key") && !strings.Contains(err.Error(), "narrow the range") && !strings.Contains(err.Error(), "both at now()") {
 				t.Errorf("%s: %s: message %q does not say how to bound it", name, sql, err)
 			}
 		}
