@@ -100,8 +100,8 @@
 // seed; not abs(n) - 1, not a float seed) compared in the direction it
 // moves, through casts to numbers and dates and unary minus (-n > -10 is
 // n < 10), with a value fixed during the recursion, in WHERE or an inner
-// join's ON (from a constant seed to a constant bound at most
-// WithMaxGenerated steps); or a walk along a table's primary or unique key
+// join's ON (from a constant seed to a constant bound, both literals or
+// both relative to now(), at most WithMaxGenerated steps); or a walk along a table's primary or unique key
 // in which the key moves (ON t.id = r.parent_id with t.parent_id as the
 // next parent_id, or ON t.parent_id = r.id with t.id as the next id). Every
 // other relation of the recursive term must be joined on a unique key or
