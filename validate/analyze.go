@@ -49,6 +49,9 @@ type level struct {
 	aliases map[string]bool // output column names (usable in ORDER BY/GROUP BY)
 	parent  *level
 	ctes    map[string]int // CTE name -> cross-join weight of its body
+	// equi connects the relations only equality conditions join: a
+	// non-equi join (a.id <= b.id) yields up to the product of its sides.
+	equi *unionFind
 	// For the fan-trap lint: the USING or NATURAL joins (collected when
 	// linting).
 	usings []usingJoin
@@ -64,12 +67,15 @@ type usingJoin struct {
 type analyzer struct {
 	c    *checker
 	lint bool
+	// nonEqui holds the SELECTs whose relations only non-equi joins
+	// connect (a.id <= b.id): ARRAY(subquery) over one collects a product.
+	nonEqui map[*pg.SelectStmt]bool
 }
 
 // analyze runs the checks that need the query's structure: the cross-join
 // guard always, the lint checks when lint is set.
 func analyze(c *checker, s *pg.SelectStmt, lint bool) {
-	a := &analyzer{c: c, lint: lint}
+	a := &analyzer{c: c, lint: lint, nonEqui: map[*pg.SelectStmt]bool{}}
 	a.selectStmt(s, nil, nil, true)
 }
 
@@ -107,7 +113,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	if s.Op != pg.SetOperation_SETOP_NONE {
 		return max(a.selectStmt(s.Larg, parent, ctes, false), a.selectStmt(s.Rarg, parent, ctes, false))
 	}
-	lv := &level{parent: parent, using: map[string]bool{}, aliases: map[string]bool{}, ctes: ctes}
+	lv := &level{parent: parent, using: map[string]bool{}, aliases: map[string]bool{}, ctes: ctes, equi: newUnionFind()}
 	uf := newUnionFind()
 	for _, item := range s.FromClause {
 		a.fromItem(item, lv, uf)
@@ -127,8 +133,12 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 		a.connect(conj, lv, uf)
 	}
 	weight := a.crossJoin(s, lv, uf)
-	if weight > 1 {
-		a.accumulatingOverProduct(s)
+	switch {
+	case weight > 1:
+		a.accumulatingOverProduct(s, "a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+	case groupCount(lv, lv.equi) > 1:
+		a.nonEqui[s] = true
+		a.accumulatingOverProduct(s, "a join without an equality condition (a.id <= b.id, BETWEEN, <>) collects up to every combination of rows in memory; join the relations on equal keys or aggregate each side first")
 	}
 
 	for _, t := range s.TargetList {
@@ -258,6 +268,7 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 		if len(all) > 1 && (len(j.UsingClause) > 0 || j.IsNatural) {
 			for _, r := range all[1:] {
 				uf.union(all[0], r)
+				lv.equi.union(all[0], r)
 			}
 		}
 		if a.lint && (len(j.UsingClause) > 0 || j.IsNatural) {
@@ -284,8 +295,10 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 
 func (a *analyzer) addRel(r *relation, lv *level, uf *unionFind) []*relation {
 	uf.add(r)
+	lv.equi.add(r)
 	for _, p := range r.joins {
 		uf.union(p, r)
+		lv.equi.union(p, r)
 	}
 	lv.rels = append(lv.rels, r)
 	return []*relation{r}
@@ -390,7 +403,7 @@ func (a *analyzer) crossJoin(s *pg.SelectStmt, lv *level, uf *unionFind) int {
 // accumulatingOverProduct refuses aggregates that keep every input value
 // (array_agg, string_agg, json_agg, ...) over a cartesian product: their
 // state is not bounded by work_mem and grows with the product.
-func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
+func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt, over string) {
 	visitOutputs(s, func(n *pg.Node, m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg.FuncCall:
@@ -399,11 +412,11 @@ func (a *analyzer) accumulatingOverProduct(s *pg.SelectStmt) {
 			// sort, spilling to temporary files that temp_file_limit
 			// bounds.)
 			if accumulating[funcName(x)] {
-				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over a cartesian product collects every combination of rows in memory; join the relations with ON conditions", funcName(x))
+				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "%s over %s", funcName(x), over)
 				return false
 			}
 		case *pg.JsonArrayAgg, *pg.JsonObjectAgg:
-			a.c.add(CodeCrossJoin, SeverityError, nodeLocation(n), "JSON aggregation over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			a.c.add(CodeCrossJoin, SeverityError, nodeLocation(n), "JSON aggregation over %s", over)
 			return false
 		}
 		return true
@@ -456,16 +469,94 @@ func (a *analyzer) connect(conj *pg.Node, lv *level, uf *unionFind) {
 	if len(distinct)+unknown < 2 {
 		return
 	}
+	equi := equiJoin(conj, lv)
+	join := func(x, y *relation) {
+		uf.union(x, y)
+		if equi {
+			lv.equi.union(x, y)
+		}
+	}
 	if unknown > 0 {
 		// The condition may relate any of them: assume it joins them all.
 		for _, r := range lv.rels[1:] {
-			uf.union(lv.rels[0], r)
+			join(lv.rels[0], r)
 		}
 		return
 	}
 	for _, r := range refs[1:] {
-		uf.union(refs[0], r)
+		join(refs[0], r)
 	}
+}
+
+// equiJoin reports whether a join condition matches rows on equal values
+// of columns of two relations (a.k = b.k, IN, IS NOT DISTINCT FROM, through
+// casts; an AND with one, an OR of them), so that its rows are bounded by
+// the data's duplicates rather than the product. a.id = b.id * 0, a.id =
+// a.id + b.id and a.id - b.id = 0 are not.
+func equiJoin(n *pg.Node, lv *level) bool {
+	switch {
+	case n.GetAExpr() != nil:
+		e := n.GetAExpr()
+		op, ok := opName(e)
+		switch {
+		case e.Kind == pg.A_Expr_Kind_AEXPR_OP && ok && op == "=",
+			e.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+			return columnsOfTwo(e.Lexpr, e.Rexpr, lv)
+		case e.Kind == pg.A_Expr_Kind_AEXPR_IN && ok && op == "=":
+			for _, item := range e.Rexpr.GetList().GetItems() {
+				if !columnsOfTwo(e.Lexpr, item, lv) {
+					return false
+				}
+			}
+			return len(e.Rexpr.GetList().GetItems()) > 0
+		}
+	case n.GetBoolExpr() != nil:
+		b := n.GetBoolExpr()
+		match := func(arm *pg.Node) bool { return equiJoin(arm, lv) }
+		switch b.Boolop {
+		case pg.BoolExprType_AND_EXPR:
+			return slices.ContainsFunc(b.Args, match)
+		case pg.BoolExprType_OR_EXPR:
+			for _, arm := range b.Args {
+				if !slices.ContainsFunc(conjuncts(arm), match) {
+					return false
+				}
+			}
+			return len(b.Args) > 0
+		}
+	}
+	return false
+}
+
+// columnsOfTwo reports whether l and r are columns (through casts) of two
+// different relations, or of relations the level cannot resolve.
+func columnsOfTwo(l, r *pg.Node, lv *level) bool {
+	col := func(n *pg.Node) (*relation, bool) {
+		for n.GetTypeCast() != nil {
+			n = n.GetTypeCast().Arg
+		}
+		cr := n.GetColumnRef()
+		if cr == nil {
+			return nil, false
+		}
+		rel, ok := lv.resolve(cr)
+		return rel, rel != nil || !ok
+	}
+	a, okA := col(l)
+	b, okB := col(r)
+	return okA && okB && (a != b || a == nil)
+}
+
+// groupCount counts the groups of relations of a level (single-row items
+// aside) that uf leaves unconnected.
+func groupCount(lv *level, uf *unionFind) int {
+	roots := map[*relation]bool{}
+	for _, r := range lv.rels {
+		if !r.singleRow {
+			roots[uf.find(r)] = true
+		}
+	}
+	return len(roots)
 }
 
 // joinCondition reports whether a condition can join the relations it
@@ -588,8 +679,8 @@ func (a *analyzer) expr(n *pg.Node, lv *level) {
 				return true
 			}
 			// ARRAY(subquery) keeps every row in memory, like array_agg.
-			if w := a.selectStmt(sub, lv, lv.ctes, false); w > 1 {
-				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "ARRAY(subquery) over a cartesian product collects every combination of rows in memory; join the relations with ON conditions")
+			if w := a.selectStmt(sub, lv, lv.ctes, false); w > 1 || a.nonEqui[sub] {
+				a.c.add(CodeCrossJoin, SeverityError, int(x.Location), "ARRAY(subquery) over a cartesian product or a join without an equality condition collects every combination of rows in memory; join the relations on equal keys")
 			}
 			a.expr(x.Testexpr, lv)
 			return false

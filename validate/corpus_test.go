@@ -26,9 +26,9 @@ func readCorpus(t testing.TB, dir string) []corpusCase {
 
 // shopTables is the allowed set the corpus is checked against.
 var shopTables = []validate.Table{
-	{Schema: "public", Name: "users", Columns: []string{"id", "name", "email", "created_at"}},
-	{Schema: "public", Name: "orders", Columns: []string{"id", "user_id", "amount", "status", "created_at"}},
-	{Schema: "public", Name: "products", Columns: []string{"id", "name", "price"}},
+	{Schema: "public", Name: "users", Columns: []string{"id", "name", "email", "created_at"}, PrimaryKey: []string{"id"}},
+	{Schema: "public", Name: "orders", Columns: []string{"id", "user_id", "amount", "status", "created_at"}, PrimaryKey: []string{"id"}},
+	{Schema: "public", Name: "products", Columns: []string{"id", "name", "price"}, PrimaryKey: []string{"id"}},
 }
 
 func shopValidator(opts ...validate.Option) *validate.Validator {

@@ -105,25 +105,48 @@
 // WithSystemCatalogs(true); relations holding secrets (pg_authid,
 // pg_shadow, pg_user_mappings, pg_statistic, ...) always are.
 //
-// Resource guards: generate_series needs bounds the validator can evaluate
-// and may yield at most WithMaxGenerated rows (a date series over the data's
-// range with a step of at least a day is allowed). String-building calls
+// Resource guards prove a bound or refuse. generate_series needs bounds the
+// validator can evaluate and may yield at most WithMaxGenerated rows,
+// counted in float seconds (never time.Duration, which 2000 years in
+// nanoseconds overflows), dates plus or minus integer days included; a date
+// series over the data's range with a step of at least a day is allowed,
+// with constant shifts of its bounds counted (V021). String-building calls
 // (repeat, lpad, rpad, format with widths, replace, regexp_replace) may
 // build at most WithMaxGenerated characters, computed through nested calls
 // with constant counts, lengths and widths (a value from the data counts
-// one); accumulating aggregates (string_agg, array_agg, json_agg, ...) may
-// collect built values of at most a hundredth of that (V022). A recursive
-// CTE needs a real bound in its recursive term: a column of the CTE compared
-// with a value that does not depend on the recursion, in the direction its
-// step moves, or equated with a column of a real relation (WHERE true, ON
-// true, random() >= 0, n = n or ... OR true bound nothing: V020). More than
-// WithMaxCrossJoin unconnected FROM groups are rejected, where only a join
-// condition connects (not <>, not ON true, not ... OR true) and a LATERAL
-// item is connected only to what its own conditions or arguments compare
-// it with; accumulating aggregates over any product are rejected (V023).
-// These rules are conservative heuristics, not proofs: run the result with
-// a statement_timeout (the executor does, and bounds memory and temporary
-// files too).
+// one); accumulating aggregates (string_agg, array_agg, json_agg,
+// JSON_ARRAYAGG, ...) may collect built values of at most a hundredth of
+// that, all of a query's together, a value of the data counting a
+// thousandth (at most ten accumulating aggregates of data in one query). An aggregated value (an accumulating
+// aggregate, ARRAY(subquery)) is as long as its rows wherever it flows
+// (scalar subqueries, CTE and subquery columns, windows, repeat, format,
+// concatenations): one may be wrapped, two in one value or an aggregate of
+// aggregated values are refused, and an accumulating window aggregate needs
+// a ROWS BETWEEN frame of constant bounds (V022). A recursive CTE needs a
+// proof that it ends (V020): a column with a strictly monotone step (n + 1,
+// n + -1 read as n - 1, d + INTERVAL '1 day', n * 2 from a positive literal
+// seed; not abs(n) - 1, not a float seed) compared in the direction it
+// moves, through casts to numbers and dates and unary minus (-n > -10 is
+// n < 10), with a value fixed during the recursion, in WHERE or an inner
+// join's ON (from a constant seed to a constant bound, both literals or
+// both relative to now(), at most WithMaxGenerated steps); or a walk along a table's primary or unique key
+// in which the key moves (ON t.id = r.parent_id with t.parent_id as the
+// next parent_id, or ON t.parent_id = r.id with t.id as the next id). Every
+// other relation of the recursive term must be joined on a unique key or
+// yield one row, and the CTE must be a FROM item of its recursive term,
+// not inside a subquery (WHERE true, ON true, random() >= 0, n = n, ...
+// OR true, a join to VALUES or to a LATERAL copy of the column, a carried
+// key bound nothing). More than WithMaxCrossJoin unconnected FROM groups
+// are rejected, where only a join condition connects (not <>, not ON true,
+// not ... OR true) and a LATERAL item is connected only to what its own
+// conditions or arguments compare it with; accumulating aggregates over
+// any product, or over a join without an equality of two relations'
+// columns (a.id <= b.id), are rejected (V023). Residual: a float column of
+// the data used as a counter's seed is not seen (1e300 + 1 is 1e300), and
+// a key walk ends only on acyclic data; the executor's statement_timeout
+// bounds both.
+// Beyond them, run the result with a statement_timeout (the executor does,
+// and bounds memory and temporary files too).
 //
 // # Result SQL
 //
@@ -170,12 +193,13 @@
 // catalog, its row type or a catalog-lookup type (reg*, aclitem), V014 a
 // field that names no column (functional notation), V015 the server's plan
 // calls something the policy refuses (CheckPlan), V016 unknown type, V020
-// recursive CTE without a real bound, V021 generate_series bounds, V022
-// string-building beyond the limit, V023 cross join of too many relations
-// or an accumulating aggregate over one, V024 text over 64 KiB or a tree
-// nested deeper than the parser allows, V026 system column (xmin, xmax,
-// cmin, cmax, tableoid) without WithSystemColumns(true), V030 rewrite did
-// not re-validate.
+// recursive CTE without a proven bound, V021 generate_series bounds, V022
+// string-building beyond the limit or an aggregated value built on, V023
+// cross join of too many relations or an accumulating aggregate over one
+// or over a non-equi join, V024 text over 64 KiB or a tree nested deeper
+// than the parser allows, V026 system column (xmin, xmax, cmin, cmax,
+// tableoid) without WithSystemColumns(true), V030 rewrite did not
+// re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003

@@ -125,10 +125,10 @@ const (
 	CodeFuncNotation    = "V014" // a field selection that names no column: PostgreSQL would call a function (functional notation)
 	CodePlan            = "V015" // the server's plan (EXPLAIN VERBOSE) names a function, operator or type the policy refuses, or could not be checked
 	CodeType            = "V016" // a type name the validator does not know (not built in, not a configured type, not an allowed relation's row type)
-	CodeRecursion       = "V020" // recursive CTE without a detectable termination guard
-	CodeSeries          = "V021" // generate_series with non-constant or too large bounds
-	CodeStringBomb      = "V022" // string-building call (repeat, lpad, rpad, format widths, nested) whose result size is not bounded by constants within the limit
-	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one
+	CodeRecursion       = "V020" // recursive CTE without a proven bound (monotone counter in its direction, or a walk along a table's key)
+	CodeSeries          = "V021" // generate_series with non-constant or too large bounds (rows counted without overflow)
+	CodeStringBomb      = "V022" // string-building call (repeat, lpad, rpad, format widths, nested) whose result size is not bounded by constants within the limit; an aggregated value built on or aggregated again; an accumulating window aggregate without a constant ROWS frame
+	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one or over a non-equi join
 	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
 	CodeSystemColumn    = "V026" // a system column (xmin, xmax, cmin, cmax, tableoid) without WithSystemColumns(true)
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)

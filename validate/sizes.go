@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -27,6 +28,29 @@ var passThrough = setOf("min", "max", "any_value", "mode", "percentile_disc", "f
 
 // sizeCap bounds learnt sizes (they only need to compare with the limit).
 const sizeCap = 1e15
+
+// aggUnit is the size of one aggregated value (string_agg, array_agg,
+// json_agg, ARRAY(subquery), ... of any rows): as long as the rows it
+// collects, which the query does not bound. A size is aggs*aggUnit + chars:
+// one aggregated value may flow on (through a scalar subquery, a CTE or
+// subquery column, a window, into lpad or a concatenation with a few
+// characters), but two in one value (repeat(agg, 2), agg || agg, an
+// aggregate of aggregates) are refused: every large aggregate of a value
+// counts together. Larger than any character limit (WithMaxGenerated).
+const aggUnit = 1e12
+
+// splitSize splits a size into aggregated values and characters.
+func splitSize(n float64) (aggs, chars float64) {
+	aggs = math.Floor(n / aggUnit)
+	return aggs, n - aggs*aggUnit
+}
+
+// oversize reports whether a value of size n is beyond the limit: more
+// than one aggregated value, or more characters than limit.
+func oversize(n, limit float64) bool {
+	aggs, chars := splitSize(n)
+	return aggs > 1 || chars > limit
+}
 
 // selfSize is the size a recursive CTE's own columns are given in its
 // recursive term, to tell a step that adds to a value (s || 'x': selfSize
@@ -260,7 +284,25 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 		reported[format] = true
 		c.add(CodeStringBomb, SeverityError, loc, format, args...)
 	}
+	// Every accumulating aggregate of the query holds its values at once:
+	// what they collect per row counts together, a value of the data as
+	// limit/1000 characters (100 by default), so that one query holds at
+	// most ten copies of the data's column, fewer of built values.
+	total := 0.0
 	visit(root, func(m proto.Message) bool {
+		if name, args, over, ok := accumulation(m); ok {
+			loc := -1
+			switch x := m.(type) {
+			case *pg.FuncCall:
+				loc = int(x.Location)
+			case *pg.JsonArrayAgg:
+				loc = int(x.GetConstructor().GetLocation())
+			case *pg.JsonObjectAgg:
+				loc = int(x.GetConstructor().GetLocation())
+			}
+			chars := c.checkAccumulation(name, args, over, func(format string, args ...any) { report(loc, format, args...) })
+			total += math.Max(chars, limit/1000)
+		}
 		switch x := m.(type) {
 		case *pg.WithClause:
 			if x.Recursive {
@@ -274,8 +316,14 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 			}
 		case *pg.SubLink:
 			if x.SubLinkType == pg.SubLinkType_ARRAY_SUBLINK {
-				if n := z.querySize(x.Subselect.GetSelectStmt()); n > limit/100 {
-					report(int(x.Location), "ARRAY(subquery) would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", n, c.cfg.maxGenerated/100)
+				n := z.querySize(x.Subselect.GetSelectStmt())
+				aggs, chars := splitSize(n)
+				total += math.Max(chars, limit/1000)
+				switch {
+				case aggs > 0:
+					report(int(x.Location), "ARRAY(subquery) would collect aggregated values, each as long as its rows; aggregate the data itself")
+				case chars > limit/100:
+					report(int(x.Location), "ARRAY(subquery) would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", chars, c.cfg.maxGenerated/100)
 				}
 			}
 		}
@@ -284,17 +332,32 @@ func (c *checker) checkSizes(root *pg.SelectStmt) {
 	// The first column over the limit by name, not by map order: the
 	// message must be the same on every call.
 	for _, name := range slices.Sorted(maps.Keys(z.cols)) {
-		if n := z.cols[name]; n > limit {
-			report(-1, "the query computes %s with up to %.0f characters, more than the limit of %d; build shorter values", name, n, c.cfg.maxGenerated)
+		if n := z.cols[name]; oversize(n, limit) {
+			report(-1, "the query computes %s %s; build shorter values", name, describeSize(n, c.cfg.maxGenerated))
 			break
 		}
 	}
 	for _, n := range z.outputSizes(root) {
-		if n > limit {
-			report(-1, "the query would return values of up to %.0f characters, more than the limit of %d; build shorter values", n, c.cfg.maxGenerated)
+		if oversize(n, limit) {
+			report(-1, "the query would return values %s; build shorter values", describeSize(n, c.cfg.maxGenerated))
 			break
 		}
 	}
+	if total > limit/100 {
+		report(-1, "the query's accumulating aggregates (string_agg, array_agg, json_agg, ARRAY(subquery), ...) together collect up to %.0f characters per row, more than %d (each counts at least %d, a value of the data): use fewer of them or aggregate the data itself", total, c.cfg.maxGenerated/100, c.cfg.maxGenerated/1000)
+	}
+}
+
+// describeSize says what makes a size too large.
+func describeSize(n float64, limit int64) string {
+	aggs, chars := splitSize(n)
+	switch {
+	case aggs >= sizeCap/aggUnit:
+		return fmt.Sprintf("from %.0f or more aggregated values (string_agg, array_agg, ... each as long as its rows) in one value", sizeCap/aggUnit)
+	case aggs > 1:
+		return fmt.Sprintf("from %.0f aggregated values (string_agg, array_agg, ... each as long as its rows) in one value", aggs)
+	}
+	return fmt.Sprintf("with up to %.0f characters, more than the limit of %d", chars, limit)
 }
 
 // selfGrowth returns a column of a recursive CTE that its recursive term
@@ -319,7 +382,7 @@ func (z *sizer) selfGrowth(cte *pg.CommonTableExpr) string {
 		})
 		inner := &sizer{cols: z.cols, rels: z.rels, selfRefs: refs, selfCols: setOf(cols...)}
 		for i, n := range inner.outputSizes(arm) {
-			if n < 1.5*selfSize {
+			if _, chars := splitSize(n); chars < 1.5*selfSize {
 				continue
 			}
 			if i < len(cols) {

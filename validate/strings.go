@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 )
 
 // String sizes. A query can build a huge value in one row from a short
@@ -22,6 +23,12 @@ import (
 // arguments.
 var builders = setOf("repeat", "lpad", "rpad", "format", "replace", "regexp_replace", "overlay",
 	"array_to_string", "concat_ws")
+
+// fixedSize are functions whose result is short whatever their arguments
+// (md5 of an aggregate is 32 characters, not the aggregate).
+var fixedSize = setOf("md5", "sha224", "sha256", "sha384", "sha512", "length", "char_length", "character_length",
+	"octet_length", "bit_length", "cardinality", "array_length", "array_ndims", "json_array_length",
+	"jsonb_array_length", "strpos", "position", "ascii", "crc32", "crc32c", "hashtext", "count")
 
 // accumulating are the aggregates whose state holds every input value; a
 // product of relations or long built values under them can fill memory that
@@ -40,20 +47,83 @@ func (c *checker) checkStringSize(f *pg.FuncCall, name string) {
 		switch {
 		case !ok:
 			c.violation(CodeStringBomb, "%s needs constant lengths, counts and format widths (number literals); compute them from literals", name)
-		case n > limit:
-			c.violation(CodeStringBomb, "%s would build a text of up to %.0f characters, more than the limit of %d; use smaller lengths", name, n, c.cfg.maxGenerated)
-		}
-	case accumulating[name] && !isWindow(f):
-		for _, a := range f.Args {
-			if n, ok := c.sizes.nodeSize(a); ok && n > limit/100 {
-				c.violation(CodeStringBomb, "%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, n, c.cfg.maxGenerated/100)
-				return
-			}
+		case oversize(n, limit):
+			c.violation(CodeStringBomb, "%s would build a text %s; use smaller lengths", name, describeSize(n, c.cfg.maxGenerated))
 		}
 	}
 }
 
-func isWindow(f *pg.FuncCall) bool { return f.Over != nil }
+// accumulation gives the per-row inputs and the window of an accumulating
+// aggregate (a call, JSON_ARRAYAGG or JSON_OBJECTAGG); ok is false for
+// anything else.
+func accumulation(m proto.Message) (name string, args []*pg.Node, over *pg.WindowDef, ok bool) {
+	switch x := m.(type) {
+	case *pg.FuncCall:
+		if accumulating[funcName(x)] {
+			return funcName(x), x.Args, x.Over, true
+		}
+	case *pg.JsonArrayAgg:
+		return "JSON_ARRAYAGG", []*pg.Node{x.GetArg().GetRawExpr()}, x.GetConstructor().GetOver(), true
+	case *pg.JsonObjectAgg:
+		return "JSON_OBJECTAGG", []*pg.Node{x.GetArg().GetKey(), x.GetArg().GetValue().GetRawExpr()}, x.GetConstructor().GetOver(), true
+	}
+	return "", nil, nil, false
+}
+
+// checkAccumulation judges one accumulating aggregate: the values it
+// collects (no aggregated value, built values of at most limit/100
+// characters) and, as a window, its frame (each row holds what its frame
+// collects); it returns the built characters it collects per row.
+func (c *checker) checkAccumulation(name string, args []*pg.Node, over *pg.WindowDef, report func(format string, args ...any)) float64 {
+	limit := float64(c.cfg.maxGenerated)
+	n, ok := c.sizes.sumSize(args)
+	aggs, chars := splitSize(n)
+	switch {
+	case ok && aggs > 0:
+		report("%s would collect aggregated values (string_agg, array_agg, ... of a subquery, CTE or window), each as long as its rows; aggregate the data itself", name)
+	case ok && chars > limit/100:
+		report("%s would collect built values of up to %.0f characters each, more than %d; aggregate the data itself", name, chars, c.cfg.maxGenerated/100)
+	}
+	if over != nil && !boundedFrame(over, limit/100) {
+		report("%s OVER a frame that is not ROWS BETWEEN constant bounds gives every row an aggregate that grows with the rows (rows times rows in all); aggregate with GROUP BY, or write ROWS BETWEEN 10 PRECEDING AND CURRENT ROW in the OVER clause", name)
+	}
+	return chars
+}
+
+// Window frame options (FRAMEOPTION_* in PostgreSQL's parsenodes.h).
+const (
+	frameRows                  = 0x00004
+	frameStartUnboundedPrec    = 0x00020
+	frameEndUnboundedFollowing = 0x00100
+	frameStartOffset           = 0x00800 | 0x02000
+	frameEndOffset             = 0x01000 | 0x04000
+)
+
+// boundedFrame reports whether a window's frame is ROWS between constant
+// offsets (or the current row) spanning at most max rows. A named window
+// (OVER w) is judged by its own clause's frame, which the inline
+// definition does not show: not bounded here.
+func boundedFrame(w *pg.WindowDef, max float64) bool {
+	o := w.FrameOptions
+	if w.Name != "" || w.Refname != "" || o&frameRows == 0 || o&(frameStartUnboundedPrec|frameEndUnboundedFollowing) != 0 {
+		return false
+	}
+	span := 1.0
+	for _, part := range []struct {
+		set  bool
+		node *pg.Node
+	}{{o&frameStartOffset != 0, w.StartOffset}, {o&frameEndOffset != 0, w.EndOffset}} {
+		if !part.set {
+			continue
+		}
+		k, ok := numConst(part.node)
+		if !ok || !finite(k) || k < 0 {
+			return false
+		}
+		span += k
+	}
+	return span <= max
+}
 
 // strSize bounds the characters a string-building call yields; ok is false
 // when a count, length, width or format string is not a constant.
@@ -102,9 +172,12 @@ func (z *sizer) strSize(f *pg.FuncCall) (float64, bool) {
 		rest := append(append([]*pg.Node(nil), f.Args[:di]...), f.Args[min(di+1, len(f.Args)):]...)
 		n, ok := z.sumSize(rest)
 		if d > 1 && d > sizeOf(f.Args[di]) {
-			d *= 100
+			return n * (1 + d*100), ok
 		}
-		return n * (1 + d), ok
+		// A written-out delimiter between the elements of one
+		// aggregated value keeps it one aggregated value.
+		aggs, chars := splitSize(n)
+		return aggs*aggUnit + chars*(1+d), ok
 	case "replace", "regexp_replace", "overlay":
 		// Every character may be replaced by the replacement text.
 		s, ok1 := arg(0)
@@ -143,12 +216,26 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 			return z.strSize(f)
 		}
 		if isAggregate(f) || f.Over != nil {
-			if passThrough[funcName(f)] || accumulating[funcName(f)] {
-				// One of its inputs (max(s), lag(s)), or all of them.
+			if accumulating[funcName(f)] {
+				// As long as the rows it collects: one aggregated value.
+				_, ok := z.sumSize(f.Args)
+				return aggUnit, ok
+			}
+			if passThrough[funcName(f)] {
+				// One of its inputs (max(s), lag(s)).
 				s, ok := z.sumSize(f.Args)
 				return math.Max(s, 1), ok
 			}
 			return 1, true // one row's value of data
+		}
+		if fixedSize[funcName(f)] {
+			// Its arguments are still built: their characters stay,
+			// one aggregated value is gone.
+			s, ok := z.sumSize(f.Args)
+			if aggs, chars := splitSize(s); aggs <= 1 {
+				return math.Max(chars, 8), ok
+			}
+			return s, ok
 		}
 		return z.sumSize(f.Args)
 	case n.GetAExpr() != nil:
@@ -180,12 +267,17 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		return z.columnSize(n.GetColumnRef()), true
 	case n.GetSubLink() != nil:
 		sl := n.GetSubLink()
-		if sl.SubLinkType == pg.SubLinkType_EXISTS_SUBLINK {
+		switch sl.SubLinkType {
+		case pg.SubLinkType_EXISTS_SUBLINK:
 			return 1, true
+		case pg.SubLinkType_ARRAY_SUBLINK:
+			return aggUnit, true // every row of the subquery
 		}
 		return z.querySize(sl.Subselect.GetSelectStmt()), true
 	case n.GetAIndirection() != nil:
 		return z.nodeSize(n.GetAIndirection().Arg)
+	case n.GetJsonArrayAgg() != nil, n.GetJsonObjectAgg() != nil, n.GetJsonArrayQueryConstructor() != nil:
+		return aggUnit, true
 	}
 	return 1, true // a value read from the data, or computed from one
 }

@@ -67,3 +67,26 @@ SELECT * FROM JSON_TABLE('{}'::jsonb, '$' COLUMNS (a text PATH '$.a' DEFAULT ('1
 
 -- expect: V010
 SELECT * FROM JSON_TABLE('{}'::jsonb, '$' COLUMNS (n FOR ORDINALITY, NESTED PATH '$.x[*]' COLUMNS (b int PATH '$' DEFAULT (1.0)."pg_sleep" ON EMPTY))) jt
+
+-- An aggregated value (string_agg, array_agg, json_agg, ARRAY(subquery)) is
+-- as long as its rows: through a scalar subquery, a CTE or a subquery
+-- column it is built on again like the aggregate itself (issue 25).
+
+-- expect: V022
+-- the aggregate counted one character: 50,000 copies of a whole column
+SELECT repeat((SELECT string_agg(email, ',') FROM users), 50000)
+
+-- expect: V022
+WITH a AS (SELECT pg_catalog.string_agg(email, ',') AS s FROM users) SELECT pg_catalog.repeat(s, 50000) FROM a
+
+-- expect: V022
+SELECT REPEAT("A"."S", 2) FROM (SELECT STRING_AGG("email", ',') AS "S" FROM "users") "A"
+
+-- expect: V022
+SELECT (SELECT string_agg(email, ',') FROM users) || (SELECT string_agg(email, ',') FROM users)
+
+-- expect: V022
+SELECT string_agg(s, ',') FROM (SELECT string_agg(email, ',') AS s FROM users GROUP BY name) g
+
+-- expect: V022
+SELECT U&"\0072epeat"(ARRAY(SELECT email FROM users)::text, 50000)

@@ -420,3 +420,143 @@ SELECT string_agg(repeat('x', 100000), '') FROM generate_series(1, 100000)
 
 -- expect: V022
 SELECT length(array_agg(rpad('x', 100000))::text) FROM generate_series(1, 100000)
+
+-- Guards that prove a bound or refuse (issue 25). Recursion: a step that
+-- is not strictly monotone after normalising arithmetic and casts, a
+-- comparison against the step's direction, "key joins" that never move or
+-- multiply rows, the self-reference hidden in a subquery (V020).
+
+-- expect: V020
+-- server: plan
+-- n + -1 moves down: n < 10 never ends it
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + -1 FROM r WHERE n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+WITH RECURSIVE "R"("N") AS (SELECT 1 UNION ALL SELECT "N" OPERATOR(pg_catalog.+) (-1) FROM "R" WHERE "N" < 10) SELECT count(*) FROM "R"
+
+-- expect: V020
+-- server: plan
+-- abs breaks monotony: 1, 0, 1, 0, ...
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT pg_catalog.abs(n) - 1 FROM r WHERE n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n - 1 FROM r WHERE n::int < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- -n < 10 is n > -10: against n + 1
+WITH RECURSIVE U&"\0072"(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE -n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- 0.4::int is 0: the step rounds to nothing
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 0.4::int FROM r WHERE n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- n * 2 from 0 stays 0
+WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n * 2 FROM r WHERE n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- a bound in a LEFT JOIN's ON filters no row of r
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r LEFT JOIN users u ON r.n < 10) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n FROM r JOIN (VALUES (1)) v(k) ON v.k = r.n) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- a LATERAL copy of the column
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n FROM r, LATERAL (SELECT r.n AS k) x WHERE x.k = r.n) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- a carried key: u.id = r.n on the primary key, but n never moves
+WITH RECURSIVE r(n, d) AS (SELECT 1, 0 UNION ALL SELECT r.n, r.d FROM r JOIN users u ON u.id = r.n) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- the next n is the key it was joined on
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT o.user_id FROM r JOIN orders o ON o.user_id = r.n) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- a non-unique join multiplies the rows at each step under a depth bound
+WITH RECURSIVE r(n, d) AS (SELECT 1, 0 UNION ALL SELECT r.n, r.d + 1 FROM r JOIN orders o ON o.user_id = r.n WHERE r.d < 40) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT r.n + 1 FROM r, pg_catalog.generate_series(1, 3) WHERE r.n < 40) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+-- the self-reference inside a subquery in FROM
+WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM (SELECT * FROM r) x) SELECT count(*) FROM r
+
+-- expect: V020
+-- server: plan
+SELECT * FROM users u WHERE u.id IN (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + -1 FROM r WHERE n < 10) SELECT n FROM r)
+
+-- expect: V020
+-- server: plan
+SELECT * FROM users u, LATERAL (WITH RECURSIVE r(n) AS (SELECT u.id UNION ALL SELECT n - 1 FROM r WHERE n::int < u.id + 10) SELECT max(n) FROM r) m
+
+-- generate_series sizes in rows without overflow (V021): 2000 years in
+-- steps of 2 seconds overflowed time.Duration and counted one row.
+
+-- expect: V021
+-- server: plan
+SELECT count(*) FROM generate_series(now() - interval '1000 years', now() + interval '1000 years', interval '2 seconds')
+
+-- expect: V021
+-- server: plan
+SELECT count(*) FROM pg_catalog.generate_series(pg_catalog.now() - '1000 years'::interval, pg_catalog.now() + '1000 years'::interval, '2 seconds'::interval)
+
+-- expect: V021
+-- server: plan
+SELECT count(*) FROM U&"\0067enerate_series"(NOW() - INTERVAL '1000 YEARS', NOW() + INTERVAL '1000 YEARS', INTERVAL '2 SECONDS')
+
+-- expect: V021
+-- server: plan
+SELECT count(*) FROM generate_series(current_date - 100000, current_date, interval '1 day')
+
+-- expect: V021
+-- server: plan
+SELECT count(*) FROM generate_series('2020-01-01'::date, 1000000 + '2020-01-01'::date, '1 day')
+
+-- expect: V021
+-- server: plan
+WITH s AS (SELECT generate_series((SELECT min(created_at) FROM orders) - interval '1000 years', (SELECT max(created_at) FROM orders), interval '1 day') AS d) SELECT count(*) FROM s
+
+-- Aggregated values are as long as their rows (V022, never planned:
+-- repeat folds), and accumulating aggregates over a non-equi join are a
+-- product (V023).
+
+-- expect: V023
+-- server: plan
+SELECT string_agg(a.email, ',') FROM users a JOIN users b ON a.id <= b.id
+
+-- expect: V023
+-- server: plan
+SELECT STRING_AGG("A"."email", ',') FROM "users" "A", "users" "B" WHERE "B"."id" >= "A"."id"
+
+-- expect: V023
+-- server: plan
+WITH s AS (SELECT pg_catalog.jsonb_agg(a) AS v FROM users a JOIN users b ON a.id BETWEEN b.id AND b.id + 100000) SELECT length(v::text) FROM s
+
+-- expect: V022
+SELECT array_agg(email) OVER () FROM users
+
+-- expect: V022
+SELECT U&"\0073tring_agg"(email, ',') OVER (ORDER BY id) FROM users
+
+-- expect: V022
+SELECT (SELECT max(length(x::text)) FROM (SELECT jsonb_agg(email) OVER (PARTITION BY name) AS x FROM users) s)
+
+-- expect: V022
+-- two aggregates each within the per-value guard, over it together
+SELECT string_agg(repeat(email, 600), ','), string_agg(repeat(name, 600), ',') FROM users

@@ -252,3 +252,12 @@ SELECT to_tsvector('english', u.name) @@ plainto_tsquery('english', 'bob') FROM 
 
 -- expect: ok
 SELECT 'open'::text, 1::int, 2.5::numeric(10, 2), '2024-01-01'::date, interval '1 day', '{1,2}'::int[], now()::timestamptz, 'x'::varchar(3), '{}'::jsonb
+
+-- expect: ok
+WITH RECURSIVE chain AS (SELECT * FROM orders WHERE id = 7 UNION ALL SELECT o.* FROM orders o JOIN chain c ON o.user_id = c.id) SELECT chain.id FROM chain ORDER BY 1
+
+-- expect: ok
+WITH RECURSIVE days(d) AS (SELECT DATE '2024-01-01' UNION ALL SELECT d + 1 FROM days WHERE d < DATE '2024-12-31') SELECT days.d FROM days ORDER BY 1
+
+-- expect: ok
+SELECT u.name, string_agg(o.status, ', ' ORDER BY o.id) AS statuses, array_agg(o.id ORDER BY o.id) AS ids FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name ORDER BY 1
