@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,11 +34,7 @@ type Config struct {
 	// taught through this server. nl_query still gives result ids, and the
 	// knowledge resource still lists what the engine knows.
 	NoLearn bool
-	// IndexFile, when set, is the saved index the engine was loaded from
-	// (--index): learn writes it back after each piece of knowledge, so
-	// what was learnt survives a restart.
-	IndexFile string
-	Logger    *slog.Logger // nil: silent
+	Logger  *slog.Logger // nil: silent
 }
 
 // Tool inputs and outputs. The JSON schemas the client sees are derived
@@ -189,8 +184,7 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 type handlers struct {
 	eng     *nl2sql.Engine
 	cfg     Config
-	answers *answers   // the last nl_query answers, for learn {id}
-	saving  sync.Mutex // one index write at a time
+	answers *answers // the last nl_query answers, for learn {id}
 }
 
 // askOptions maps the per-call scope and row cap to engine options.
