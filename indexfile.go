@@ -106,10 +106,12 @@ func fileError(what, path string, err error) error {
 
 // SaveIndexFile writes the index (SaveIndex) to path (its symlink's target)
 // atomically and under its lock, as LoadIndexFile describes: a failure
-// never leaves a truncated index where a good one was. For the file the
-// engine was loaded from (LoadIndexFile), it first takes on what other
-// writers stored there since; another path is written with the engine's
-// index as it is.
+// never leaves a truncated index where a good one was, and no knowledge in
+// the file is lost. For the file the engine was loaded from (LoadIndexFile)
+// it takes on what other writers stored there since, with its own changes
+// replayed on it; for another index file, the knowledge it holds that the
+// engine lacks is kept (the engine's wins for an ID both have), so
+// re-indexing into an index file keeps what it was taught.
 func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
 	defer finish(ctx, &err)
 	if err := e.usable(ctx); err != nil {
@@ -121,17 +123,24 @@ func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
 	if e.cfg.indexFile != "" && sameFile(path, e.cfg.indexFile) {
 		return e.syncIndexFile(ctx, syncWrite)
 	}
-	target, err := atomicfile.Target(path)
-	if err != nil {
-		return fileError("writing the index to", path, err)
+	if _, err := e.state(ctx); err != nil {
+		return err
 	}
-	unlock, err := atomicfile.Lock(ctx, target, true)
-	if err != nil {
-		return fileError("writing the index to", path, err)
+	e.file.syncing.Lock()
+	defer e.file.syncing.Unlock()
+	return e.mergeInto(ctx, path, true, false, e.ownKnowledge)
+}
+
+// ownKnowledge is all the engine knows as changes (learnt), by ID; the
+// caller holds e.file.changing.
+func (e *Engine) ownKnowledge() []knowledgeChange {
+	e.know.mu.RLock()
+	defer e.know.mu.RUnlock()
+	out := make([]knowledgeChange, 0, len(e.know.items))
+	for _, id := range slices.Sorted(maps.Keys(e.know.items)) {
+		out = append(out, knowledgeChange{k: e.know.items[id]})
 	}
-	defer unlock()
-	_ = atomicfile.RemoveStale(target) // best effort: a leftover is only clutter
-	return fileError("writing the index to", path, atomicfile.Write(target, func(w io.Writer) error { return e.SaveIndex(ctx, w) }))
+	return out
 }
 
 // sameFile reports whether two paths name one file (through symlinks).
@@ -176,15 +185,27 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 		return nil
 	}
 	write := mode == syncWrite || mode == syncPending
-	target, err := atomicfile.Target(path)
-	if err != nil {
-		return fileError("writing the index to", path, err)
-	}
 	if idle && mode == syncRead {
-		if fi, err := os.Stat(target); err == nil && e.file.seen != nil && os.SameFile(fi, e.file.seen) &&
+		target, err := atomicfile.Target(path)
+		if fi, serr := os.Stat(target); err == nil && serr == nil && e.file.seen != nil && os.SameFile(fi, e.file.seen) &&
 			fi.ModTime().Equal(e.file.seen.ModTime()) && fi.Size() == e.file.seen.Size() {
 			return nil // nobody wrote it since
 		}
+	}
+	return e.mergeInto(ctx, path, write, true, func() []knowledgeChange { return e.file.pending })
+}
+
+// mergeInto is the locked read-modify-write of the index file at path:
+// under its lock (exclusive to write, shared to read) it reads the file,
+// replays changes() on its knowledge, makes the result the engine's and,
+// with write, writes the engine's index there. bound says path is the
+// engine's own index file: its pending changes are then cleared once
+// written, and what it saw of the file noted. The caller holds
+// e.file.syncing.
+func (e *Engine) mergeInto(ctx context.Context, path string, write, bound bool, changes func() []knowledgeChange) error {
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return fileError("writing the index to", path, err)
 	}
 	unlock, err := atomicfile.Lock(ctx, target, write)
 	if err != nil {
@@ -195,21 +216,21 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 		_ = atomicfile.RemoveStale(target) // best effort: a leftover is only clutter
 	}
 	ix, fi, err := readIndexFile(target)
-	if err != nil {
-		return err // an unreadable file is not overwritten
+	if err != nil && (bound || !errors.Is(err, ErrBadIndex)) {
+		return err // the engine's index file unreadable: not overwritten
 	}
 	e.file.changing.Lock()
-	terms, err := e.takeOn(ctx, ix, e.file.pending)
+	terms, err := e.takeOn(ctx, ix, changes())
 	if err == nil && write {
 		err = atomicfile.Write(target, func(w io.Writer) error { return e.SaveIndex(ctx, w) })
 		if err == nil {
 			fi, err = os.Stat(target)
 		}
-		if err == nil {
+		if err == nil && bound {
 			e.file.pending = nil
 		}
 	}
-	if err == nil {
+	if err == nil && bound {
 		e.file.seen = fi
 	}
 	e.file.changing.Unlock()

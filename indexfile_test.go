@@ -208,3 +208,42 @@ func TestTermTargetsLimit(t *testing.T) {
 		t.Errorf("%d targets (the limit): %v", nl2sql.MaxTermTargets, err)
 	}
 }
+
+// TestSaveIndexFileKeepsKnowledge: re-indexing into an index file (an
+// engine not loaded from it, as nl2sql index --out FILE) keeps what the
+// file was taught; a file that is no index is replaced.
+func TestSaveIndexFileKeepsKnowledge(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, open := indexFileEngines(t, dir, "erp.idx")
+	k, err := open(path).Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: "Fiscal years start in April."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := fresh.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeTerm, Term: "crew", Targets: []string{"employees"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.SaveIndexFile(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{k.ID, own.ID}
+	slices.Sort(want)
+	if got := ids(t, open(path)); !slices.Equal(got, want) {
+		t.Errorf("after re-indexing the file holds %v, want %v", got, want)
+	}
+	other := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(other, []byte("not an index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.SaveIndexFile(ctx, other); err != nil {
+		t.Errorf("replacing a file that is no index: %v", err)
+	}
+	if got := ids(t, open(other)); !slices.Equal(got, want) {
+		t.Errorf("the replaced file holds %v, want %v", got, want)
+	}
+}
