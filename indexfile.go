@@ -27,6 +27,7 @@ type indexFile struct {
 	// knowledge and note the change, and (exclusive) by a sync while it
 	// merges, so a change is either in what it writes or still pending.
 	changing sync.RWMutex
+	mu       sync.Mutex // guards pending: Learns note theirs side by side
 	pending  []knowledgeChange
 	seen     os.FileInfo // the file as last read or written
 }
@@ -163,7 +164,9 @@ const (
 // no-op without one); the caller holds e.file.changing (shared).
 func (e *Engine) noteChange(c knowledgeChange) {
 	if e.cfg.indexFile != "" {
+		e.file.mu.Lock()
 		e.file.pending = append(e.file.pending, c)
+		e.file.mu.Unlock()
 	}
 }
 
@@ -178,9 +181,7 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 	}
 	e.file.syncing.Lock()
 	defer e.file.syncing.Unlock()
-	e.file.changing.RLock()
-	idle := len(e.file.pending) == 0
-	e.file.changing.RUnlock()
+	idle := len(e.file.pendingChanges()) == 0
 	if idle && mode == syncPending {
 		return nil
 	}
@@ -192,7 +193,14 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 			return nil // nobody wrote it since
 		}
 	}
-	return e.mergeInto(ctx, path, write, true, func() []knowledgeChange { return e.file.pending })
+	return e.mergeInto(ctx, path, write, true, e.file.pendingChanges)
+}
+
+// pendingChanges are the changes not yet written.
+func (f *indexFile) pendingChanges() []knowledgeChange {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.pending)
 }
 
 // mergeInto is the locked read-modify-write of the index file at path:
@@ -227,7 +235,9 @@ func (e *Engine) mergeInto(ctx context.Context, path string, write, bound bool, 
 			fi, err = os.Stat(target)
 		}
 		if err == nil && bound {
-			e.file.pending = nil
+			e.file.mu.Lock()
+			e.file.pending = nil // changing held: no Learn noted one since changes()
+			e.file.mu.Unlock()
 		}
 	}
 	if err == nil && bound {

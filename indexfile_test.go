@@ -3,10 +3,12 @@ package nl2sql_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -245,5 +247,36 @@ func TestSaveIndexFileKeepsKnowledge(t *testing.T) {
 	}
 	if got := ids(t, open(other)); !slices.Equal(got, want) {
 		t.Errorf("the replaced file holds %v, want %v", got, want)
+	}
+}
+
+// TestIndexFileConcurrentLearns: goroutines of two engines bound to one
+// file learn side by side (as a console's requests do): every learn that
+// returned is in the file. Run with -race too.
+func TestIndexFileConcurrentLearns(t *testing.T) {
+	ctx := context.Background()
+	path, open := indexFileEngines(t, t.TempDir(), "erp.idx")
+	engines := []*nl2sql.Engine{open(path), open(path)}
+	var mu sync.Mutex
+	var learnt []string
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Go(func() {
+			for i := range 3 {
+				k, err := engines[g%2].Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: fmt.Sprintf("Note %d of writer %d.", i, g)})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				learnt = append(learnt, k.ID)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	slices.Sort(learnt)
+	if got := ids(t, open(path)); len(learnt) != 18 || !slices.Equal(got, learnt) {
+		t.Errorf("the file holds %d of the %d learnt", len(got), len(learnt))
 	}
 }
