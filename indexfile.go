@@ -54,7 +54,10 @@ type knowledgeChange struct {
 // taught too. The catalog and schema index written are the engine's own.
 func LoadIndexFile(ctx context.Context, path string) (_ []Option, err error) {
 	defer finish(ctx, &err)
-	if path == "" {
+	switch {
+	case ctx == nil:
+		return nil, &Error{Class: ClassInput, Message: "nil context (pass context.Background() or context.TODO())"}
+	case path == "":
 		return nil, &Error{Class: ClassInput, Message: "LoadIndexFile needs a file name (got \"\")"}
 	}
 	target, err := atomicfile.Target(path)
@@ -194,6 +197,16 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 		}
 	}
 	return e.mergeInto(ctx, path, write, true, e.file.pendingChanges)
+}
+
+// takeOnOthers reads the index file again when it changed, so the engine
+// has what other writers taught and forgot. It is best effort: a file that
+// cannot be read (it is not overwritten then) is logged, and the engine
+// answers with what it has.
+func (e *Engine) takeOnOthers(ctx context.Context) {
+	if err := e.syncIndexFile(ctx, syncRead); err != nil && ctx.Err() == nil {
+		e.cfg.logger.WarnContext(ctx, "nl2sql: the index file could not be read again; using the knowledge this engine has", "err", err)
+	}
 }
 
 // pendingChanges are the changes not yet written.

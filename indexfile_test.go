@@ -280,3 +280,45 @@ func TestIndexFileConcurrentLearns(t *testing.T) {
 		t.Errorf("the file holds %d of the %d learnt", len(got), len(learnt))
 	}
 }
+
+// TestIndexFileUnwritable: a Learn whose change cannot be written (the
+// file replaced by one that is no index: not overwritten) is an ErrConfig
+// saying so; the change holds in the engine and is written with the next
+// one once the file is back.
+func TestIndexFileUnwritable(t *testing.T) {
+	ctx := context.Background()
+	path, open := indexFileEngines(t, t.TempDir(), "erp.idx")
+	eng := open(path)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("someone else's file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: "Fiscal years start in April."}
+	if _, err := eng.Learn(ctx, first); !errors.Is(err, nl2sql.ErrConfig) || !errors.Is(err, nl2sql.ErrBadIndex) ||
+		!strings.Contains(err.Error(), "writing it into the index file failed") {
+		t.Errorf("learning into a file that is no index: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "someone else's file" {
+		t.Error("a file that is no index was overwritten")
+	}
+	if got := ids(t, eng); len(got) != 1 {
+		t.Errorf("the engine knows %v, want the unwritten doc", got)
+	}
+	//lint:ignore SA1012 a nil context is what is tested
+	if _, err := nl2sql.LoadIndexFile(nil, path); !errors.Is(err, nl2sql.ErrInput) { //nolint:staticcheck
+		t.Errorf("nil context: %v", err)
+	}
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: "Salaries are monthly."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, open(path)); len(got) != 2 || !slices.Contains(got, second.ID) {
+		t.Errorf("once the file is back it holds %v, want both docs", got)
+	}
+}

@@ -166,9 +166,7 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	k, ok := e.known(id)
 	if !ok && e.cfg.indexFile != "" {
 		// Another writer may have taught it since this engine read the file.
-		if err := e.syncIndexFile(ctx, syncRead); err != nil {
-			return err
-		}
+		e.takeOnOthers(ctx)
 		k, ok = e.known(id)
 	}
 	if !ok {
@@ -226,9 +224,7 @@ func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 	if _, err := e.state(ctx); err != nil {
 		return nil, err
 	}
-	if err := e.syncIndexFile(ctx, syncRead); err != nil { // what others taught since
-		return nil, err
-	}
+	e.takeOnOthers(ctx)
 	e.know.mu.RLock()
 	out := make([]Knowledge, 0, len(e.know.items))
 	for _, k := range e.know.items {
