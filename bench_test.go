@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -230,4 +231,44 @@ func measureCalls(b *testing.B, call func(i int)) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkLearnIndexFile: a Learn (a doc) on an engine bound to its index
+// file (LoadIndexFile: lock, re-read, merge, atomic rewrite, fsync) against
+// one that only keeps it in memory, on the demo ERP (91 tables).
+func BenchmarkLearnIndexFile(b *testing.B) {
+	ctx := context.Background()
+	pool := pgtest.Pool(b, erptest.Single(b))
+	mem, err := nl2sql.New(pool, nl2sql.WithValueIndex(false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "erp.idx")
+	if err := mem.SaveIndexFile(ctx, path); err != nil {
+		b.Fatal(err)
+	}
+	opts, err := nl2sql.LoadIndexFile(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bound, err := nl2sql.New(pool, opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		eng  *nl2sql.Engine
+	}{{"memory", mem}, {"file", bound}} {
+		name, eng := c.name, c.eng
+		b.Run(name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: fmt.Sprintf("Note %d of %s.", i, name)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	if fi, err := os.Stat(path); err == nil {
+		b.Logf("index file: %d bytes", fi.Size())
+	}
 }

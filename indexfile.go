@@ -190,9 +190,7 @@ func (e *Engine) syncIndexFile(ctx context.Context, mode syncMode) error {
 	}
 	write := mode == syncWrite || mode == syncPending
 	if idle && mode == syncRead {
-		target, err := atomicfile.Target(path)
-		if fi, serr := os.Stat(target); err == nil && serr == nil && e.file.seen != nil && os.SameFile(fi, e.file.seen) &&
-			fi.ModTime().Equal(e.file.seen.ModTime()) && fi.Size() == e.file.seen.Size() {
+		if target, err := atomicfile.Target(path); err == nil && e.file.unchanged(target) {
 			return nil // nobody wrote it since
 		}
 	}
@@ -207,6 +205,13 @@ func (e *Engine) takeOnOthers(ctx context.Context) {
 	if err := e.syncIndexFile(ctx, syncRead); err != nil && ctx.Err() == nil {
 		e.cfg.logger.WarnContext(ctx, "nl2sql: the index file could not be read again; using the knowledge this engine has", "err", err)
 	}
+}
+
+// unchanged reports whether target is the file this engine last read or
+// wrote (a rename makes a new file: another writer's write is seen).
+func (f *indexFile) unchanged(target string) bool {
+	fi, err := os.Stat(target)
+	return err == nil && f.seen != nil && os.SameFile(fi, f.seen) && fi.ModTime().Equal(f.seen.ModTime()) && fi.Size() == f.seen.Size()
 }
 
 // pendingChanges are the changes not yet written.
@@ -236,9 +241,15 @@ func (e *Engine) mergeInto(ctx context.Context, path string, write, bound bool, 
 	if write {
 		_ = atomicfile.RemoveStale(target) // best effort: a leftover is only clutter
 	}
-	ix, fi, err := readIndexFile(target)
-	if err != nil && (bound || !errors.Is(err, ErrBadIndex)) {
-		return err // the engine's index file unreadable: not overwritten
+	var ix *loadedIndex
+	fi := e.file.seen
+	if !bound || !e.file.unchanged(target) {
+		// Unchanged, the file holds what the engine had at its last sync,
+		// and the engine has had its changes since: nothing to take on.
+		ix, fi, err = readIndexFile(target)
+		if err != nil && (bound || !errors.Is(err, ErrBadIndex)) {
+			return err // the engine's index file unreadable: not overwritten
+		}
 	}
 	e.file.changing.Lock()
 	terms, err := e.takeOn(ctx, ix, changes())
@@ -253,8 +264,13 @@ func (e *Engine) mergeInto(ctx context.Context, path string, write, bound bool, 
 			e.file.mu.Unlock()
 		}
 	}
-	if err == nil && bound {
+	switch {
+	case bound && err == nil:
 		e.file.seen = fi
+	case !bound:
+		// What it took on from another file is in no pending change: the
+		// next write of its own file reads that file again.
+		e.file.seen = nil
 	}
 	e.file.changing.Unlock()
 	if err != nil {

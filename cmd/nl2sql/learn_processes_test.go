@@ -56,12 +56,11 @@ func storedIDs(t *testing.T, dsn, idx string) []string {
 	if err := json.Unmarshal([]byte(out), &ks); err != nil {
 		t.Fatalf("knowledge list --json: %v\n%s", err, out)
 	}
-	var ids []string
-	for _, k := range ks {
-		ids = append(ids, k.ID)
+	ids := make([]string, len(ks))
+	for i, k := range ks {
+		ids[i] = k.ID
 	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(slices.Values(ids))
 }
 
 // TestLearnProcesses runs the nl2sql binary as separate processes on one
