@@ -42,7 +42,8 @@ type knowledgeChange struct {
 // LoadIndexFile reads the index file at path (see LoadIndex; a symlink is
 // followed) and returns the options that make an Engine use it and keep its
 // knowledge there: every Learn and Forget of that engine writes the change
-// into the file before it returns. The write holds the file's lock
+// into the file before it returns. Reading takes no lock (the file is
+// always whole), so a read-only index works. The write holds the file's lock
 // (path+".lock", flock), reads what other writers stored since (other
 // processes, other engines), replays this engine's changes on it in order,
 // and replaces the file atomically (a temporary file beside it, synced,
@@ -64,11 +65,7 @@ func LoadIndexFile(ctx context.Context, path string) (_ []Option, err error) {
 	if err != nil {
 		return nil, fileError("reading the index", path, err)
 	}
-	unlock, err := atomicfile.Lock(ctx, target, false)
-	if err != nil {
-		return nil, fileError("reading the index", path, err)
-	}
-	defer unlock()
+	// No lock: writers replace the file whole (atomicfile.Write).
 	ix, _, err := readIndexFile(target)
 	if err != nil {
 		return nil, err
@@ -222,7 +219,7 @@ func (f *indexFile) pendingChanges() []knowledgeChange {
 }
 
 // mergeInto is the locked read-modify-write of the index file at path:
-// under its lock (exclusive to write, shared to read) it reads the file,
+// under its lock (to write; a read takes none) it reads the file,
 // replays changes() on its knowledge, makes the result the engine's and,
 // with write, writes the engine's index there. bound says path is the
 // engine's own index file: its pending changes are then cleared once
@@ -233,12 +230,12 @@ func (e *Engine) mergeInto(ctx context.Context, path string, write, bound bool, 
 	if err != nil {
 		return fileError("writing the index to", path, err)
 	}
-	unlock, err := atomicfile.Lock(ctx, target, write)
-	if err != nil {
-		return fileError("writing the index to", path, err)
-	}
-	defer unlock()
-	if write {
+	if write { // a read needs no lock: writers replace the file whole
+		unlock, err := atomicfile.Lock(ctx, target)
+		if err != nil {
+			return fileError("writing the index to", path, err)
+		}
+		defer unlock()
 		_ = atomicfile.RemoveStale(target) // best effort: a leftover is only clutter
 	}
 	var ix *loadedIndex

@@ -321,4 +321,22 @@ func TestIndexFileUnwritable(t *testing.T) {
 	if got := ids(t, open(path)); len(got) != 2 || !slices.Contains(got, second.ID) {
 		t.Errorf("once the file is back it holds %v, want both docs", got)
 	}
+	// No lock can be taken (its name is a folder): the index still reads,
+	// as from a read-only folder; a write is refused.
+	if err := os.Remove(path + ".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path+".lock", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	unlocked := open(path)
+	if got := ids(t, unlocked); len(got) != 2 {
+		t.Errorf("read without a lock: %v", got)
+	}
+	if _, err := unlocked.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: "Bonuses are yearly."}); !errors.Is(err, nl2sql.ErrConfig) {
+		t.Errorf("a write without its lock: %v, want ErrConfig", err)
+	}
+	if got := ids(t, open(path)); len(got) != 2 {
+		t.Errorf("a write without its lock changed the file: %v", got)
+	}
 }

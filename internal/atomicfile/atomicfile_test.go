@@ -80,44 +80,33 @@ func TestWriteSymlink(t *testing.T) {
 	}
 }
 
-// TestLock: an exclusive lock excludes every other (a separate open file,
-// as another process's), a shared one only an exclusive; a wait ends with
-// its context; the lock goes with unlock.
+// TestLock: the lock excludes every other taker (a separate open file, as
+// another process's) until unlock; a wait ends with its context; a folder
+// it cannot create the lock file in is ErrCreate.
 func TestLock(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "f")
-	unlock, err := Lock(context.Background(), target, true)
+	unlock, err := Lock(context.Background(), target)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	for _, exclusive := range []bool{true, false} {
-		if _, err := Lock(ctx, target, exclusive); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("a second lock (exclusive %v) while one is held: %v", exclusive, err)
+	if _, err := Lock(ctx, target); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a second lock while one is held: %v", err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		u, err := Lock(context.Background(), target) // waits for unlock
+		if err == nil {
+			u()
 		}
-	}
+		got <- err
+	}()
 	unlock()
-	r1, err := Lock(context.Background(), target, false)
-	if err != nil {
-		t.Fatal(err)
+	if err := <-got; err != nil {
+		t.Errorf("the lock after unlock: %v", err)
 	}
-	r2, err := Lock(context.Background(), target, false)
-	if err != nil {
-		t.Fatalf("two shared locks: %v", err)
-	}
-	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel2()
-	if _, err := Lock(ctx2, target, true); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("an exclusive lock while shared ones are held: %v", err)
-	}
-	r1()
-	r2()
-	w, err := Lock(context.Background(), target, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w()
-	if _, err := Lock(context.Background(), filepath.Join(t.TempDir(), "missing", "f"), true); !errors.Is(err, ErrCreate) {
+	if _, err := Lock(context.Background(), filepath.Join(t.TempDir(), "missing", "f")); !errors.Is(err, ErrCreate) {
 		t.Errorf("a missing folder: %v, want ErrCreate", err)
 	}
 }

@@ -17,22 +17,20 @@ const LockSuffix = ".lock"
 // lockPoll is how often Lock tries again while another process holds it.
 const lockPoll = 5 * time.Millisecond
 
-// Lock takes target's lock (flock on target+LockSuffix, created if
-// missing and never removed): exclusive for a read-modify-write, shared for
-// a read. It waits until it is granted or ctx ends; the kernel releases it
-// when the process ends, even by kill -9. target should be a Target, so
-// every path to the file (a symlink, the file itself) takes the same lock.
-func Lock(ctx context.Context, target string, exclusive bool) (unlock func(), err error) {
+// Lock takes target's lock (an exclusive flock on target+LockSuffix,
+// created if missing and never removed) for a read-modify-write of it. It
+// waits until it is granted or ctx ends; the kernel releases it when the
+// process ends, even by kill -9. target should be a Target, so every path
+// to the file (a symlink, the file itself) takes the same lock. A reader
+// needs none: Write replaces the file whole, so it reads the old or the
+// new (and a read-only folder stays readable).
+func Lock(ctx context.Context, target string) (unlock func(), err error) {
 	f, err := os.OpenFile(target+LockSuffix, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the lock file: %w", ErrCreate, err)
 	}
-	how := syscall.LOCK_SH | syscall.LOCK_NB
-	if exclusive {
-		how = syscall.LOCK_EX | syscall.LOCK_NB
-	}
 	for {
-		err = syscall.Flock(int(f.Fd()), how)
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			// Closing the descriptor releases the lock.
 			return func() { f.Close() }, nil
