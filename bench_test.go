@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -238,22 +237,16 @@ func measureCalls(b *testing.B, call func(i int)) {
 // one that only keeps it in memory, on the demo ERP (91 tables).
 func BenchmarkLearnIndexFile(b *testing.B) {
 	ctx := context.Background()
-	pool := pgtest.Pool(b, erptest.Single(b))
-	mem, err := nl2sql.New(pool, nl2sql.WithValueIndex(false))
+	mem, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithValueIndex(false))
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(b.TempDir(), "erp.idx")
-	if err := mem.SaveIndexFile(ctx, path); err != nil {
-		b.Fatal(err)
-	}
-	opts, err := nl2sql.LoadIndexFile(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bound, err := nl2sql.New(pool, opts...)
-	if err != nil {
-		b.Fatal(err)
+	path, open := indexFileEngines(b, b.TempDir(), "erp.idx")
+	bound := open(path)
+	for _, e := range []*nl2sql.Engine{mem, bound} {
+		if err := e.Prepare(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for _, c := range []struct {
 		name string

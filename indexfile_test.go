@@ -19,7 +19,7 @@ import (
 // indexFileEngines saves a fresh index of the ERP database into dir/name
 // and returns a function that opens an engine bound to a path
 // (LoadIndexFile), as a process started on that file would.
-func indexFileEngines(t *testing.T, dir, name string) (string, func(path string) *nl2sql.Engine) {
+func indexFileEngines(t testing.TB, dir, name string) (string, func(path string) *nl2sql.Engine) {
 	t.Helper()
 	ctx := context.Background()
 	pool := pgtest.Pool(t, erptest.Single(t))
