@@ -231,3 +231,37 @@ func measureCalls(b *testing.B, call func(i int)) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 }
+
+// BenchmarkLearnIndexFile: a Learn (a doc) on an engine bound to its index
+// file (LoadIndexFile: lock, re-read, merge, atomic rewrite, fsync) against
+// one that only keeps it in memory, on the demo ERP (91 tables).
+func BenchmarkLearnIndexFile(b *testing.B) {
+	ctx := context.Background()
+	mem, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithValueIndex(false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	path, open := indexFileEngines(b, b.TempDir(), "erp.idx")
+	bound := open(path)
+	for _, e := range []*nl2sql.Engine{mem, bound} {
+		if err := e.Prepare(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		eng  *nl2sql.Engine
+	}{{"memory", mem}, {"file", bound}} {
+		name, eng := c.name, c.eng
+		b.Run(name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeDoc, Text: fmt.Sprintf("Note %d of %s.", i, name)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	if fi, err := os.Stat(path); err == nil {
+		b.Logf("index file: %d bytes", fi.Size())
+	}
+}

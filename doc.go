@@ -33,6 +33,13 @@
 // carries the rows and the whole trace: candidates with scores, attempts,
 // tables, per-stage timings, and on failure a class saying which stage lost.
 //
+// Knowledge taught with Learn lives in the engine's store. An engine made
+// with the options of LoadIndexFile is bound to that index file: each Learn
+// and Forget writes the change there before it returns, under the file's
+// lock, merged with what other writers (processes, engines) stored since,
+// and replaces the file atomically, so an acknowledged change survives a
+// restart, a concurrent writer and a kill -9.
+//
 // The Engine logs through an injected *slog.Logger (silent by default) and is
 // safe for concurrent use.
 package nl2sql

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/nl2sqlgo/nl2sql/internal/atomicfile"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -75,27 +74,6 @@ func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
 	return nil
 }
 
-// SaveIndexFile writes the index (SaveIndex) to path atomically: into a
-// temporary file beside it, synced, then renamed over it, so a failure never
-// leaves a truncated index where a good one was. Knowledge learnt since the
-// index was loaded (Learn) is part of what it writes.
-func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
-	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	if path == "" {
-		return &Error{Class: ClassInput, Message: "SaveIndexFile needs a file name (got \"\")"}
-	}
-	err = atomicfile.Write(path, func(w io.Writer) error { return e.SaveIndex(ctx, w) })
-	var ne *Error
-	if err != nil && !errors.As(err, &ne) {
-		// The file system's refusal (no such folder, a directory there).
-		return &Error{Class: ClassConfig, Message: fmt.Sprintf("writing the index to %s failed", path), Err: err}
-	}
-	return err
-}
-
 // LoadIndex reads an index written by SaveIndex and returns the options
 // that make an Engine use it (its catalog, value index and store) instead of
 // introspecting and embedding. Refresh re-reads the live catalog and
@@ -104,6 +82,33 @@ func (e *Engine) SaveIndexFile(ctx context.Context, path string) (err error) {
 // Its errors are *Error of class ClassConfig; one for data that is not
 // such an index also matches ErrBadIndex.
 func LoadIndex(r io.Reader) (_ []Option, err error) {
+	ix, err := loadIndex(r)
+	if err != nil {
+		return nil, err
+	}
+	return ix.options(), nil
+}
+
+// loadedIndex is what an index file holds.
+type loadedIndex struct {
+	cat    *schema.Catalog
+	values *link.ValueIndex // nil when the value index is off
+	store  *retrieve.MemoryStore
+}
+
+// options make an Engine use ix.
+func (ix *loadedIndex) options() []Option {
+	opts := []Option{WithCatalog(ix.cat)}
+	if ix.values != nil {
+		opts = append(opts, withValueIndexData(ix.values))
+	} else {
+		opts = append(opts, WithValueIndex(false))
+	}
+	return append(opts, WithStore(ix.store))
+}
+
+// loadIndex reads an index (see LoadIndex, whose errors it returns).
+func loadIndex(r io.Reader) (_ *loadedIndex, err error) {
 	defer func() {
 		if err != nil {
 			err = &Error{Class: ClassConfig, Message: "the index could not be read", Err: err}
@@ -118,28 +123,23 @@ func LoadIndex(r io.Reader) (_ []Option, err error) {
 	if err := gob.NewDecoder(br).Decode(&h); err != nil || h.Magic != indexMagic {
 		return nil, fmt.Errorf("%w (%v)", ErrBadIndex, err)
 	}
-	var cat schema.Catalog
-	if err := json.Unmarshal(h.Catalog, &cat); err != nil {
+	ix := &loadedIndex{cat: &schema.Catalog{}}
+	if err := json.Unmarshal(h.Catalog, ix.cat); err != nil {
 		return nil, fmt.Errorf("%w: catalog: %v", ErrBadIndex, err)
 	}
-	if cat.Fingerprint() != h.Fingerprint {
+	if ix.cat.Fingerprint() != h.Fingerprint {
 		return nil, fmt.Errorf("%w: catalog does not match its fingerprint", ErrBadIndex)
 	}
-	opts := []Option{WithCatalog(&cat)}
 	if len(h.Values) > 0 {
-		var vi link.ValueIndex
-		if err := json.Unmarshal(h.Values, &vi); err != nil {
+		ix.values = &link.ValueIndex{}
+		if err := json.Unmarshal(h.Values, ix.values); err != nil {
 			return nil, fmt.Errorf("%w: value index: %v", ErrBadIndex, err)
 		}
-		opts = append(opts, withValueIndexData(&vi))
-	} else {
-		opts = append(opts, WithValueIndex(false))
 	}
-	store, err := retrieve.LoadMemoryStore(br)
-	if err != nil {
+	if ix.store, err = retrieve.LoadMemoryStore(br); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadIndex, err)
 	}
-	return append(opts, WithStore(store)), nil
+	return ix, nil
 }
 
 // WithCatalog makes the engine use cat instead of introspecting at Prepare

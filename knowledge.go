@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -116,19 +117,39 @@ func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ K
 	if k, err = e.checkKnowledge(ctx, st, k, path, scoped); err != nil {
 		return Knowledge{}, err
 	}
-	if err := st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()}); err != nil {
+	e.file.changing.RLock()
+	err = st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()})
+	if err == nil {
+		e.remember(ctx, k)
+		e.noteChange(knowledgeChange{k: k})
+	}
+	e.file.changing.RUnlock()
+	if err != nil {
 		if ce := connectionError("storing the knowledge failed", err); ce != nil {
 			return Knowledge{}, ce
 		}
 		return Knowledge{}, &Error{Class: ClassConfig, Message: "storing the knowledge failed", Err: err}
 	}
-	e.remember(ctx, k)
 	if k.Kind == KnowledgeTerm {
 		if err := e.rebuild(ctx, true); err != nil {
 			return Knowledge{}, err
 		}
 	}
+	if err := e.syncIndexFile(ctx, syncPending); err != nil {
+		return Knowledge{}, unsaved("learnt "+k.ID, err)
+	}
 	return k, nil
+}
+
+// unsaved is the error of a Learn or Forget the engine made but could not
+// write into its index file: it holds in this engine, and the next write
+// of the file (the next Learn, Forget or SaveIndexFile) tries again.
+func unsaved(what string, err error) error {
+	var ne *Error
+	if errors.As(err, &ne) && ne.Class != ClassConfig {
+		return err // the request's end, a bad input
+	}
+	return &Error{Class: ClassConfig, Message: what + " in this engine, but writing it into the index file failed (it is written with the next change)", Err: err}
 }
 
 // Forget removes the knowledge with this ID (see Knowledge); an unknown ID
@@ -142,29 +163,56 @@ func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	if err != nil {
 		return err
 	}
-	e.know.mu.RLock()
-	k, ok := e.know.items[id]
-	e.know.mu.RUnlock()
+	k, ok := e.known(id)
+	if !ok && e.cfg.indexFile != "" {
+		// Another writer may have taught it since this engine read the file.
+		e.takeOnOthers(ctx)
+		k, ok = e.known(id)
+	}
 	if !ok {
 		return &Error{Class: ClassInput, Code: "not_found", Message: fmt.Sprintf("no knowledge has the ID %q", id)}
 	}
-	if err := st.retriever.Store().Delete(ctx, []string{id}); err != nil {
+	e.file.changing.RLock()
+	err = st.retriever.Store().Delete(ctx, []string{id})
+	if err == nil {
+		e.unremember(k)
+		e.noteChange(knowledgeChange{forget: id})
+	}
+	e.file.changing.RUnlock()
+	if err != nil {
 		if ce := connectionError("forgetting failed", err); ce != nil {
 			return ce
 		}
 		return &Error{Class: ClassConfig, Message: "forgetting failed", Err: err}
 	}
+	if k.Kind == KnowledgeTerm {
+		if err := e.rebuild(ctx, true); err != nil {
+			return err
+		}
+	}
+	if err := e.syncIndexFile(ctx, syncPending); err != nil {
+		return unsaved("forgot "+id, err)
+	}
+	return nil
+}
+
+// known is the knowledge with this ID, if the engine has it.
+func (e *Engine) known(id string) (Knowledge, bool) {
+	e.know.mu.RLock()
+	defer e.know.mu.RUnlock()
+	k, ok := e.know.items[id]
+	return k, ok
+}
+
+// unremember makes the engine stop using k.
+func (e *Engine) unremember(k Knowledge) {
 	e.know.mu.Lock()
-	delete(e.know.items, id)
-	delete(e.know.terms, id)
+	delete(e.know.items, k.ID)
+	delete(e.know.terms, k.ID)
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample {
 		e.examples.Remove(k.Question, k.SQL)
 	}
-	if k.Kind == KnowledgeTerm {
-		return e.rebuild(ctx, true)
-	}
-	return nil
 }
 
 // Knowledge lists what the engine was taught, ordered by kind and ID.
@@ -176,6 +224,7 @@ func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 	if _, err := e.state(ctx); err != nil {
 		return nil, err
 	}
+	e.takeOnOthers(ctx)
 	e.know.mu.RLock()
 	out := make([]Knowledge, 0, len(e.know.items))
 	for _, k := range e.know.items {
@@ -243,13 +292,19 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 		if err := e.checkText(k.Term, ""); err != nil {
 			return k, err
 		}
-		qualified := make([]string, len(k.Targets)) // the caller's slice stays as it was
-		for i, tg := range k.Targets {
+		if len(k.Targets) > MaxTermTargets {
+			return k, &Error{Class: ClassInput, Code: "too_long", Err: ErrTooLong,
+				Message: fmt.Sprintf("the term has %d targets; the limit is %d", len(k.Targets), MaxTermTargets)}
+		}
+		qualified := make([]string, 0, len(k.Targets)) // the caller's slice stays as it was
+		for _, tg := range k.Targets {
 			q, ok := st.lookupTarget(tg, path, scoped)
 			if !ok {
 				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
 			}
-			qualified[i] = q
+			if !slices.Contains(qualified, q) { // "orders" and "public.orders" are one target
+				qualified = append(qualified, q)
+			}
 		}
 		k.Targets = qualified
 		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Term))
@@ -473,6 +528,11 @@ func splitQualified(name string) (string, string) {
 	}
 	return "", name
 }
+
+// MaxTermTargets is the most targets a term (KnowledgeTerm) may name, as
+// given (before the same table or column named twice counts once); more
+// is an input error (ErrTooLong).
+const MaxTermTargets = 64
 
 // maxDocLines bounds the documentation a prompt shows.
 const maxDocLines = 8

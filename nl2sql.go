@@ -56,6 +56,7 @@ type Engine struct {
 
 	examples *generate.ExampleStore
 	know     knowledgeBase
+	file     indexFile // see LoadIndexFile
 	gen      *generate.Generator
 }
 

@@ -45,6 +45,7 @@ type config struct {
 	catalog          *schema.Catalog
 	valueIndex       *link.ValueIndex
 	workload         *workload.Knowledge // see WithWorkload
+	indexFile        string              // see LoadIndexFile
 	progress         func(Progress)
 	tracer           Tracer
 	logger           *slog.Logger

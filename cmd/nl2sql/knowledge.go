@@ -86,7 +86,8 @@ func runKnowledge(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // forget removes the knowledge of ids, all or none: an unknown ID is exit
-// 1 before anything is removed. With --index the file is rewritten.
+// 1 before anything is removed. With --index, each Forget rewrites the file
+// (nl2sql.LoadIndexFile).
 func forget(ctx context.Context, s *sub, eng *nl2sql.Engine, ks []nl2sql.Knowledge, ids []string) error {
 	known := map[string]bool{}
 	for _, k := range ks {
@@ -111,9 +112,6 @@ func forget(ctx context.Context, s *sub, eng *nl2sql.Engine, ks []nl2sql.Knowled
 			known[id] = false // named twice: forgotten once
 			done = append(done, id)
 		}
-	}
-	if err := s.saveKnowledge(ctx, eng); err != nil {
-		return err
 	}
 	if s.json {
 		if err := writeJSON(s.stdout, map[string][]string{"forgotten": append([]string{}, done...)}); err != nil {

@@ -81,18 +81,13 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			return learnedLine{k}, nil
 		})
-		// What was learnt is kept even when some lines failed.
-		if err := s.saveKnowledge(ctx, eng); err != nil {
-			return err
-		}
+		// Each line is in --index before its result line is printed
+		// (nl2sql.LoadIndexFile), failed lines or not.
 		return berr
 	}
 	k, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeExample, Question: pos[0], SQL: pos[1], Note: *note})
 	if err != nil {
 		return failed(err)
-	}
-	if err := s.saveKnowledge(ctx, eng); err != nil {
-		return err
 	}
 	if s.json {
 		return writeJSON(stdout, k)
@@ -199,15 +194,6 @@ func (s *sub) knowledgeHome(cmd string) error {
 	return nil
 }
 
-// saveKnowledge writes the index back to --index (a pgvector --store has
-// it already).
-func (s *sub) saveKnowledge(ctx context.Context, eng *nl2sql.Engine) error {
-	if s.index == "" {
-		return nil
-	}
-	return saveIndex(ctx, eng, s.index)
-}
-
 // writeAtomic writes a file atomically (atomicfile.Write); a folder it
 // cannot write in is a usage error.
 func writeAtomic(name string, write func(io.Writer) error) error {
@@ -220,7 +206,15 @@ func writeAtomic(name string, write func(io.Writer) error) error {
 	return nil
 }
 
-// saveIndex writes the engine's index to name atomically, as writeAtomic.
+// saveIndex writes the engine's index to name (Engine.SaveIndexFile:
+// atomically, under the file's lock); a folder it cannot write in is a
+// usage error.
 func saveIndex(ctx context.Context, eng *nl2sql.Engine, name string) error {
-	return writeAtomic(name, func(w io.Writer) error { return eng.SaveIndex(ctx, w) })
+	if err := eng.SaveIndexFile(ctx, name); err != nil {
+		if errors.Is(err, atomicfile.ErrCreate) {
+			return usageErr("%v", err)
+		}
+		return err
+	}
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -190,12 +189,9 @@ func (s *sub) storeOptions(ctx context.Context) ([]nl2sql.Option, error) {
 		return nil, usageErr("--index and --store name two places for the index: pass one")
 	}
 	if s.index != "" {
-		f, err := os.Open(s.index)
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		iopts, err := nl2sql.LoadIndex(f)
-		f.Close()
+		// Bound to the file: a Learn or Forget writes it back, merged with
+		// what other writers stored since.
+		iopts, err := nl2sql.LoadIndexFile(ctx, s.index)
 		if err != nil {
 			return nil, usageErr("--index %s: %v", s.index, err)
 		}

@@ -71,17 +71,11 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 	if a, ok := h.answers.get(in.ID); ok && a.Scope != "" {
 		opts = append(opts, nl2sql.Scope(a.Scope)) // checked where it was answered
 	}
+	// With --index, Learn has written it into the file (and taken on what
+	// others wrote there) before it returns: see nl2sql.LoadIndexFile.
 	k, err = h.eng.Learn(ctx, k, opts...)
 	if err != nil {
 		return nil, out, orDatabaseDown(err)
-	}
-	if h.cfg.IndexFile != "" {
-		h.saving.Lock()
-		err := h.eng.SaveIndexFile(ctx, h.cfg.IndexFile)
-		h.saving.Unlock()
-		if err != nil {
-			return nil, out, fmt.Errorf("learnt %s, but writing it into %s failed (it is lost at restart): %w", k.ID, h.cfg.IndexFile, err)
-		}
 	}
 	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
 		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column, Term: k.Term, Targets: k.Targets}}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -162,18 +161,13 @@ func TestLearnWritesIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	load := func() *nl2sql.Engine {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		opts, err := nl2sql.LoadIndex(f)
+		opts, err := nl2sql.LoadIndexFile(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return mustEngine(t, dsn, opts...)
 	}
-	cs := connect(t, NewServer(load(), Config{IndexFile: path}))
+	cs := connect(t, NewServer(load(), Config{}))
 	stored := decode[LearnOutput](t, call(t, cs, "learn", map[string]any{"question": "How many employees are there?", "sql": "SELECT count(*) FROM employees"}))
 	known, err := load().Knowledge(ctx)
 	if err != nil {

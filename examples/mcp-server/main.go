@@ -135,12 +135,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		opts = append(opts, nl2sql.WithLLM(model))
 	}
 	if f.index != "" {
-		file, err := os.Open(f.index)
-		if err != nil {
-			return err
-		}
-		iopts, err := nl2sql.LoadIndex(file)
-		file.Close()
+		// Bound to the file: a learn writes it back, merged with what other
+		// writers (the CLI, another server) stored since.
+		iopts, err := nl2sql.LoadIndexFile(ctx, f.index)
 		if err != nil {
 			return fmt.Errorf("--index %s: %w", f.index, err)
 		}
@@ -171,7 +168,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
-	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr, IndexFile: f.index,
+	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
 		NoLearn: f.noLearn, MaxReply: f.maxReply, Logger: logger})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,10 +33,6 @@ type Config struct {
 	// taught through this server. nl_query still gives result ids, and the
 	// knowledge resource still lists what the engine knows.
 	NoLearn bool
-	// IndexFile, when set, is the saved index the engine was loaded from
-	// (--index): learn writes it back after each piece of knowledge, so
-	// what was learnt survives a restart.
-	IndexFile string
 	// MaxReply is the byte budget of one nl_query or run_sql reply: rows
 	// past it are left out (truncated_by reply_budget). 0:
 	// defaultMaxReply.
@@ -195,8 +190,7 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 type handlers struct {
 	eng     *nl2sql.Engine
 	cfg     Config
-	answers *answers   // the last nl_query answers, for learn {id}
-	saving  sync.Mutex // one index write at a time
+	answers *answers // the last nl_query answers, for learn {id}
 }
 
 // askOptions maps the per-call scope and row cap to engine options.
