@@ -3,8 +3,11 @@ package nl2sql_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +21,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/spider"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // spiderFigures are the benchmark's counts of correct answers.
@@ -381,4 +385,45 @@ func rescore(outcomes []spiderOutcome, change func(*nl2sql.ScoreCandidate)) int 
 		}
 	}
 	return right
+}
+
+// TestSpiderGoldWithinPlanBudget: the plan of every spider-pools gold query
+// passes the default plan budget (validate.DefaultPlanBudget); the largest
+// figures are logged for docs/benchmarks.md.
+func TestSpiderGoldWithinPlanBudget(t *testing.T) {
+	if _, ok := spider.Dir(); !ok {
+		t.Skip("spider-pools dataset not available (../shared/datasets/spider-pools)")
+	}
+	pools, err := spider.Pools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byDB := map[string][]string{}
+	for _, p := range pools {
+		byDB[p.Database()] = append(byDB[p.Database()], p.GoldSQL)
+	}
+	dbs := slices.Sorted(maps.Keys(byDB))
+	var figures validate.PlanBudget
+	planned := 0
+	for _, db := range dbs {
+		dsn := pgtest.FromTemplate(t, "spider-"+db+"-v2", func(ctx context.Context, conn *pgx.Conn) error {
+			return spider.LoadDatabase(ctx, conn, db)
+		})
+		v := validate.New()
+		for i, r := range v.Explain(context.Background(), pgtest.Pool(t, dsn), byDB[db]) {
+			var ve *validate.Error
+			if errors.As(r.Err, &ve) && ve.Has(validate.CodeBudget) {
+				t.Errorf("%s: gold query over the plan budget: %v\nSQL: %s", db, r.Err, byDB[db][i])
+			}
+			if r.Err == nil {
+				planned++
+				figures = validate.PlanBudget{Rows: max(figures.Rows, r.Figures.Rows), Bytes: max(figures.Bytes, r.Figures.Bytes),
+					HashBytes: max(figures.HashBytes, r.Figures.HashBytes), Cost: max(figures.Cost, r.Figures.Cost)}
+			}
+		}
+	}
+	if planned == 0 {
+		t.Fatal("no gold query planned")
+	}
+	t.Logf("spider-pools gold: %d of %d planned; largest figures: %s", planned, len(pools), figures)
 }

@@ -64,6 +64,7 @@ type config struct {
 	maxGenerated  int64
 	maxCrossJoin  int
 	wideTable     int
+	budget        PlanBudget
 	logger        *slog.Logger
 }
 
@@ -76,6 +77,7 @@ func defaultConfig() *config {
 		maxGenerated: DefaultMaxGenerated,
 		maxCrossJoin: DefaultMaxCrossJoin,
 		wideTable:    DefaultWideTable,
+		budget:       DefaultPlanBudget(),
 		logger:       slog.New(slog.DiscardHandler),
 	}
 }

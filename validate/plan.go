@@ -29,7 +29,9 @@ import (
 // whatever the spelling.
 //
 // It returns nil or a *Error (errors.Is(err, ErrRejected)) whose issues
-// have code CodePlan. It fails closed: a plan that is not valid JSON, an
+// have code CodePlan, or CodeBudget where the planner's estimates exceed
+// the plan budget (WithPlanBudget). It fails closed: a plan that is not
+// valid JSON, an
 // expression that does not parse, or a text under a plan key it does not
 // know is refused as a plan that could not be checked.
 func (v *Validator) CheckPlan(plan []byte) error {
@@ -38,6 +40,7 @@ func (v *Validator) CheckPlan(plan []byte) error {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
 		p.checkItems()
+		p.checkBudget(plan)
 	}
 	if len(p.issues) == 0 {
 		return nil
@@ -84,6 +87,9 @@ var planKeys = map[string]planKey{
 	"Constraint Name": keyName, "Relation": keyName,
 }
 
+// planNumbers are the estimates the plan budget reads (budget.go).
+var planNumbers = map[string]bool{"Plan Rows": true, "Plan Width": true, "Total Cost": true, "Workers Planned": true}
+
 // maxPlanDepth bounds the nesting of the plan's JSON.
 const maxPlanDepth = 1000
 
@@ -96,6 +102,7 @@ type planCheck struct {
 	r      planJSON
 	items  []planItem
 	dedup  map[string]bool // kind + text of the items collected
+	nodes  []*planObj      // plan nodes, in document order (root first)
 	issues []Issue
 	seen   map[string]bool   // messages reported
 	parsed func(text string) // test hook: called with each text parsed
@@ -115,15 +122,23 @@ type planObj struct {
 	keys                             []string
 	nodeType, relation               string
 	schema, sampling                 string
+	alias, strategy, subplan         string
 	hasOutput, hasFunc, hasTableFunc bool
+	// The planner's estimates (Plan Rows, Plan Width, Total Cost,
+	// Workers Planned) and the child plan nodes, for the budget.
+	rows, width, cost float64
+	workers           float64
+	children          []*planObj
 }
 
-func (p *planCheck) add(msg string) {
+func (p *planCheck) add(msg string) { p.addCode(CodePlan, msg) }
+
+func (p *planCheck) addCode(code, msg string) {
 	if p.seen[msg] {
 		return
 	}
 	p.seen[msg] = true
-	p.issues = append(p.issues, Issue{Code: CodePlan, Severity: SeverityError, Message: msg, Location: -1})
+	p.issues = append(p.issues, Issue{Code: code, Severity: SeverityError, Message: msg, Location: -1})
 }
 
 // read decodes the plan, collecting its expressions and checking its
@@ -161,6 +176,7 @@ func (p *planCheck) read(plan []byte) error {
 				return errors.New("\"Plan\" is not an object")
 			}
 			root = &planObj{}
+			p.nodes = append(p.nodes, root)
 			if err := p.object(root, 1); err != nil {
 				return err
 			}
@@ -245,7 +261,12 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		if kind != keyPlan && kind != keyOther {
 			return fmt.Errorf("unexpected object under %q", key)
 		}
-		return p.object(&planObj{}, depth+1)
+		child := &planObj{}
+		if kind == keyPlan {
+			o.children = append(o.children, child)
+			p.nodes = append(p.nodes, child)
+		}
+		return p.object(child, depth+1)
 	case p.r.next('['):
 		for first := true; !p.r.next(']'); first = false {
 			if !first && !p.r.next(',') {
@@ -260,11 +281,15 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 	t, isText := p.r.str()
 	if !isText {
 		// A number, true, false or null.
-		if !p.r.scalar() {
+		tok, ok := p.r.scalar()
+		if !ok {
 			return errors.New("malformed value in the plan")
 		}
 		if kind != keyOther && kind != keyName {
 			return fmt.Errorf("unexpected non-text value under %q", key)
+		}
+		if planNumbers[key] {
+			return o.number(key, tok)
 		}
 		return nil
 	}
@@ -290,6 +315,12 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 			o.schema = t
 		case "Sampling Method":
 			o.sampling = t
+		case "Alias":
+			o.alias = t
+		case "Strategy":
+			o.strategy = t
+		case "Subplan Name":
+			o.subplan = t
 		}
 		return nil
 	case keyPlan:
@@ -351,17 +382,17 @@ func (r *planJSON) str() (string, bool) {
 	return s, true
 }
 
-// scalar reads a number, true, false or null.
-func (r *planJSON) scalar() bool {
+// scalar reads a number, true, false or null, and returns its text.
+func (r *planJSON) scalar() (string, bool) {
 	start := r.i
 	for r.i < len(r.b) && !strings.ContainsRune(",]} \t\n\r", rune(r.b[r.i])) {
 		r.i++
 	}
 	switch tok := string(r.b[start:r.i]); tok {
 	case "true", "false", "null":
-		return true
+		return tok, true
 	default:
-		return jsonNumber.MatchString(tok)
+		return tok, jsonNumber.MatchString(tok)
 	}
 }
 
