@@ -142,6 +142,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		if builders[funcName(f)] {
 			return z.strSize(f)
 		}
+		if z.operands && z.unboundedCall(f) {
+			return sizeCap, true
+		}
 		if isAggregate(f) || f.Over != nil {
 			if passThrough[funcName(f)] || accumulating[funcName(f)] {
 				// One of its inputs (max(s), lag(s)), or all of them.
@@ -153,6 +156,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		return z.sumSize(f.Args)
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
+		if z.operands && opName(e.Name) == "^" && !z.smallExponent(e.Rexpr) {
+			return sizeCap, true
+		}
 		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && e.Name[len(e.Name)-1].GetString_().GetSval() != "||" {
 			// Arithmetic and comparisons: a number, a date or a boolean,
 			// not a concatenation.
@@ -182,6 +188,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		sl := n.GetSubLink()
 		if sl.SubLinkType == pg.SubLinkType_EXISTS_SUBLINK {
 			return 1, true
+		}
+		if z.operands && sl.SubLinkType == pg.SubLinkType_ARRAY_SUBLINK {
+			return sizeCap, true // as many elements as the subquery has rows
 		}
 		return z.querySize(sl.Subselect.GetSelectStmt()), true
 	case n.GetAIndirection() != nil:

@@ -63,8 +63,10 @@ type checker struct {
 	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
 	// so column resolution is skipped and $n are the plan's parameters.
 	plan bool
-	// sizes knows what the query's own columns hold, for the string guard.
-	sizes *sizer
+	// sizes knows what the query's own columns hold, for the string guard;
+	// operandSizes the same in operands mode (operands.go), learnt when
+	// first needed.
+	sizes, operandSizes *sizer
 }
 
 func (c *checker) add(code string, sev Severity, loc int, format string, args ...any) {
@@ -186,8 +188,12 @@ func (c *checker) walk(m proto.Message) {
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
 		}
+		if x.Kind == pg.A_Expr_Kind_AEXPR_OP || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
+			c.checkOperands(opName(x.Name), "operator "+opName(x.Name), []*pg.Node{x.Lexpr, x.Rexpr}, nil)
+		}
 	case *pg.SubLink:
 		c.operator(x.OperName)
+		c.checkOperands(opName(x.OperName), "operator "+opName(x.OperName), []*pg.Node{x.Testexpr}, x.Subselect.GetSelectStmt())
 	case *pg.SortBy:
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:
