@@ -129,11 +129,12 @@ func (p *planCheck) figures(plan []byte) []nodeFigures {
 	var out []nodeFigures
 	for _, n := range p.nodes { // parents before their children
 		k := max(procs[n], 1)
+		ck := k // a Gather's figures are its output's; its children's count per process
 		if n.nodeType == "Gather" || n.nodeType == "Gather Merge" {
-			k = max(k, n.workers+1)
+			ck = max(k, n.workers+1)
 		}
 		for _, c := range n.children {
-			procs[c] = k
+			procs[c] = ck
 		}
 		f := nodeFigures{node: n, rows: n.rows * k}
 		f.bytes = f.rows * n.width
@@ -208,7 +209,7 @@ func (p *planCheck) checkBudget(plan []byte) {
 	if hash != nil {
 		p.addCode(CodeBudget, fmt.Sprintf("the server's plan estimates that %s holds a hash table of up to %s rows of %s bytes (%s), "+
 			"over the plan budget of %s for one hash table; a hash on a key many rows share, a hashed IN / NOT IN (subquery) "+
-			"or INTERSECT / EXCEPT keeps all of it in memory; %s",
+			"or INTERSECT / EXCEPT keeps all of it in memory (NOT EXISTS and a join do not); %s",
 			hash.node.name(), num(hash.hashRows), num(hash.hashW), size(hash.hash), size(b.HashBytes), narrow))
 	}
 }
