@@ -62,6 +62,9 @@ func TestPlanBudgetRefusesAttacks(t *testing.T) {
 					continue
 				}
 				err = v.CheckPlan(plan)
+				if f, ferr := validate.PlanFigures(plan); ferr == nil {
+					t.Logf("%s\n\tfigures: %s", sql, f)
+				}
 				var ve *validate.Error
 				if !errors.As(err, &ve) || !ve.Has(validate.CodeBudget) {
 					f, _ := validate.PlanFigures(plan)

@@ -93,6 +93,13 @@
 // condition connects (not <>, not ON true, not ... OR true) and a LATERAL
 // item is connected only to what its own conditions or arguments compare
 // it with; accumulating aggregates over any product are rejected (V023).
+// Operators that do not check for interrupts (array && @> <@, jsonb @> <@
+// ?| ?&, numeric % ^ * / and mod, power, div, factorial, gcd, lcm), which
+// neither the statement timeout nor a cancel stops within one call, may not
+// take a value the query collects or builds: an accumulating aggregate,
+// ARRAY(subquery), a value of more than a hundredth of WithMaxGenerated
+// characters, or a power whose exponent is neither a constant of at most
+// 1000 nor a column of the data (V028; operands.go).
 // These rules are conservative heuristics, not proofs: run the result with
 // a statement_timeout (the executor does, and bounds memory and temporary
 // files too).
@@ -145,7 +152,10 @@
 // recursive CTE without a real bound, V021 generate_series bounds, V022
 // string-building beyond the limit, V023 cross join of too many relations
 // or an accumulating aggregate over one, V024 text over 64 KiB or a tree
-// nested deeper than the parser allows, V030 rewrite did not re-validate.
+// nested deeper than the parser allows, V027 the server's plan is over
+// the plan budget (CheckPlan, WithPlanBudget), V028 an operator that does
+// not check for interrupts on a value the query builds or collects, V030
+// rewrite did not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003
@@ -182,7 +192,8 @@
 // position of planner errors and the estimated cost and rows otherwise. Only
 // validated SQL ever reaches the server. The plan is EXPLAIN (VERBOSE,
 // FORMAT JSON), checked with CheckPlan: a plan it refuses fails the
-// candidate with its *Error (code V015) and no Validation.
+// candidate with its *Error (code V015, or V027 over the plan budget) and
+// no Validation.
 //
 // # The server's resolution
 //
@@ -217,4 +228,24 @@
 // guards (V020-V023) judge the query as written and are not applied to the
 // plan. EXPLAIN without ANALYZE runs no volatile function, but the planner
 // evaluates immutable ones on constants (the statement timeout bounds that).
+//
+// # The plan budget
+//
+// CheckPlan also reads the planner's estimates (budget.go) and refuses a
+// plan over the budget (V027, WithPlanBudget; DefaultPlanBudget): the rows
+// any node produces, its rows × width, the size of any one hash table and
+// the plan's total cost. It backs up the static guards on work_mem does
+// not bound: a hash join on a key every row shares cannot split its hash
+// table into batches, and a hashed SubPlan (x NOT IN (subquery)) or a
+// hashed SetOp (INTERSECT, EXCEPT) never spills. A hash table counts rows
+// × (width + 40 bytes), nodes under a Gather once per process, and a
+// hashed SubPlan or SetOp at least its input's cost × 8 kB: the planner
+// hashes those only when its estimate fits in memory, and a filter it
+// guessed too selective, or the 200 groups it assumes without statistics,
+// hide their real size; the cost counts at least one unit per page read.
+// Estimates are estimates: on tables never analysed an equi-join may be
+// guessed at millions of times its size (the planner assumes 200 distinct
+// values), so run ANALYZE (autovacuum does) on the tables queries read.
+// PlanFigures and ExplainResult.Figures give a plan's figures in a
+// budget's terms; docs/benchmarks.md has those of the gold queries.
 package validate
