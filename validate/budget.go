@@ -235,22 +235,13 @@ func (o *planObj) name() string {
 	return s + " node"
 }
 
-// number records an estimate of the plan node o.
-func (o *planObj) number(key, tok string) error {
+// number reads a plan estimate into field.
+func number(field *float64, key, tok string) error {
 	f, err := strconv.ParseFloat(tok, 64)
 	if err != nil || f < 0 {
 		return fmt.Errorf("plan property %q is not a count: %s", key, clip(tok))
 	}
-	switch key {
-	case "Plan Rows":
-		o.rows = f
-	case "Plan Width":
-		o.width = f
-	case "Total Cost":
-		o.cost = f
-	case "Workers Planned":
-		o.workers = f
-	}
+	*field = f
 	return nil
 }
 

@@ -87,8 +87,21 @@ var planKeys = map[string]planKey{
 	"Constraint Name": keyName, "Relation": keyName,
 }
 
-// planNumbers are the estimates the plan budget reads (budget.go).
-var planNumbers = map[string]bool{"Plan Rows": true, "Plan Width": true, "Total Cost": true, "Workers Planned": true}
+// planNames are the names a node's checks and the plan budget read, and
+// where each goes.
+var planNames = map[string]func(*planObj) *string{
+	"Node Type": func(o *planObj) *string { return &o.nodeType }, "Relation Name": func(o *planObj) *string { return &o.relation },
+	"Schema": func(o *planObj) *string { return &o.schema }, "Sampling Method": func(o *planObj) *string { return &o.sampling },
+	"Alias": func(o *planObj) *string { return &o.alias }, "Strategy": func(o *planObj) *string { return &o.strategy },
+	"Subplan Name": func(o *planObj) *string { return &o.subplan },
+}
+
+// planNumbers are the estimates the plan budget reads (budget.go), and
+// where each goes.
+var planNumbers = map[string]func(*planObj) *float64{
+	"Plan Rows": func(o *planObj) *float64 { return &o.rows }, "Plan Width": func(o *planObj) *float64 { return &o.width },
+	"Total Cost": func(o *planObj) *float64 { return &o.cost }, "Workers Planned": func(o *planObj) *float64 { return &o.workers },
+}
 
 // maxPlanDepth bounds the nesting of the plan's JSON.
 const maxPlanDepth = 1000
@@ -288,8 +301,8 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		if kind != keyOther && kind != keyName {
 			return fmt.Errorf("unexpected non-text value under %q", key)
 		}
-		if planNumbers[key] {
-			return o.number(key, tok)
+		if field := planNumbers[key]; field != nil {
+			return number(field(o), key, tok)
 		}
 		return nil
 	}
@@ -306,21 +319,8 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		p.item(t, kind, key, o)
 		return nil
 	case keyName:
-		switch key {
-		case "Node Type":
-			o.nodeType = t
-		case "Relation Name":
-			o.relation = t
-		case "Schema":
-			o.schema = t
-		case "Sampling Method":
-			o.sampling = t
-		case "Alias":
-			o.alias = t
-		case "Strategy":
-			o.strategy = t
-		case "Subplan Name":
-			o.subplan = t
+		if field := planNames[key]; field != nil {
+			*field(o) = t
 		}
 		return nil
 	case keyPlan:
