@@ -98,8 +98,9 @@
 // neither the statement timeout nor a cancel stops within one call, may not
 // take a value the query collects or builds: an accumulating aggregate,
 // ARRAY(subquery), a value of more than a hundredth of WithMaxGenerated
-// characters, or a power whose exponent is neither a constant of at most
-// 1000 nor a column of the data (V028; operands.go).
+// characters, a power whose exponent is neither a constant of at most 1000
+// nor a column of the data, or one of more than ten times that many digits
+// (its base's times its exponent) (V028; operands.go).
 // These rules are conservative heuristics, not proofs: run the result with
 // a statement_timeout (the executor does, and bounds memory and temporary
 // files too).

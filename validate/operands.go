@@ -17,8 +17,10 @@ import (
 // not feed them a value it builds or collects itself: an accumulating
 // aggregate (array_agg, jsonb_agg, ...), ARRAY(subquery), a value of more
 // than a hundredth of WithMaxGenerated characters (a literal, a built
-// string), or the power of an exponent that is neither a constant of at
-// most maxExponent nor a value of the data. These are refused (V028),
+// string), the power of an exponent that is neither a constant of at most
+// maxExponent nor a value of the data, or a power of more than ten times
+// that many digits (its base's times its exponent: a thousand-digit base
+// to the 130th takes 0.2 s a call). These are refused (V028),
 // however the value reaches the operator (through a CTE or subquery
 // column, a cast, a nested call).
 
@@ -58,19 +60,42 @@ func (z *sizer) smallExponent(n *pg.Node) bool {
 	return cr != nil && z.columnSize(cr) == 1
 }
 
-// unboundedCall reports a call whose result an operand count (operands
-// mode) cannot bound: a collected value or a power without a small
-// exponent.
-func (z *sizer) unboundedCall(f *pg.FuncCall) bool {
+// callSize is a call's size in operands mode where it differs from the
+// string guard's (ok false: not such a call): a collected value is
+// unbounded, a power has about its base's digits times its exponent, a
+// factorial three digits per unit of its argument.
+func (z *sizer) callSize(f *pg.FuncCall) (float64, bool) {
 	switch name := funcName(f); {
 	case accumulating[name]:
-		return true
-	case name == "power" || name == "pow" || name == "numeric_power":
-		return len(f.Args) == 2 && !z.smallExponent(f.Args[1])
-	case name == "factorial" || name == "numeric_fac":
-		return len(f.Args) == 1 && !z.smallExponent(f.Args[0])
+		return sizeCap, true
+	case (name == "power" || name == "pow" || name == "numeric_power") && len(f.Args) == 2:
+		return z.powerSize(f.Args[0], f.Args[1]), true
+	case (name == "factorial" || name == "numeric_fac") && len(f.Args) == 1:
+		return z.powerSize(nil, f.Args[0]), true
 	}
-	return false
+	return 0, false
+}
+
+// powerSize bounds the digits of base ^ exp (of factorial(exp) when base
+// is nil): unbounded unless the exponent is small; an exponent from the
+// data counts once, as data does.
+func (z *sizer) powerSize(base, exp *pg.Node) float64 {
+	if !z.smallExponent(exp) {
+		return sizeCap
+	}
+	b, ok := 3.0, true // factorial: n! has fewer than 3n digits for n <= 1000
+	if v, isConst := numConst(base); isConst && base != nil {
+		b = math.Max(math.Floor(math.Log10(math.Abs(v)))+1, 1) // the digits of its integer part
+	} else if base != nil {
+		b, ok = z.nodeSize(base)
+	}
+	if !ok {
+		return sizeCap
+	}
+	if e, isConst := numConst(exp); isConst {
+		return math.Min(b*math.Max(math.Abs(e), 1), sizeCap)
+	}
+	return b
 }
 
 // operandSizer returns the query's sizer in operands mode, learnt on first
@@ -91,21 +116,28 @@ func (c *checker) checkOperands(op string, what string, args []*pg.Node, sub *pg
 	}
 	z := c.operandSizer()
 	limit := float64(c.cfg.maxGenerated) / 100
-	exp := -1 // the exponent's argument
-	switch op {
-	case "^", "power", "pow", "numeric_power":
-		exp = 1
-	case "factorial", "numeric_fac":
-		exp = 0
+	var base, exp *pg.Node
+	switch {
+	case (op == "^" || op == "power" || op == "pow" || op == "numeric_power") && len(args) == 2:
+		base, exp = args[0], args[1]
+	case (op == "factorial" || op == "numeric_fac") && len(args) == 1:
+		exp = args[0]
 	}
-	for i, a := range args {
+	if exp != nil {
+		switch n := z.powerSize(base, exp); {
+		case !z.smallExponent(exp):
+			c.violation(CodeOperand, "%s with an exponent (or factorial argument) that is neither a constant of at most %d nor a column of the data "+
+				"builds a number of up to 131072 digits without checking for interrupts; use a small constant exponent", what, maxExponent)
+			return
+		case n > limit*10:
+			c.violation(CodeOperand, "%s builds a number of up to %.0f digits (its base's times its exponent), more than %.0f, without checking "+
+				"for interrupts; use a smaller base or exponent", what, n, limit*10)
+			return
+		}
+	}
+	for _, a := range args {
 		if a == nil {
 			continue
-		}
-		if i == exp && !z.smallExponent(a) {
-			c.violation(CodeOperand, "%s with an exponent (or factorial argument) that is neither a constant of at most %d nor a column of the data builds a number "+
-				"of up to 131072 digits without checking for interrupts; use a small constant exponent", what, maxExponent)
-			return
 		}
 		if n, ok := z.nodeSize(a); !ok || n > limit {
 			c.operandViolation(what, limit)

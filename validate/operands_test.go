@@ -52,6 +52,13 @@ var operandAttacks = []string{
 	`WITH e AS (SELECT 400000 AS n) SELECT 2::numeric ^ n FROM e`,
 	`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT repeat('9', 60000)::numeric % n FROM r`,
 	`SELECT gcd(repeat('9', 60000)::numeric, repeat('7', 60000)::numeric)`,
+	// A power of a thousand-digit base, and powers of powers.
+	`SELECT repeat('9', 1000)::numeric ^ 130`,
+	`SELECT power(repeat('9', 1000)::numeric, 130)`,
+	`SELECT (2::numeric ^ 1000) ^ 1000`,
+	`SELECT power(power(2::numeric, 1000), 1000)`,
+	`SELECT (9::numeric ^ 1000) ^ 100`,
+	`SELECT factorial(1000) % 7 + (a ^ 1000) % 7 FROM t`,
 	`SELECT div($$` + "9999" + `$$::numeric, 7) FROM t WHERE (SELECT array_agg(a) FROM t) && arr`,
 }
 
@@ -61,7 +68,7 @@ var operandLegit = []string{
 	`SELECT a % 2, a ^ 2, a * 1.5, a / 3, mod(a, 7), power(a, 2), power(1.05, a), a ^ 1.6 FROM t`,
 	`SELECT a FROM t WHERE arr && ARRAY[1, 2, 3] OR arr @> '{4}' OR arr <@ arr`,
 	`SELECT count(*) % 2, sum(a) / count(*), max(a) ^ 2 FROM t`,
-	`SELECT factorial(20), 2::numeric ^ 1000, power(10, -3)`,
+	`SELECT factorial(20), 2::numeric ^ 1000, power(10, -3), 1.05 ^ 1000, power(1 + a / 100.0, a) * 100, 10 ^ 200 * a FROM t`,
 	`SELECT array_length(array_agg(a), 1), array_to_string(array_agg(a), ',') FROM t`,
 	`SELECT a FROM t WHERE j @> '{"k": 1}' AND j ?| ARRAY['x', 'y']`,
 	`SELECT x.a * 2 FROM (SELECT a FROM t) x`,

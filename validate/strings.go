@@ -142,8 +142,8 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		if builders[funcName(f)] {
 			return z.strSize(f)
 		}
-		if z.operands && z.unboundedCall(f) {
-			return sizeCap, true
+		if n, ok := z.callSize(f); ok && z.operands {
+			return n, true
 		}
 		if isAggregate(f) || f.Over != nil {
 			if passThrough[funcName(f)] || accumulating[funcName(f)] {
@@ -156,8 +156,8 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		return z.sumSize(f.Args)
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
-		if z.operands && opName(e.Name) == "^" && !z.smallExponent(e.Rexpr) {
-			return sizeCap, true
+		if z.operands && opName(e.Name) == "^" {
+			return z.powerSize(e.Lexpr, e.Rexpr), true
 		}
 		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && e.Name[len(e.Name)-1].GetString_().GetSval() != "||" {
 			// Arithmetic and comparisons: a number, a date or a boolean,

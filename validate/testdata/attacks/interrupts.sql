@@ -89,3 +89,11 @@ SELECT (2::numeric ^ x.n) % 3 FROM (SELECT 400000 AS n) x
 
 -- expect: V028
 SELECT div(amount, 7) FROM orders WHERE (SELECT array_agg(id) FROM orders) && ARRAY[id]
+
+-- expect: V028
+-- A thousand-digit base to the 130th: 130,000 digits in one call (0.19 s);
+-- a 64 KiB query holds hundreds of them.
+SELECT repeat('9', 1000)::numeric ^ 130
+
+-- expect: V028
+SELECT (9::numeric ^ 1000) ^ 100
