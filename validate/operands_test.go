@@ -52,6 +52,11 @@ var operandAttacks = []string{
 	`WITH e AS (SELECT 400000 AS n) SELECT 2::numeric ^ n FROM e`,
 	`WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT repeat('9', 60000)::numeric % n FROM r`,
 	`SELECT gcd(repeat('9', 60000)::numeric, repeat('7', 60000)::numeric)`,
+	`SELECT a && a FROM (VALUES (ARRAY(SELECT id FROM t))) v(a)`,
+	`SELECT ('{' || string_agg(a::text, ',') || '}')::int[] && ARRAY[1] FROM t`,
+	`SELECT u && u FROM unnest(ARRAY[(SELECT array_agg(id) FROM t)]) u`,
+	`SELECT regexp_split_to_array(string_agg(a::text, ','), ',') @> ARRAY['1'] FROM t`,
+	`SELECT x.arr && x.arr FROM (SELECT * FROM (SELECT array_agg(a) AS arr FROM t) y) x`,
 	// A power of a thousand-digit base, and powers of powers.
 	`SELECT repeat('9', 1000)::numeric ^ 130`,
 	`SELECT power(repeat('9', 1000)::numeric, 130)`,
