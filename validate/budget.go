@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // PlanBudget bounds the planner's estimates in a query's plan (CheckPlan,
@@ -125,21 +126,28 @@ func (p *planCheck) figures(plan []byte) []nodeFigures {
 	for _, m := range hashedSubPlan.FindAllSubmatch(plan, -1) {
 		hashed[string(m[1])] = true
 	}
-	procs := map[*planObj]float64{}
-	var out []nodeFigures
-	for _, n := range p.nodes { // parents before their children
+	procs := map[*planObj]float64{} // how many processes run each node
+	for _, n := range p.nodes {     // parents before their children
 		k := max(procs[n], 1)
-		ck := k // a Gather's figures are its output's; its children's count per process
+		procs[n] = k
 		if n.nodeType == "Gather" || n.nodeType == "Gather Merge" {
-			ck = max(k, n.workers+1)
+			k = max(k, n.workers+1) // a Gather's own figures are its output's
 		}
 		for _, c := range n.children {
-			procs[c] = ck
+			procs[c] = k
 		}
+	}
+	out := make([]nodeFigures, 0, len(p.nodes))
+	for _, n := range p.nodes {
+		k := procs[n]
 		f := nodeFigures{node: n, rows: n.rows * k}
 		f.bytes = f.rows * n.width
-		var in *planObj // the input of a hash table that never spills
+		var in *planObj // the input of a hash table that cannot spill
 		switch {
+		case n.nodeType == "Hash" && n.parent != nil && !plainHashCond(n.parent.hashCond):
+			// A key that is an expression or a system column: every
+			// row may share it, and a bucket of one key never splits.
+			in = n
 		case n.nodeType == "Hash", n.nodeType == "Recursive Union",
 			n.nodeType == "Aggregate" && (n.strategy == "Hashed" || n.strategy == "Mixed"):
 			f.hashRows, f.hashW = f.rows, n.width
@@ -154,25 +162,58 @@ func (p *planCheck) figures(plan []byte) []nodeFigures {
 			}
 		}
 		if in != nil {
-			f.hashRows, f.hashW = in.rows*k, in.width
+			f.hashRows, f.hashW = in.rows*procs[in], in.width
 		}
 		if f.hashRows > 0 {
 			f.hash = f.hashRows * (f.hashW + hashEntryOverhead)
 		}
 		if in != nil {
-			// The planner hashes these only when its estimate fits in
-			// hash memory, and they never spill: a filter it guessed too
-			// selective (a third per inequality without statistics) or
-			// 200 groups assumed without statistics hide the real size.
-			// Its cost counts at least one unit per 8 kB page read, so
-			// cost × 8 kB bounds what the input reads, whatever the
-			// guesses.
-			f.hash = max(f.hash, in.cost*k*pageBytes)
+			// The planner's guesses (a third per inequality it has no
+			// statistics for, 200 groups, 200 distinct keys) may hide
+			// the real size of a table that cannot spill: it is at
+			// least what the scans under it read, cost × 8 kB each
+			// (the cost counts at least one unit per page read).
+			f.hash = max(f.hash, scanBytes(in, procs))
 		}
 		out = append(out, f)
 	}
 	return out
 }
+
+// plainHashCond reports a hash join condition on plain columns ((a.x =
+// b.y), AND-ed), none of them a system column.
+func plainHashCond(cond string) bool {
+	if cond == "" || systemColumn.MatchString(cond) {
+		return false
+	}
+	for _, part := range strings.Split(cond, " AND ") {
+		l, r, ok := strings.Cut(strings.Trim(part, "()"), " = ")
+		if !ok || !plainColumn.MatchString(l) || !plainColumn.MatchString(r) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	plainColumn  = regexp.MustCompile(`^[a-z_][a-z0-9_$]*\.[a-z_][a-z0-9_$]*$`)
+	systemColumn = regexp.MustCompile(`\.(cmin|cmax|xmin|xmax|ctid|tableoid)\b`)
+)
+
+// scanBytes bounds what the relation scans under n read: their cost ×
+// 8 kB, per process.
+func scanBytes(n *planObj, procs map[*planObj]float64) float64 {
+	total := 0.0
+	if scanNodes[n.nodeType] {
+		total += n.cost * max(procs[n], 1) * pageBytes
+	}
+	for _, c := range n.children {
+		total += scanBytes(c, procs)
+	}
+	return total
+}
+
+var scanNodes = setOf("Seq Scan", "Index Scan", "Index Only Scan", "Bitmap Heap Scan", "Sample Scan", "Tid Scan", "Tid Range Scan")
 
 // checkBudget refuses a plan whose estimates exceed the budget: for each
 // figure, the first node with the largest excess is named.

@@ -142,6 +142,8 @@ type planObj struct {
 	rows, width, cost float64
 	workers           float64
 	children          []*planObj
+	parent            *planObj
+	hashCond          string // of a Hash Join
 }
 
 func (p *planCheck) add(msg string) { p.addCode(CodePlan, msg) }
@@ -276,6 +278,7 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		}
 		child := &planObj{}
 		if kind == keyPlan {
+			child.parent = o
 			o.children = append(o.children, child)
 			p.nodes = append(p.nodes, child)
 		}
@@ -315,6 +318,8 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 			o.hasFunc = true
 		case "Table Function Call":
 			o.hasTableFunc = true
+		case "Hash Cond":
+			o.hashCond = t
 		}
 		p.item(t, kind, key, o)
 		return nil
