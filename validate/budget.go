@@ -29,10 +29,12 @@ type PlanBudget struct {
 	// a hashed SetOp (INTERSECT, EXCEPT), of a hashed SubPlan (x [NOT] IN
 	// (subquery)), of the groups of a hashed Aggregate and of a Recursive
 	// Union. A hashed SetOp or SubPlan never spills and is chosen on the
-	// planner's guess that it fits in memory: its figure is at least its
-	// input's cost × 8 kB (the cost counts at least one unit per page
-	// read, with the default seq_page_cost of 1), which bounds what it
-	// reads even where the row estimate is too low.
+	// planner's guess that it fits in memory, and a hash join on an
+	// expression or a system column may put every row under one key,
+	// whose bucket never splits: their figure is at least what the scans
+	// under them read, cost × 8 kB (the cost counts at least one unit per
+	// page read, with the default seq_page_cost of 1), which holds even
+	// where the row estimate is too low.
 	HashBytes float64
 	// Cost bounds the plan's total cost, in the planner's units
 	// (seq_page_cost = 1).

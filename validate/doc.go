@@ -240,10 +240,13 @@
 // table into batches, and a hashed SubPlan (x NOT IN (subquery)) or a
 // hashed SetOp (INTERSECT, EXCEPT) never spills. A hash table counts rows
 // × (width + 40 bytes), nodes under a Gather once per process, and a
-// hashed SubPlan or SetOp at least its input's cost × 8 kB: the planner
-// hashes those only when its estimate fits in memory, and a filter it
-// guessed too selective, or the 200 groups it assumes without statistics,
-// hide their real size; the cost counts at least one unit per page read.
+// hashed SubPlan or SetOp, or the Hash of a join on an expression or a
+// system column, at least at what the scans under it read (their cost ×
+// 8 kB: the cost counts at least one unit per page read): the planner
+// hashes the first two only when its estimate fits in memory, none of them
+// can spill, and a filter it guessed too selective (a third per condition
+// it has no statistics for) or the 200 groups or keys it assumes without
+// statistics hide their real size.
 // Estimates are estimates: on tables never analysed an equi-join may be
 // guessed at millions of times its size (the planner assumes 200 distinct
 // values), so run ANALYZE (autovacuum does) on the tables queries read.
