@@ -17,9 +17,6 @@ import (
 // executor), in several spellings; WithPlanBudget reaches the Engine's
 // checks (a budget without those bounds lets Check accept them).
 func TestEntryPointsRefusePlanBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds three million rows")
-	}
 	pool := pgtest.Pool(t, pgtest.Large(t))
 	var answer string
 	eng := answerEngine(t, pool, &answer)

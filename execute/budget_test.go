@@ -22,9 +22,6 @@ import (
 // memory stays under 1 GiB and it is idle again within the statement
 // timeout plus 3 s.
 func TestWorkMemAttacks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds three million rows")
-	}
 	dsn := pgtest.Large(t)
 	pool := poolOn(t, dsn, 1)
 	admin := connect(t, dsn)

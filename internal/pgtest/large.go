@@ -23,9 +23,12 @@ INSERT INTO big_b SELECT g, g % 100, md5(g::text) FROM generate_series(1, 200000
 
 // Large returns the DSN of a fresh copy of a database holding big_a (a
 // million rows of id, k, s) and big_b (two million), never analysed; the
-// template is built once per cluster.
+// template is built once per cluster. Skipped in -short mode.
 func Large(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds three million rows")
+	}
 	return FromTemplate(t, "large-v1"+largeScript, func(ctx context.Context, conn *pgx.Conn) error {
 		_, err := conn.Exec(ctx, largeScript)
 		return err
