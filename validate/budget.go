@@ -94,7 +94,8 @@ const pageBytes = 8192
 // EXPLAIN (VERBOSE, FORMAT JSON)) in a budget's terms: what a budget must
 // allow for CheckPlan to accept it.
 func PlanFigures(plan []byte) (PlanBudget, error) {
-	p := &planCheck{}
+	// Read as the default validator would; only the figures are kept.
+	p := &planCheck{v: &Validator{cfg: defaultConfig()}, seen: map[string]bool{}}
 	if err := p.read(plan); err != nil {
 		return PlanBudget{}, err
 	}

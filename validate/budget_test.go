@@ -152,6 +152,13 @@ func TestPlanBudgetOption(t *testing.T) {
 			t.Errorf("%v\nSQL: %s", err, sql)
 		}
 	}
+	catalog, err := explainVerbose(t, pool, "public", `SELECT count(*) FROM pg_catalog.pg_class`, budgetSettings...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := validate.PlanFigures(catalog); err != nil || f.Rows <= 0 {
+		t.Errorf("the figures of a plan the default validator refuses: %+v, %v", f, err)
+	}
 	if _, err := validate.PlanFigures([]byte(`[{"Plan": {"Plan Rows": -1}}]`)); err == nil {
 		t.Error("a negative row count read as a figure")
 	}
