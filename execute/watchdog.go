@@ -45,7 +45,8 @@ const signalSQL = `SELECT CASE WHEN $3 THEN pg_catalog.pg_terminate_backend(pid)
 // watch follows the backend pid of a query the backstop gave up on, until
 // it stops or the watchdog has tried everything; Query returns after it.
 // The watchdog's connection belongs to the pool's login role, as the
-// backend does, which may signal its own backends without pg_signal_backend.
+// backend does, which may signal its own backends without pg_signal_backend;
+// its statements leave nothing in the connection's statement cache.
 func (e *Executor) watch(ctx context.Context, pid uint32, sql string) {
 	grace := e.cfg.watchdogGrace
 	if grace <= 0 || pid == 0 {
@@ -61,7 +62,7 @@ func (e *Executor) watch(ctx context.Context, pid uint32, sql string) {
 	}
 	defer pc.Release()
 	var started time.Time
-	if err := pc.QueryRow(ctx, watchSQL, int32(pid)).Scan(&started); err != nil {
+	if err := pc.QueryRow(ctx, watchSQL, pgx.QueryExecModeExec, int32(pid)).Scan(&started); err != nil {
 		// Gone already (no row), or the watchdog cannot see it.
 		return
 	}
@@ -69,7 +70,7 @@ func (e *Executor) watch(ctx context.Context, pid uint32, sql string) {
 	stopped := func(d time.Duration) bool {
 		for end := time.Now().Add(d); ; {
 			var running bool
-			if err := pc.QueryRow(ctx, runningSQL, int32(pid), started).Scan(&running); err != nil {
+			if err := pc.QueryRow(ctx, runningSQL, pgx.QueryExecModeExec, int32(pid), started).Scan(&running); err != nil {
 				log.WarnContext(ctx, "execute: watchdog: lost sight of a backend", "err", err)
 				return true
 			}
@@ -97,7 +98,7 @@ func (e *Executor) watch(ctx context.Context, pid uint32, sql string) {
 		}
 		log.WarnContext(ctx, msg, "after", time.Since(since).Round(time.Millisecond))
 		var sent *bool
-		err := pc.QueryRow(ctx, signalSQL, int32(pid), started, terminate).Scan(&sent)
+		err := pc.QueryRow(ctx, signalSQL, pgx.QueryExecModeExec, int32(pid), started, terminate).Scan(&sent)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) && ctx.Err() == nil {
 			// Without the privilege (a backend of another role): the
 			// operator has to grant pg_signal_backend.
