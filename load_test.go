@@ -45,12 +45,13 @@ func TestLoadWithFaults(t *testing.T) {
 	}
 	// Two questions outside the exam get slow queries: one runs into the
 	// statement timeout, the other is terminated by an admin while it runs.
-	// The literal 99999 marks the second in pg_stat_activity.
+	// The literal 29999 marks the second in pg_stat_activity. (Under 10^9
+	// rows: within the plan budget.)
 	const (
-		timeoutQ   = "How many pairs of numbers up to a hundred thousand are there?"
-		killedQ    = "How many pairs of numbers below a hundred thousand are there?"
-		timeoutSQL = "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b"
-		killedSQL  = "SELECT count(*) FROM generate_series(1, 99999) a, generate_series(1, 99999) b"
+		timeoutQ   = "How many pairs of numbers up to thirty thousand are there?"
+		killedQ    = "How many pairs of numbers below thirty thousand are there?"
+		timeoutSQL = "SELECT count(*) FROM generate_series(1, 30000) a, generate_series(1, 30000) b"
+		killedSQL  = "SELECT count(*) FROM generate_series(1, 29999) a, generate_series(1, 29999) b"
 	)
 	gold[timeoutQ], gold[killedQ] = timeoutSQL, killedSQL
 	srv := llmfake.New(t, func(n int, r *llmfake.Request) llmfake.Reply {
@@ -121,7 +122,7 @@ func TestLoadWithFaults(t *testing.T) {
 			// OFFSET 0 keeps the filter below the terminate call.
 			var pids []int32
 			rows, err := admin.Query(ctx, `SELECT pid FROM (SELECT pid FROM pg_stat_activity
-				WHERE datname = $1 AND state = 'active' AND query LIKE '%99999%' AND query NOT LIKE 'EXPLAIN%'
+				WHERE datname = $1 AND state = 'active' AND query LIKE '%29999%' AND query NOT LIKE 'EXPLAIN%'
 				OFFSET 0) s WHERE pg_terminate_backend(pid)`, db)
 			if err == nil {
 				pids, err = pgx.CollectRows(rows, pgx.RowTo[int32])
@@ -235,7 +236,8 @@ func TestLoadWithFaults(t *testing.T) {
 	}
 
 	// A query that hits the statement timeout is a typed execution error.
-	slow := "SELECT count(*) FROM generate_series(1, 100000) a, generate_series(1, 100000) b"
+	// (10^8 rows: within the plan budget, which refuses 10^10.)
+	slow := "SELECT count(*) FROM generate_series(1, 10000) a, generate_series(1, 10000) b"
 	short, _ := nl2sql.New(pool, nl2sql.WithStatementTimeout(200*time.Millisecond), nl2sql.WithValueIndex(false))
 	if _, err := short.Run(ctx, slow); !errors.Is(err, nl2sql.ErrExecution) {
 		t.Errorf("statement timeout: %v", err)

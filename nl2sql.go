@@ -72,10 +72,11 @@ type state struct {
 	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
 	repairers  sync.Map            // scope key -> *repair.Repairer
 	tables     []validate.Table
-	types      []string // enums and column types, for validate.WithTypes
-	validators sync.Map // scope key -> *validate.Validator
-	executors  sync.Map // scope key -> *execute.Executor
-	scoped     sync.Map // search path -> *schema.Catalog (ScopeCatalog)
+	types      []string            // enums and column types, for validate.WithTypes
+	budget     validate.PlanBudget // WithPlanBudget
+	validators sync.Map            // scope key -> *validate.Validator
+	executors  sync.Map            // scope key -> *execute.Executor
+	scoped     sync.Map            // search path -> *schema.Catalog (ScopeCatalog)
 }
 
 // maxK bounds WithK: each sample is a model call.
@@ -211,7 +212,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	if prev != nil && !knowledgeOnly && prev.cat.Fingerprint() == cat.Fingerprint() {
 		return prev, nil
 	}
-	st := &state{cat: cat}
+	st := &state{cat: cat, budget: e.cfg.planBudget}
 	if err := st.knownScope(e.cfg.scope); err != nil {
 		return nil, err // WithScope names no schema of the database
 	}
@@ -320,11 +321,12 @@ func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
 
 // policy is the one validator configuration of every entry point (Ask,
 // Run, Check, Repair, Pick, Learn and the executor's own check): the tables
-// a request may read, its search path, the catalog's types and, when
+// a request may read, its search path, the catalog's types, the plan
+// budget and, when
 // scoped, only the search path's schemas, whatever the query qualifies.
 func (st *state) policy(path []string, scoped bool) []validate.Option {
 	opts := []validate.Option{validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...),
-		validate.WithTypes(st.types...)}
+		validate.WithTypes(st.types...), validate.WithPlanBudget(st.budget)}
 	if scoped {
 		opts = append(opts, validate.WithSchemas(path...))
 	}

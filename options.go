@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
 	"github.com/nl2sqlgo/nl2sql/workload"
 )
 
@@ -29,6 +30,7 @@ type config struct {
 	attempts         int
 	maxRows          int
 	maxTables        int
+	planBudget       validate.PlanBudget
 	statementTimeout time.Duration
 	generateBudget   time.Duration
 	timeout          time.Duration
@@ -125,6 +127,14 @@ func WithMaxRows(n int) Option { return optionFunc(func(c *config) { c.maxRows =
 // WithMaxTables caps the tables shown to the model (default 12; at least
 // 1, New refuses less).
 func WithMaxTables(n int) Option { return optionFunc(func(c *config) { c.maxTables = n }) }
+
+// WithPlanBudget bounds the planner's estimates of every query the Engine
+// checks or runs (default validate.DefaultPlanBudget; a zero field keeps its
+// default, a negative one removes that bound): a plan over it is refused
+// with V027 (see validate.PlanBudget).
+func WithPlanBudget(b validate.PlanBudget) Option {
+	return optionFunc(func(c *config) { c.planBudget = b })
+}
 
 // WithStatementTimeout bounds each query's run time (default 30s).
 func WithStatementTimeout(d time.Duration) Option {

@@ -45,17 +45,24 @@ func shopEngine(t *testing.T, answer *string) (*nl2sql.Engine, *pgxpool.Pool) {
 	dsn := pgtest.NewDatabase(t)
 	pgtest.Exec(t, dsn, shopSchema)
 	pool := pgtest.Pool(t, dsn)
+	return answerEngine(t, pool, answer), pool
+}
+
+// answerEngine returns a prepared Engine on pool whose model answers
+// *answer to every question.
+func answerEngine(t *testing.T, pool *pgxpool.Pool, answer *string, opts ...nl2sql.Option) *nl2sql.Engine {
+	t.Helper()
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return fenced(*answer) })
 	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
-	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithScope("public"), nl2sql.WithValueIndex(false),
-		nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0))
+	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithScope("public"), nl2sql.WithValueIndex(false),
+		nl2sql.WithK(1, 1, 1), nl2sql.WithRepairAttempts(0)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := eng.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return eng, pool
+	return eng
 }
 
 // TestEntryPointsAgreeOnAttacks runs the whole attack corpus through every

@@ -2,9 +2,11 @@ package nl2sql
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 func (e *Engine) queryOptions(path []string, maxRows int, role string) []execute.QueryOption {
@@ -63,6 +65,11 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	res.SQL, res.Tables = vr.SQL, vr.Tables
 	er, err := e.executor(st, path, scoped).Query(ctx, vr.SQL, e.queryOptions(path, ac.maxRows, ac.role)...)
 	res.Timings["execute"] = time.Since(start)
+	if ve := (*validate.Error)(nil); errors.As(err, &ve) {
+		// The executor's own check of the server's plan (V015, V027)
+		// refused it: a refusal like the validator's, not a failure.
+		return res, res.fail(st.rejection("the query is not allowed", err))
+	}
 	if err != nil {
 		return res, res.fail(ended(ctx, executionError("the query failed to run", err)))
 	}

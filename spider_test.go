@@ -3,8 +3,11 @@ package nl2sql_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +21,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/spider"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // spiderFigures are the benchmark's counts of correct answers.
@@ -381,4 +385,59 @@ func rescore(outcomes []spiderOutcome, change func(*nl2sql.ScoreCandidate)) int 
 		}
 	}
 	return right
+}
+
+// TestSpiderGoldWithinPlanBudget: the plan of every spider-pools gold query
+// (as Repair makes it run on PostgreSQL) passes the default plan budget
+// (validate.DefaultPlanBudget) and the operand guard (V028); the largest
+// figures are logged for docs/benchmarks.md.
+func TestSpiderGoldWithinPlanBudget(t *testing.T) {
+	if _, ok := spider.Dir(); !ok {
+		t.Skip("spider-pools dataset not available (../shared/datasets/spider-pools)")
+	}
+	pools, err := spider.Pools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byDB := map[string][]string{}
+	for _, p := range pools {
+		byDB[p.Database()] = append(byDB[p.Database()], p.GoldSQL)
+	}
+	dbs := slices.Sorted(maps.Keys(byDB))
+	var figures validate.PlanBudget
+	planned := 0
+	for _, db := range dbs {
+		dsn := pgtest.FromTemplate(t, "spider-"+db+"-v2", func(ctx context.Context, conn *pgx.Conn) error {
+			return spider.LoadDatabase(ctx, conn, db)
+		})
+		pool := pgtest.Pool(t, dsn)
+		// The gold is SQLite's dialect: what Repair makes of it runs here.
+		eng, err := nl2sql.New(pool, nl2sql.WithValueIndex(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sqls := make([]string, len(byDB[db]))
+		for i, sql := range byDB[db] {
+			sqls[i] = sql
+			if rr, err := eng.Repair(context.Background(), sql); err == nil && rr.Executes {
+				sqls[i] = rr.SQLOut
+			}
+		}
+		v := validate.New()
+		for i, r := range v.Explain(context.Background(), pool, sqls) {
+			var ve *validate.Error
+			if errors.As(r.Err, &ve) && (ve.Has(validate.CodeBudget) || ve.Has(validate.CodeOperand)) {
+				t.Errorf("%s: gold query refused: %v\nSQL: %s", db, r.Err, sqls[i])
+			}
+			if r.Err == nil {
+				planned++
+				figures = validate.PlanBudget{Rows: max(figures.Rows, r.Figures.Rows), Bytes: max(figures.Bytes, r.Figures.Bytes),
+					HashBytes: max(figures.HashBytes, r.Figures.HashBytes), Cost: max(figures.Cost, r.Figures.Cost)}
+			}
+		}
+	}
+	if planned == 0 {
+		t.Fatal("no gold query planned")
+	}
+	t.Logf("spider-pools gold: %d of %d planned; largest figures: %s", planned, len(pools), figures)
 }

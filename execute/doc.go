@@ -70,7 +70,15 @@
 //   - If the server misses the statement timeout (a call that does not
 //     check for interrupts, such as format() padding a huge width), the
 //     executor closes the connection 2 s after it (ErrTimeout): the caller
-//     never waits much longer than the timeout.
+//     never waits much longer than the timeout. The watchdog (WithWatchdog)
+//     then follows the backend from another pooled connection and, if it
+//     still runs, sends pg_cancel_backend and then pg_terminate_backend,
+//     logging each step. On PostgreSQL 14+ client_connection_check_interval
+//     is set to 1 s for the transaction, so a backend whose client went
+//     away stops at its next interrupt check; neither that, nor a cancel,
+//     nor a terminate stops a call that never checks: only the validator's
+//     refusal (V022, V028) does, and the operator's limits (README,
+//     security).
 //
 // What the executor cannot contain: with AsRole, a query that reaches the
 // server with set_config('role', ...) could switch back to the pool's login

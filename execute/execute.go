@@ -499,9 +499,18 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 	}
 	keep := false
 	var why string
-	defer func() { e.release(ctx, pc, keep, why) }()
 	conn := pc.Conn()
 	pg := conn.PgConn()
+	var backstopped atomic.Bool
+	pid := pg.PID()
+	defer func() {
+		e.release(ctx, pc, keep, why)
+		if backstopped.Load() {
+			// After the release, which frees the pool slot the
+			// watchdog's own connection may need.
+			e.watch(ctx, pid, sql)
+		}
+	}()
 
 	// pgx must not see the caller's context: on cancellation it sends a
 	// CancelRequest, then drains the socket until the server closes it,
@@ -513,7 +522,6 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 	// at the latest. The backstop does the same once the statement timeout
 	// has passed by backstopSlack: the server missed it.
 	var killed sync.Once
-	var backstopped atomic.Bool
 	kill := func() {
 		killed.Do(func() {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)

@@ -41,6 +41,12 @@ func fixture(t testing.TB, maxConns int32) (string, *pgxpool.Pool) {
 	t.Helper()
 	dsn := pgtest.NewDatabase(t)
 	pgtest.Exec(t, dsn, fixtureSQL)
+	return dsn, poolOn(t, dsn, maxConns)
+}
+
+// poolOn returns a pool on dsn (maxConns > 0 limits it), closed at cleanup.
+func poolOn(t testing.TB, dsn string, maxConns int32) *pgxpool.Pool {
+	t.Helper()
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +59,7 @@ func fixture(t testing.TB, maxConns int32) (string, *pgxpool.Pool) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	return dsn, pool
+	return pool
 }
 
 // connect opens a plain (admin) connection on dsn, closed at cleanup.

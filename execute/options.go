@@ -49,6 +49,7 @@ type config struct {
 	idleTimeout      time.Duration
 	workMem          int64
 	tempFileLimit    int64
+	watchdogGrace    time.Duration
 	caps
 	scope  []string
 	logger *slog.Logger
@@ -61,6 +62,7 @@ func defaultConfig() *config {
 		idleTimeout:      DefaultIdleInTransactionTimeout,
 		workMem:          DefaultWorkMem,
 		tempFileLimit:    DefaultTempFileLimit,
+		watchdogGrace:    DefaultWatchdogGrace,
 		caps:             caps{maxRows: DefaultMaxRows, maxBytes: DefaultMaxBytes},
 		scope:            []string{"public"},
 		logger:           slog.New(slog.DiscardHandler),
@@ -137,6 +139,26 @@ func WithTempFileLimit(bytes int64) Option {
 	return optionFunc(func(c *config) {
 		if bytes > 0 {
 			c.tempFileLimit = max(bytes, minMemSetting)
+		}
+	})
+}
+
+// WithWatchdog sets the watchdog's grace (default DefaultWatchdogGrace;
+// a negative grace turns the watchdog off, zero keeps the default). When
+// the server has not stopped a query backstopSlack (2 s) after its
+// statement timeout, the executor closes the connection and the watchdog
+// follows the backend from another pooled connection: if it still runs
+// after the grace, pg_cancel_backend; after another grace,
+// pg_terminate_backend; each step is logged at warn level, a backend
+// still running after a third grace at error level. Query returns when the
+// watchdog is done, so at most three graces later than it would have.
+func WithWatchdog(grace time.Duration) Option {
+	return optionFunc(func(c *config) {
+		switch {
+		case grace < 0:
+			c.watchdogGrace = 0
+		case grace > 0:
+			c.watchdogGrace = grace
 		}
 	})
 }

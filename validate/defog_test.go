@@ -83,6 +83,7 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 	sort.Strings(dbs)
 	total, rejected, warnings := 0, 0, map[string]int{}
 	plans, planRefused := 0, 0
+	var figures validate.PlanBudget // the largest of the gold plans
 	for _, db := range dbs {
 		t.Run(db, func(t *testing.T) {
 			pool, tables := defogDB(t, db)
@@ -106,7 +107,7 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 				if r.Err != nil {
 					var ve *validate.Error
 					switch {
-					case errors.As(r.Err, &ve) && ve.Has(validate.CodePlan):
+					case errors.As(r.Err, &ve) && (ve.Has(validate.CodePlan) || ve.Has(validate.CodeBudget)):
 						planRefused++
 						t.Errorf("plan refused: %v\nSQL: %s\nplan: %s", r.Err, gold[db][i], r.Plan)
 					case !errors.As(r.Err, &ve): // rejections are reported above
@@ -115,6 +116,7 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 					continue
 				}
 				plans++
+				figures = peak(figures, r.Figures)
 				if r.TotalCost <= 0 || len(r.Plan) == 0 {
 					t.Errorf("no planner estimate for %s: %+v", gold[db][i], r)
 				}
@@ -123,4 +125,11 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 	}
 	t.Logf("defog gold: %d expanded queries, %d rejected; %d verbose plans passed CheckPlan, %d refused; lint findings by code: %v",
 		total, rejected, plans, planRefused, warnings)
+	t.Logf("defog gold plans, largest figures: %s (default budget %s)", figures, validate.DefaultPlanBudget())
+}
+
+// peak returns the larger of each figure of a and b.
+func peak(a, b validate.PlanBudget) validate.PlanBudget {
+	return validate.PlanBudget{Rows: max(a.Rows, b.Rows), Bytes: max(a.Bytes, b.Bytes),
+		HashBytes: max(a.HashBytes, b.HashBytes), Cost: max(a.Cost, b.Cost)}
 }

@@ -117,7 +117,8 @@
 // one); accumulating aggregates (string_agg, array_agg, json_agg,
 // JSON_ARRAYAGG, ...) may collect built values of at most a hundredth of
 // that, all of a query's together, a value of the data counting a
-// thousandth (at most ten accumulating aggregates of data in one query). An aggregated value (an accumulating
+// thousandth (at most ten accumulating aggregates of data in one query).
+// An aggregated value (an accumulating
 // aggregate, ARRAY(subquery)) is as long as its rows wherever it flows
 // (scalar subqueries, CTE and subquery columns, windows, repeat, format,
 // concatenations): one may be wrapped, two in one value or an aggregate of
@@ -145,6 +146,14 @@
 // the data used as a counter's seed is not seen (1e300 + 1 is 1e300), and
 // a key walk ends only on acyclic data; the executor's statement_timeout
 // bounds both.
+// Operators that do not check for interrupts (array && @> <@, jsonb @> <@
+// ?| ?&, numeric % ^ * / and mod, power, div, factorial, gcd, lcm), which
+// neither the statement timeout nor a cancel stops within one call, may not
+// take a value the query collects or builds: an accumulating aggregate,
+// ARRAY(subquery), a value of more than a hundredth of WithMaxGenerated
+// characters, a power whose exponent is neither a constant of at most 1000
+// nor a column of the data, or one of more than ten times that many digits
+// (its base's times its exponent) (V028; operands.go).
 // Beyond them, run the result with a statement_timeout (the executor does,
 // and bounds memory and temporary files too).
 //
@@ -198,8 +207,10 @@
 // cross join of too many relations or an accumulating aggregate over one
 // or over a non-equi join, V024 text over 64 KiB or a tree nested deeper
 // than the parser allows, V026 system column (xmin, xmax, cmin, cmax,
-// tableoid) without WithSystemColumns(true), V030 rewrite did not
-// re-validate.
+// tableoid) without WithSystemColumns(true), V027 the server's plan is
+// over the plan budget (CheckPlan, WithPlanBudget), V028 an operator that
+// does not check for interrupts on a value the query builds or collects,
+// V030 rewrite did not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003
@@ -236,7 +247,8 @@
 // position of planner errors and the estimated cost and rows otherwise. Only
 // validated SQL ever reaches the server. The plan is EXPLAIN (VERBOSE,
 // FORMAT JSON), checked with CheckPlan: a plan it refuses fails the
-// candidate with its *Error (code V015) and no Validation.
+// candidate with its *Error (code V015, or V027 over the plan budget) and
+// no Validation.
 //
 // # The server's resolution
 //
@@ -283,4 +295,27 @@
 // guards (V020-V023) judge the query as written and are not applied to the
 // plan. EXPLAIN without ANALYZE runs no volatile function, but the planner
 // evaluates immutable ones on constants (the statement timeout bounds that).
+//
+// # The plan budget
+//
+// CheckPlan also reads the planner's estimates (budget.go) and refuses a
+// plan over the budget (V027, WithPlanBudget; DefaultPlanBudget): the rows
+// any node produces, its rows × width, the size of any one hash table and
+// the plan's total cost. It backs up the static guards on work_mem does
+// not bound: a hash join on a key every row shares cannot split its hash
+// table into batches, and a hashed SubPlan (x NOT IN (subquery)) or a
+// hashed SetOp (INTERSECT, EXCEPT) never spills. A hash table counts rows
+// × (width + 40 bytes), nodes under a Gather once per process, and a
+// hashed SubPlan or SetOp, or the Hash of a join on an expression or a
+// system column, at least at what the scans under it read (their cost ×
+// 8 kB: the cost counts at least one unit per page read): the planner
+// hashes the first two only when its estimate fits in memory, none of them
+// can spill, and a filter it guessed too selective (a third per condition
+// it has no statistics for) or the 200 groups or keys it assumes without
+// statistics hide their real size.
+// Estimates are estimates: on tables never analysed an equi-join may be
+// guessed at millions of times its size (the planner assumes 200 distinct
+// values), so run ANALYZE (autovacuum does) on the tables queries read.
+// PlanFigures and ExplainResult.Figures give a plan's figures in a
+// budget's terms; docs/benchmarks.md has those of the gold queries.
 package validate

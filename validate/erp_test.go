@@ -38,7 +38,7 @@ func TestERPExamNoFalseRejections(t *testing.T) {
 	}
 	for i, r := range v.Explain(context.Background(), pool, sqls) {
 		var ve *validate.Error
-		if r.Err != nil && (!errors.As(r.Err, &ve) || ve.Has(validate.CodePlan)) {
+		if r.Err != nil && (!errors.As(r.Err, &ve) || ve.Has(validate.CodePlan) || ve.Has(validate.CodeBudget)) {
 			t.Errorf("%s: EXPLAIN: %s %s\nSQL: %s", exam[i].QID, r.SQLState, r.Message, r.SQL)
 		}
 	}

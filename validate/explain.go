@@ -41,6 +41,9 @@ type ExplainResult struct {
 	TotalCost float64
 	PlanRows  float64
 	Plan      json.RawMessage
+	// Figures are the plan's largest estimates in a plan budget's terms
+	// (PlanFigures), set with Plan.
+	Figures PlanBudget
 	// Validation is the validator's result for the candidate (lint issues,
 	// tables, functions); nil when it was rejected, by Validate or by the
 	// check of its plan (CheckPlan). Callers need not validate again.
@@ -204,6 +207,7 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		return
 	}
 	r.Plan = plan
+	r.Figures, _ = PlanFigures(plan) // CheckPlan refuses a plan it cannot read
 	if err := v.CheckPlan(plan); err != nil {
 		var ve *Error
 		if errors.As(err, &ve) {

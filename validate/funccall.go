@@ -64,6 +64,7 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		c.checkSeries(f)
 	default:
 		c.checkStringSize(f, name)
+		c.checkOperands(name, name+"()", f.Args, nil)
 	}
 }
 

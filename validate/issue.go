@@ -131,6 +131,8 @@ const (
 	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one or over a non-equi join
 	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
 	CodeSystemColumn    = "V026" // a system column (xmin, xmax, cmin, cmax, tableoid) without WithSystemColumns(true)
+	CodeBudget          = "V027" // the server's plan is estimated beyond the plan budget (rows, bytes, hash table size or cost; WithPlanBudget)
+	CodeOperand         = "V028" // an operator that does not check for interrupts (array &&, @>, jsonb @>, numeric % ^ ...) on a value the query builds or collects
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
 )
 
@@ -165,7 +167,7 @@ func Unsafe(code string) bool {
 	switch code {
 	case CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking, CodeUnsupported, CodeParam,
 		CodeFuncDenied, CodeFuncNotAllowed, CodeSystemCatalog, CodeFuncNotation, CodePlan,
-		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeSystemColumn:
+		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeSystemColumn, CodeBudget, CodeOperand:
 		return true
 	}
 	return false

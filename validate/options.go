@@ -67,6 +67,7 @@ type config struct {
 	maxGenerated       int64
 	maxCrossJoin       int
 	wideTable          int
+	budget             PlanBudget
 	logger             *slog.Logger
 }
 
@@ -79,6 +80,7 @@ func defaultConfig() *config {
 		maxGenerated: DefaultMaxGenerated,
 		maxCrossJoin: DefaultMaxCrossJoin,
 		wideTable:    DefaultWideTable,
+		budget:       DefaultPlanBudget(),
 		logger:       slog.New(slog.DiscardHandler),
 	}
 }

@@ -29,7 +29,9 @@ import (
 // whatever the spelling.
 //
 // It returns nil or a *Error (errors.Is(err, ErrRejected)) whose issues
-// have code CodePlan. It fails closed: a plan that is not valid JSON, an
+// have code CodePlan, or CodeBudget where the planner's estimates exceed
+// the plan budget (WithPlanBudget). It fails closed: a plan that is not
+// valid JSON, an
 // expression that does not parse, or a text under a plan key it does not
 // know is refused as a plan that could not be checked.
 func (v *Validator) CheckPlan(plan []byte) error {
@@ -38,6 +40,7 @@ func (v *Validator) CheckPlan(plan []byte) error {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
 		p.checkItems()
+		p.checkBudget(plan)
 	}
 	if len(p.issues) == 0 {
 		return nil
@@ -84,6 +87,22 @@ var planKeys = map[string]planKey{
 	"Constraint Name": keyName, "Relation": keyName,
 }
 
+// planNames are the names a node's checks and the plan budget read, and
+// where each goes.
+var planNames = map[string]func(*planObj) *string{
+	"Node Type": func(o *planObj) *string { return &o.nodeType }, "Relation Name": func(o *planObj) *string { return &o.relation },
+	"Schema": func(o *planObj) *string { return &o.schema }, "Sampling Method": func(o *planObj) *string { return &o.sampling },
+	"Alias": func(o *planObj) *string { return &o.alias }, "Strategy": func(o *planObj) *string { return &o.strategy },
+	"Subplan Name": func(o *planObj) *string { return &o.subplan },
+}
+
+// planNumbers are the estimates the plan budget reads (budget.go), and
+// where each goes.
+var planNumbers = map[string]func(*planObj) *float64{
+	"Plan Rows": func(o *planObj) *float64 { return &o.rows }, "Plan Width": func(o *planObj) *float64 { return &o.width },
+	"Total Cost": func(o *planObj) *float64 { return &o.cost }, "Workers Planned": func(o *planObj) *float64 { return &o.workers },
+}
+
 // maxPlanDepth bounds the nesting of the plan's JSON.
 const maxPlanDepth = 1000
 
@@ -96,6 +115,7 @@ type planCheck struct {
 	r      planJSON
 	items  []planItem
 	dedup  map[string]bool // kind + text of the items collected
+	nodes  []*planObj      // plan nodes, in document order (root first)
 	issues []Issue
 	seen   map[string]bool   // messages reported
 	parsed func(text string) // test hook: called with each text parsed
@@ -114,16 +134,26 @@ type planItem struct {
 type planObj struct {
 	keys                             []string
 	nodeType, relation               string
-	schema, sampling, alias          string
+	schema, sampling                 string
+	alias, strategy, subplan         string
 	hasOutput, hasFunc, hasTableFunc bool
+	// The planner's estimates (Plan Rows, Plan Width, Total Cost,
+	// Workers Planned) and the child plan nodes, for the budget.
+	rows, width, cost float64
+	workers           float64
+	children          []*planObj
+	parent            *planObj
+	hashCond          string // of a Hash Join
 }
 
-func (p *planCheck) add(msg string) {
+func (p *planCheck) add(msg string) { p.addCode(CodePlan, msg) }
+
+func (p *planCheck) addCode(code, msg string) {
 	if p.seen[msg] {
 		return
 	}
 	p.seen[msg] = true
-	p.issues = append(p.issues, Issue{Code: CodePlan, Severity: SeverityError, Message: msg, Location: -1})
+	p.issues = append(p.issues, Issue{Code: code, Severity: SeverityError, Message: msg, Location: -1})
 }
 
 // read decodes the plan, collecting its expressions and checking its
@@ -161,6 +191,7 @@ func (p *planCheck) read(plan []byte) error {
 				return errors.New("\"Plan\" is not an object")
 			}
 			root = &planObj{}
+			p.nodes = append(p.nodes, root)
 			if err := p.object(root, 1); err != nil {
 				return err
 			}
@@ -253,7 +284,13 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		if kind != keyPlan && kind != keyOther {
 			return fmt.Errorf("unexpected object under %q", key)
 		}
-		return p.object(&planObj{}, depth+1)
+		child := &planObj{}
+		if kind == keyPlan {
+			child.parent = o
+			o.children = append(o.children, child)
+			p.nodes = append(p.nodes, child)
+		}
+		return p.object(child, depth+1)
 	case p.r.next('['):
 		for first := true; !p.r.next(']'); first = false {
 			if !first && !p.r.next(',') {
@@ -268,11 +305,15 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 	t, isText := p.r.str()
 	if !isText {
 		// A number, true, false or null.
-		if !p.r.scalar() {
+		tok, ok := p.r.scalar()
+		if !ok {
 			return errors.New("malformed value in the plan")
 		}
 		if kind != keyOther && kind != keyName {
 			return fmt.Errorf("unexpected non-text value under %q", key)
+		}
+		if field := planNumbers[key]; field != nil {
+			return number(field(o), key, tok)
 		}
 		return nil
 	}
@@ -285,21 +326,14 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 			o.hasFunc = true
 		case "Table Function Call":
 			o.hasTableFunc = true
+		case "Hash Cond":
+			o.hashCond = t
 		}
 		p.item(t, kind, key, o)
 		return nil
 	case keyName:
-		switch key {
-		case "Node Type":
-			o.nodeType = t
-		case "Relation Name":
-			o.relation = t
-		case "Schema":
-			o.schema = t
-		case "Alias":
-			o.alias = t
-		case "Sampling Method":
-			o.sampling = t
+		if field := planNames[key]; field != nil {
+			*field(o) = t
 		}
 		return nil
 	case keyPlan:
@@ -361,17 +395,17 @@ func (r *planJSON) str() (string, bool) {
 	return s, true
 }
 
-// scalar reads a number, true, false or null.
-func (r *planJSON) scalar() bool {
+// scalar reads a number, true, false or null, and returns its text.
+func (r *planJSON) scalar() (string, bool) {
 	start := r.i
 	for r.i < len(r.b) && !strings.ContainsRune(",]} \t\n\r", rune(r.b[r.i])) {
 		r.i++
 	}
 	switch tok := string(r.b[start:r.i]); tok {
 	case "true", "false", "null":
-		return true
+		return tok, true
 	default:
-		return jsonNumber.MatchString(tok)
+		return tok, jsonNumber.MatchString(tok)
 	}
 }
 

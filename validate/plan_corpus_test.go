@@ -36,7 +36,9 @@ func TestCheckPlanERPExam(t *testing.T) {
 			v := validate.New(validate.WithTables(catalogTables(t, pool)...), validate.WithSearchPath(l.path...),
 				validate.WithMaxRows(1000))
 			checked := 0
+			var figures validate.PlanBudget
 			for i, r := range v.Explain(context.Background(), pool, sqls) {
+				figures = peak(figures, r.Figures)
 				if r.Err != nil {
 					t.Errorf("%s: %s %s\nSQL: %s\nplan: %s", exam[i].QID, r.SQLState, r.Message, sqls[i], r.Plan)
 					continue
@@ -51,7 +53,7 @@ func TestCheckPlanERPExam(t *testing.T) {
 			if checked != len(exam) {
 				t.Errorf("%d of %d gold plans passed", checked, len(exam))
 			}
-			t.Logf("ERP exam, %s layout: %d gold plans checked, %d refused", l.name, checked, len(exam)-checked)
+			t.Logf("ERP exam, %s layout: %d gold plans checked, %d refused; largest figures: %s", l.name, checked, len(exam)-checked, figures)
 		})
 	}
 }

@@ -64,6 +64,11 @@ type sizer struct {
 	// self, while a recursive term is judged: the names that refer to
 	// the CTE's own rows (its name and aliases) and its columns.
 	selfRefs, selfCols map[string]bool
+	// operands counts, for the operators that do not check for
+	// interrupts (operands.go), what a value can hold: a collected value
+	// (an accumulating aggregate, ARRAY(subquery)) and a power or
+	// factorial without a small constant exponent are unbounded.
+	operands bool
 }
 
 // columnSize is the size of a column reference: what the query computes

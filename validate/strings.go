@@ -215,6 +215,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		if builders[funcName(f)] {
 			return z.strSize(f)
 		}
+		if n, ok := z.callSize(f); ok && z.operands {
+			return n, true
+		}
 		if isAggregate(f) || f.Over != nil {
 			if accumulating[funcName(f)] {
 				// As long as the rows it collects: one aggregated value.
@@ -240,6 +243,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		return z.sumSize(f.Args)
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
+		if z.operands && opSymbol(e.Name) == "^" {
+			return z.powerSize(e.Lexpr, e.Rexpr), true
+		}
 		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && e.Name[len(e.Name)-1].GetString_().GetSval() != "||" {
 			// Arithmetic and comparisons: a number, a date or a boolean,
 			// not a concatenation.
@@ -272,6 +278,9 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 			return 1, true
 		case pg.SubLinkType_ARRAY_SUBLINK:
 			return aggUnit, true // every row of the subquery
+		}
+		if z.operands && sl.SubLinkType == pg.SubLinkType_ARRAY_SUBLINK {
+			return sizeCap, true // as many elements as the subquery has rows
 		}
 		return z.querySize(sl.Subselect.GetSelectStmt()), true
 	case n.GetAIndirection() != nil:

@@ -68,8 +68,10 @@ type checker struct {
 	textual map[*pg.FuncCall]bool
 	// planRelations are the aliases of the relations the plan scans.
 	planRelations map[string]bool
-	// sizes knows what the query's own columns hold, for the string guard.
-	sizes *sizer
+	// sizes knows what the query's own columns hold, for the string guard;
+	// operandSizes the same in operands mode (operands.go), learnt when
+	// first needed.
+	sizes, operandSizes *sizer
 }
 
 func (c *checker) add(code string, sev Severity, loc int, format string, args ...any) {
@@ -193,8 +195,12 @@ func (c *checker) walk(m proto.Message) {
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
 		}
+		if x.Kind == pg.A_Expr_Kind_AEXPR_OP || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
+			c.checkOperands(opSymbol(x.Name), "operator "+opSymbol(x.Name), []*pg.Node{x.Lexpr, x.Rexpr}, nil)
+		}
 	case *pg.SubLink:
 		c.operator(x.OperName)
+		c.checkOperands(opSymbol(x.OperName), "operator "+opSymbol(x.OperName), []*pg.Node{x.Testexpr}, x.Subselect.GetSelectStmt())
 	case *pg.SortBy:
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:
