@@ -95,7 +95,8 @@ const pageBytes = 8192
 // allow for CheckPlan to accept it.
 func PlanFigures(plan []byte) (PlanBudget, error) {
 	// Read as the default validator would; only the figures are kept.
-	p := &planCheck{v: &Validator{cfg: defaultConfig()}, seen: map[string]bool{}}
+	v := &Validator{cfg: defaultConfig()}
+	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
 	if err := p.read(plan); err != nil {
 		return PlanBudget{}, err
 	}

@@ -59,7 +59,7 @@ func TestPlanBudgetRefusesAttacks(t *testing.T) {
 				pgtest.Exec(t, dsn, "ANALYZE big_a; ANALYZE big_b")
 			}
 			pool := pgtest.Pool(t, dsn)
-			v := validate.New()
+			v := validate.New(validate.WithSystemColumns(true)) // cmin: the budget, not V026, is under test
 			for _, sql := range budgetAttacks {
 				plan, err := explainVerbose(t, pool, "public", sql, budgetSettings...)
 				if err != nil {
@@ -122,14 +122,14 @@ func TestPlanBudgetOption(t *testing.T) {
 	if f.Rows <= validate.DefaultPlanRows || f.HashBytes <= 0 || f.Cost <= 0 {
 		t.Fatalf("figures %+v: want over a billion rows and a hash table", f)
 	}
-	if err := validate.New(validate.WithPlanBudget(validate.PlanBudget{Rows: f.Rows * 1.01, Bytes: f.Bytes + 1,
+	if err := validate.New(validate.WithSystemColumns(true), validate.WithPlanBudget(validate.PlanBudget{Rows: f.Rows * 1.01, Bytes: f.Bytes + 1,
 		HashBytes: f.HashBytes + 1, Cost: f.Cost * 1.01})).CheckPlan(plan); err != nil {
 		t.Errorf("a budget just above the figures: %v", err)
 	}
-	if err := validate.New(validate.WithPlanBudget(validate.PlanBudget{Rows: -1, HashBytes: -1, Cost: -1})).CheckPlan(plan); err != nil {
+	if err := validate.New(validate.WithSystemColumns(true), validate.WithPlanBudget(validate.PlanBudget{Rows: -1, HashBytes: -1, Cost: -1})).CheckPlan(plan); err != nil {
 		t.Errorf("rows, hash table and cost unbounded: %v", err)
 	}
-	err = validate.New(validate.WithPlanBudget(validate.PlanBudget{Rows: -1, Cost: -1, HashBytes: f.HashBytes / 2})).CheckPlan(plan)
+	err = validate.New(validate.WithSystemColumns(true), validate.WithPlanBudget(validate.PlanBudget{Rows: -1, Cost: -1, HashBytes: f.HashBytes / 2})).CheckPlan(plan)
 	var ve *validate.Error
 	if !errors.As(err, &ve) || len(ve.Issues) != 1 || ve.Issues[0].Code != validate.CodeBudget ||
 		!strings.Contains(ve.Issues[0].Message, "hash table") {
