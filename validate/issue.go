@@ -130,6 +130,7 @@ const (
 	CodeStringBomb      = "V022" // string-building call (repeat, lpad, rpad, format widths, nested) whose result size is not bounded by constants within the limit
 	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one
 	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
+	CodeLookalike       = "V025" // a name the query (or its plan) uses resolves, or may resolve, to a user's function, operator, cast or domain on the search path instead of the built-in (look-alike)
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
 )
 
@@ -164,7 +165,7 @@ func Unsafe(code string) bool {
 	switch code {
 	case CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking, CodeUnsupported, CodeParam,
 		CodeFuncDenied, CodeFuncNotAllowed, CodeSystemCatalog, CodeFuncNotation, CodePlan,
-		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge:
+		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeLookalike:
 		return true
 	}
 	return false

@@ -32,12 +32,24 @@ import (
 // have code CodePlan. It fails closed: a plan that is not valid JSON, an
 // expression that does not parse, or a text under a plan key it does not
 // know is refused as a plan that could not be checked.
-func (v *Validator) CheckPlan(plan []byte) error {
+//
+// With Against, a plan that calls a look-alike the catalog check found by
+// its bare name is refused too (CodeLookalike).
+func (v *Validator) CheckPlan(plan []byte, opts ...PlanOption) error {
+	var cfg planConfig
+	for _, o := range opts {
+		if o != nil {
+			o.applyPlan(&cfg)
+		}
+	}
 	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
 	if err := p.read(plan); err != nil {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
 		p.checkItems()
+		if cfg.lookalikes != nil {
+			p.planLookalikes(cfg.lookalikes)
+		}
 	}
 	if len(p.issues) == 0 {
 		return nil
@@ -118,12 +130,14 @@ type planObj struct {
 	hasOutput, hasFunc, hasTableFunc bool
 }
 
-func (p *planCheck) add(msg string) {
+func (p *planCheck) add(msg string) { p.addCode(CodePlan, msg) }
+
+func (p *planCheck) addCode(code, msg string) {
 	if p.seen[msg] {
 		return
 	}
 	p.seen[msg] = true
-	p.issues = append(p.issues, Issue{Code: CodePlan, Severity: SeverityError, Message: msg, Location: -1})
+	p.issues = append(p.issues, Issue{Code: code, Severity: SeverityError, Message: msg, Location: -1})
 }
 
 // read decodes the plan, collecting its expressions and checking its

@@ -58,6 +58,7 @@ type checker struct {
 	scopes []map[string]bool // CTE names visible, innermost last
 	tables map[string]bool
 	funcs  map[string]bool
+	uses   *uses
 	top    *pg.SelectStmt
 	// plan is set while checking an expression the server printed in an
 	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
@@ -192,6 +193,14 @@ func (c *checker) walk(m proto.Message) {
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:
 		c.valueFunction(x)
+	case *pg.ColumnRef:
+		if !c.plan { // the plan prints a call as a call
+			c.uses.notation(x.Fields[min(1, len(x.Fields)):])
+		}
+	case *pg.A_Indirection:
+		if !c.plan {
+			c.uses.notation(x.Indirection)
+		}
 	case *pg.ParamRef:
 		if c.plan {
 			return // the plan's own parameters (initplan outputs, ...)
