@@ -18,6 +18,7 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 	if qn.schema == "" {
 		c.uses.calls[name] = true
 	}
+	c.uses.own[name] = true
 	lower := strings.ToLower(name)
 	if c.catalogLookup(name) {
 		// regclass('pg_authid') is a cast written as a call.
@@ -75,6 +76,7 @@ func (c *checker) operator(names []*pg.Node) {
 	if len(parts) == 1 {
 		c.uses.ops[op] = true
 	}
+	c.uses.own[op] = true
 	switch {
 	case len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog"):
 		c.violation(CodeFuncNotAllowed, "operator %s is a user-defined operator and is not allowed; use a built-in operator", strings.Join(parts, "."))

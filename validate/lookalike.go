@@ -14,12 +14,14 @@ import (
 type uses struct {
 	calls map[string]bool    // bare function names, and the names functional notation may call
 	ops   map[string]bool    // bare operator symbols
+	own   map[string]bool    // every function name and operator symbol written, bare or qualified
 	rels  map[[2]string]bool // relations: schema (as resolved), name
 	types map[[2]string]bool // types named: schema as written ("" when bare), name
 }
 
 func newUses() *uses {
-	return &uses{calls: map[string]bool{}, ops: map[string]bool{}, rels: map[[2]string]bool{}, types: map[[2]string]bool{}}
+	return &uses{calls: map[string]bool{}, ops: map[string]bool{}, own: map[string]bool{},
+		rels: map[[2]string]bool{}, types: map[[2]string]bool{}}
 }
 
 // notation records the names of t.f and (x).f: PostgreSQL calls f(t) when
@@ -32,10 +34,17 @@ func (u *uses) notation(fields []*pg.Node) {
 	}
 }
 
-// impliedOperators are looked up whatever the query writes: IN, BETWEEN,
-// CASE x WHEN, NULLIF, IS DISTINCT FROM, JOIN USING and NATURAL compare
-// with them.
-var impliedOperators = []string{"=", "<>", "<", "<=", ">", ">="}
+// implied records the operators BETWEEN looks up (its name is the
+// keyword); the other A_Expr kinds name theirs.
+func (u *uses) implied(e *pg.A_Expr) {
+	switch e.Kind {
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		for _, op := range []string{"<", "<=", ">", ">="} {
+			u.ops[op] = true
+		}
+	}
+}
 
 // operatorList is the operators set, sorted, as a text[] parameter.
 var operatorList = arrayLiteral(slices.Sorted(maps.Keys(operators)))
@@ -48,6 +57,11 @@ var operatorList = arrayLiteral(slices.Sorted(maps.Keys(operators)))
 type Lookalikes struct {
 	funcs map[string][]string // bare name -> the objects that name
 	ops   map[string][]string
+	// own are the names the query writes itself, judged before the plan:
+	// the plan prints a call of the built-in by its bare name whenever the
+	// look-alike would not win for its argument types, so only names the
+	// plan alone shows (a view's, an inlined function's) are judged there.
+	own map[string]bool
 }
 
 // PlanOption configures one CheckPlan call.
@@ -92,7 +106,11 @@ func (v *Validator) LookalikeQuery(res *Result) (string, []string) {
 		u = res.uses
 	}
 	names := maps.Clone(v.allowedNames())
-	maps.Copy(names, u.calls)
+	for n := range u.calls {
+		if !v.cfg.allowFuncs[n] || defaultFunctions[n] {
+			names[n] = true
+		}
+	}
 	var relSchemas, relNames, typeSchemas, typeNames []string
 	for _, r := range slices.SortedFunc(maps.Keys(u.rels), compareNames) {
 		relSchemas, relNames = append(relSchemas, r[0]), append(relNames, r[1])
@@ -111,18 +129,15 @@ func compareNames(a, b [2]string) int {
 	return strings.Compare(a[1], b[1])
 }
 
-// allowedNames are the bare function names the policy allows: what a plan
-// may call without a V015.
+// allowedNames are the built-in names the policy allows: what a plan may
+// call without a V015. A name WithFunctions adds (a user function the
+// configuration trusts, as WithFunctions("f")) is not checked: qualify it
+// (WithFunctions("public.f")) to pin its schema.
 func (v *Validator) allowedNames() map[string]bool {
 	v.namesOnce.Do(func() {
 		v.names = map[string]bool{}
 		for n := range defaultFunctions {
 			if !v.cfg.denyFuncs[n] {
-				v.names[n] = true
-			}
-		}
-		for n := range v.cfg.allowFuncs {
-			if !strings.Contains(n, ".") && !v.cfg.denyFuncs[n] {
 				v.names[n] = true
 			}
 		}
@@ -158,7 +173,10 @@ func arrayLiteral(names []string) string {
 // ...), or reads a relation or names a type that runs a user function.
 // The messages are sorted, so the same catalog gives the same error.
 func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, error) {
-	l := &Lookalikes{funcs: map[string][]string{}, ops: map[string][]string{}}
+	l := &Lookalikes{funcs: map[string][]string{}, ops: map[string][]string{}, own: map[string]bool{}}
+	if res != nil && res.uses != nil {
+		l.own = res.uses.own
+	}
 	var objects []string
 	for _, r := range rows {
 		if len(r) != 3 {
@@ -177,10 +195,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 	}
 	var calls, ops map[string]bool
 	if res != nil && res.uses != nil {
-		calls, ops = res.uses.calls, maps.Clone(res.uses.ops)
-		for _, o := range impliedOperators {
-			ops[o] = true
-		}
+		calls, ops = res.uses.calls, res.uses.ops
 	}
 	var msgs []string
 	for name, objs := range l.funcs {
@@ -216,7 +231,7 @@ func funcShadowMessage(obj, name string) string {
 }
 
 func opShadowMessage(obj, op string) string {
-	return fmt.Sprintf("operator %s shadows the built-in %s: PostgreSQL may call it for %s (also for IN, BETWEEN, CASE, NULLIF); write OPERATOR(pg_catalog.%s)", obj, op, op, op)
+	return fmt.Sprintf("operator %s shadows the built-in %s: PostgreSQL may call it for %s; write x OPERATOR(pg_catalog.%s) y (and no IN, BETWEEN, CASE x WHEN, NULLIF, JOIN USING that compare with it)", obj, op, op, op)
 }
 
 // maxLookalikeIssues bounds the issues of one refusal: a schema may hold
@@ -236,14 +251,21 @@ func lookalikeIssues(msgs []string) []Issue {
 	return out
 }
 
-// planLookalikes reports the look-alikes of l the plan calls by a bare name.
+// planLookalikes reports the look-alikes of l the plan calls by a bare
+// name that the query itself does not write.
 func (p *planCheck) planLookalikes(l *Lookalikes) {
 	for _, name := range slices.Sorted(maps.Keys(p.c.uses.calls)) {
+		if l.own[name] {
+			continue
+		}
 		for _, o := range l.funcs[name] {
 			p.addCode(CodeLookalike, "the plan calls "+name+": "+funcShadowMessage(o, name))
 		}
 	}
 	for _, op := range slices.Sorted(maps.Keys(p.c.uses.ops)) {
+		if l.own[op] {
+			continue
+		}
 		for _, o := range l.ops[op] {
 			p.addCode(CodeLookalike, "the plan uses "+op+": "+opShadowMessage(o, op))
 		}

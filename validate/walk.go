@@ -187,8 +187,20 @@ func (c *checker) walk(m proto.Message) {
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
 		}
+		c.uses.implied(x)
+	case *pg.CaseExpr:
+		if x.Arg != nil {
+			c.uses.ops["="] = true // CASE x WHEN v compares with =
+		}
+	case *pg.JoinExpr:
+		if x.IsNatural || len(x.UsingClause) > 0 {
+			c.uses.ops["="] = true
+		}
 	case *pg.SubLink:
 		c.operator(x.OperName)
+		if len(x.OperName) == 0 && x.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
+			c.uses.ops["="] = true // x IN (SELECT ...)
+		}
 	case *pg.SortBy:
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:

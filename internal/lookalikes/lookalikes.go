@@ -171,6 +171,8 @@ CREATE FUNCTION div_01.peek(int) RETURNS boolean LANGUAGE sql STABLE AS $$ SELEC
 CREATE POLICY p ON div_01.notes USING (div_01.peek(id));
 CREATE FUNCTION div_01.boom() RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN length(div_01.pwn()); END $$;
 CREATE FUNCTION div_01.idx(int) RETURNS int LANGUAGE sql IMMUTABLE AS $$ SELECT $1 + div_01.boom() $$;
+CREATE TABLE div_01.plain (id int, name text);
+INSERT INTO div_01.plain VALUES (1, 'Ann'), (2, 'Bob');
 CREATE TABLE div_01.badges (id int);
 INSERT INTO div_01.badges VALUES (1);
 CREATE INDEX ON div_01.badges (div_01.idx(id));
