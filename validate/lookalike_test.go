@@ -65,3 +65,85 @@ func runRaw(pool *pgxpool.Pool, sql string) string {
 	vals, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]any, error) { return r.Values() })
 	return fmt.Sprint(vals, err)
 }
+
+// TestLookalikesExtensionsAllowed: functions and operators of allowed
+// extensions installed in public (pg_trgm, pgvector, unaccent,
+// fuzzystrmatch, hstore, citext: superusers' extension members) and
+// user functions in public under names no query calls (one a built-in's,
+// initcap) refuse nothing:
+// ordinary queries, and the extensions' own calls, are planned.
+func TestLookalikesExtensionsAllowed(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `
+CREATE EXTENSION pg_trgm; CREATE EXTENSION vector; CREATE EXTENSION unaccent; CREATE EXTENSION fuzzystrmatch;
+CREATE EXTENSION hstore; CREATE EXTENSION citext;
+CREATE TABLE items (id int PRIMARY KEY, name varchar(40), tag citext, emb vector(3), attrs hstore, born date);
+INSERT INTO items VALUES (1, 'widget', 'Red', '[1,2,3]', 'a=>1', '2024-01-02'), (2, 'gadget', 'blue', '[3,2,1]', 'a=>2', '2024-05-06');
+CREATE FUNCTION public.fiscal_quarter(date) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1';
+CREATE FUNCTION public.my_helper(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT $1';
+CREATE FUNCTION public.initcap(int) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT ''never called''';`)
+	pool := pgtest.Pool(t, dsn)
+	v := validate.New(validate.WithSearchPath("public"))
+	sqls := []string{
+		"SELECT name FROM items WHERE name % 'widgit' ORDER BY similarity(name, 'widgit') DESC",
+		"SELECT id FROM items ORDER BY emb <-> '[1,2,3]' LIMIT 1",
+		"SELECT unaccent(name) AS n, levenshtein(name, 'gadget') AS d FROM items",
+		"SELECT attrs -> 'a' AS a FROM items WHERE attrs ? 'a'",
+		"SELECT lower(tag) AS t FROM items WHERE tag = 'red'",
+		"SELECT lower(name), upper(name), sum(id), max(name) FROM items WHERE name = 'x' OR id IN (1, 2) OR name LIKE 'w%' " +
+			"OR id BETWEEN 1 AND 2 GROUP BY name",
+		"SELECT a.id FROM items a JOIN items b USING (id) WHERE CASE a.name WHEN 'widget' THEN true END",
+		"SELECT extract(quarter FROM born) AS q, name || '!' AS n FROM items",
+	}
+	for i, r := range v.Explain(context.Background(), pool, sqls) {
+		if r.Err != nil {
+			t.Errorf("%s: %v", sqls[i], r.Err)
+		}
+	}
+}
+
+// TestLookalikesInPlan: CheckPlan with Against refuses a plan that calls a
+// look-alike's name the query does not write (here a view's lower, which
+// the plan prints bare since the search path finds it), and only then.
+func TestLookalikesInPlan(t *testing.T) {
+	f := lookalikes.New(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, f.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var plan []byte
+	if _, err := conn.Exec(ctx, "SET search_path = div_01, public"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(ctx, "EXPLAIN (VERBOSE, FORMAT JSON) SELECT x FROM v_lower").Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(plan), "lower(") || strings.Contains(string(plan), "div_01.lower") {
+		t.Fatalf("the plan does not show the bare call: %s", plan)
+	}
+	v := validate.New(validate.WithSearchPath("div_01", "public"))
+	found := [][]string{{"function", "lower", "div_01.lower(character varying)"}}
+	for _, c := range []struct {
+		sql  string
+		want bool
+	}{{"SELECT x FROM v_lower", true}, {"SELECT pg_catalog.lower(x) FROM v_lower", false}} {
+		res, err := v.Validate(c.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := v.CheckLookalikes(res, found)
+		if err != nil || l == nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		err = v.CheckPlan(plan, validate.Against(l))
+		var ve *validate.Error
+		if got := errors.As(err, &ve) && ve.Has(validate.CodeLookalike) && strings.Contains(err.Error(), "the plan calls lower"); got != c.want {
+			t.Errorf("%s: CheckPlan = %v, want a V025 refusal %v", c.sql, err, c.want)
+		}
+	}
+	if err := v.CheckPlan(plan); err != nil {
+		t.Errorf("without Against: %v", err)
+	}
+}
