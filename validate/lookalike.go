@@ -278,75 +278,72 @@ func (p *planCheck) planLookalikes(l *Lookalikes) {
 // every function, type and relation is qualified
 // (TestLookalikeQueryQualified).
 var lookalikeSQL = strings.NewReplacer("{=}", "OPERATOR(pg_catalog.=)", "{<>}", "OPERATOR(pg_catalog.<>)",
-	"{>}", "OPERATOR(pg_catalog.>)", "\n\t", " ", "\n", " ").Replace(`WITH RECURSIVE
-sys(oid) AS (SELECT n.oid FROM pg_catalog.pg_namespace n
-	WHERE n.nspname {=} ANY ('{pg_catalog,information_schema}'::pg_catalog.name[])),
-path(oid, nspname) AS (SELECT n.oid, n.nspname FROM pg_catalog.pg_namespace n
-	WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false)) AND n.nspname {<>} 'pg_catalog'),
-relobj(rel, cls, obj, what) AS NOT MATERIALIZED (
-	SELECT r.ev_class, 'pg_catalog.pg_rewrite'::pg_catalog.regclass, r.oid, 'rule of' FROM pg_catalog.pg_rewrite r
-	UNION ALL SELECT p.polrelid, 'pg_catalog.pg_policy'::pg_catalog.regclass, p.oid, pg_catalog.format('policy %I on', p.polname)
-	FROM pg_catalog.pg_policy p
-	UNION ALL SELECT i.indrelid, 'pg_catalog.pg_class'::pg_catalog.regclass, i.indexrelid, 'an index on' FROM pg_catalog.pg_index i
-	UNION ALL SELECT k.conrelid, 'pg_catalog.pg_constraint'::pg_catalog.regclass, k.oid, pg_catalog.format('constraint %I on', k.conname)
-	FROM pg_catalog.pg_constraint k
-	UNION ALL SELECT s.stxrelid, 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass, s.oid, 'statistics on' FROM pg_catalog.pg_statistic_ext s
-	UNION ALL SELECT h.inhparent, 'pg_catalog.pg_class'::pg_catalog.regclass, h.inhrelid, 'a child of' FROM pg_catalog.pg_inherits h
-	UNION ALL SELECT c.oid, 'pg_catalog.pg_class'::pg_catalog.regclass, c.oid, 'relation' FROM pg_catalog.pg_class c),
+	"{>}", "OPERATOR(pg_catalog.>)", "{pg_class}", "1259", "{pg_proc}", "1255", "{pg_operator}", "2617",
+	"{pg_type}", "1247", "{pg_constraint}", "2606", "\n\t\t\t", " ", "\n\t\t", " ", "\n\t", " ", "\n", " ").Replace(`WITH RECURSIVE
+path(oids) AS (SELECT ARRAY(SELECT n.oid FROM pg_catalog.pg_namespace n
+	WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false)) AND n.nspname {<>} 'pg_catalog')),
+supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper)),
 rels(oids) AS (
-	SELECT ARRAY(SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {=} c.relnamespace
+	SELECT ARRAY(SELECT c.oid FROM path, pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {=} c.relnamespace
 		JOIN ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) AS q(s, r)
-		ON c.relname {=} q.r WHERE n.nspname {=} q.s OR n.oid {=} ANY (ARRAY(SELECT oid FROM path)))
+		ON c.relname {=} q.r WHERE n.nspname {=} q.s OR n.oid {=} ANY (path.oids))
 	UNION ALL SELECT z.oids FROM rels x, LATERAL (SELECT ARRAY(SELECT pg_catalog.unnest(x.oids)
-		UNION SELECT o.obj FROM relobj o WHERE o.rel {=} ANY (x.oids) AND o.cls {=} 'pg_catalog.pg_class'::pg_catalog.regclass
-		UNION SELECT d.refobjid FROM relobj o JOIN pg_catalog.pg_depend d ON d.classid {=} o.cls AND d.objid {=} o.obj
-		WHERE o.rel {=} ANY (x.oids) AND d.refclassid {=} 'pg_catalog.pg_class'::pg_catalog.regclass)) z(oids)
+		UNION SELECT h.inhrelid FROM pg_catalog.pg_inherits h WHERE h.inhparent {=} ANY (x.oids)
+		UNION SELECT d.refobjid FROM pg_catalog.pg_depend o, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
+			WHERE d.classid {=} o.classid AND d.objid {=} o.objid AND d.refclassid {=} {pg_class}) d
+		WHERE o.refclassid {=} {pg_class} AND o.refobjid {=} ANY (x.oids) AND o.classid {=} ANY ('{2618,3256}'::pg_catalog.oid[])
+		AND o.deptype {=} ANY ('{a,i}'::pg_catalog."char"[]))) z(oids)
 	WHERE pg_catalog.cardinality(z.oids) {>} pg_catalog.cardinality(x.oids)),
-relset(oid) AS MATERIALIZED (SELECT pg_catalog.unnest(x.oids)
-	FROM (SELECT oids FROM rels ORDER BY pg_catalog.cardinality(oids) DESC LIMIT 1) x),
+relset(oids) AS (SELECT oids FROM rels ORDER BY pg_catalog.cardinality(oids) DESC LIMIT 1),
+objs(cls, obj, what) AS MATERIALIZED (
+	SELECT o.classid, o.objid, pg_catalog.format('%s %s', CASE WHEN o.classid {=} 2618 THEN 'a rule of'
+		WHEN o.classid {=} 3256 THEN 'a policy on' WHEN o.classid {=} {pg_class} THEN 'an index of'
+		WHEN o.classid {=} {pg_constraint} THEN 'a constraint of' ELSE 'statistics of' END, o.refobjid::pg_catalog.regclass)
+	FROM relset x, pg_catalog.pg_depend o WHERE o.refclassid {=} {pg_class} AND o.refobjid {=} ANY (x.oids)
+	AND o.classid {=} ANY ('{2618,3256,1259,2606,3381}'::pg_catalog.oid[]) AND o.deptype {=} ANY ('{a,i}'::pg_catalog."char"[])
+	UNION ALL SELECT {pg_class}, r.oid, pg_catalog.format('the partition key of %s', r.oid::pg_catalog.regclass)
+	FROM relset x, pg_catalog.unnest(x.oids) r(oid)),
 types(oids) AS (
-	SELECT ARRAY(SELECT c.reltype FROM relset x JOIN pg_catalog.pg_class c ON c.oid {=} x.oid WHERE c.reltype {<>} 0
-		UNION SELECT a.atttypid FROM relset x JOIN pg_catalog.pg_attribute a ON a.attrelid {=} x.oid WHERE a.attnum {>} 0
-		UNION SELECT t.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace
+	SELECT ARRAY(SELECT c.reltype FROM relset x, pg_catalog.pg_class c WHERE c.oid {=} ANY (x.oids) AND c.reltype {<>} 0
+		UNION SELECT a.atttypid FROM relset x, pg_catalog.pg_attribute a WHERE a.attrelid {=} ANY (x.oids) AND a.attnum {>} 0
+		UNION SELECT t.oid FROM path, pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace
 		JOIN ROWS FROM (pg_catalog.unnest($5::pg_catalog.text[]), pg_catalog.unnest($6::pg_catalog.text[])) AS q(s, t)
-		ON t.typname {=} q.t WHERE n.nspname {=} q.s
-		OR (q.s {=} '' AND (n.nspname {=} 'pg_catalog' OR n.oid {=} ANY (ARRAY(SELECT oid FROM path))))
-		UNION SELECT d.refobjid FROM relset x JOIN relobj o ON o.rel {=} x.oid
-		JOIN pg_catalog.pg_depend d ON d.classid {=} o.cls AND d.objid {=} o.obj
-		WHERE d.refclassid {=} 'pg_catalog.pg_type'::pg_catalog.regclass)
+		ON t.typname {=} q.t WHERE n.nspname {=} q.s OR (q.s {=} '' AND (n.nspname {=} 'pg_catalog' OR n.oid {=} ANY (path.oids)))
+		UNION SELECT d.refobjid FROM objs o, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
+			WHERE d.classid {=} o.cls AND d.objid {=} o.obj AND d.refclassid {=} {pg_type}) d)
 	UNION ALL SELECT z.oids FROM types x, LATERAL (SELECT ARRAY(SELECT pg_catalog.unnest(x.oids)
 		UNION SELECT u.oid FROM pg_catalog.pg_type t, LATERAL (SELECT t.typbasetype UNION ALL SELECT t.typelem
 			UNION ALL SELECT t.typarray UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a
 			WHERE a.attrelid {=} t.typrelid AND a.attnum {>} 0) u(oid)
 		WHERE t.oid {=} ANY (x.oids) AND u.oid {<>} 0)) z(oids)
 	WHERE pg_catalog.cardinality(z.oids) {>} pg_catalog.cardinality(x.oids)),
-typeset(oid) AS MATERIALIZED (SELECT pg_catalog.unnest(x.oids)
-	FROM (SELECT oids FROM types ORDER BY pg_catalog.cardinality(oids) DESC LIMIT 1) x),
-objs(cls, obj, what) AS (
-	SELECT o.cls, o.obj, pg_catalog.format('%s %s', o.what, x.oid::pg_catalog.regclass)
-	FROM relset x JOIN relobj o ON o.rel {=} x.oid
-	UNION ALL SELECT 'pg_catalog.pg_constraint'::pg_catalog.regclass, k.oid, pg_catalog.format('domain %s', k.contypid::pg_catalog.regtype)
-	FROM typeset y JOIN pg_catalog.pg_constraint k ON k.contypid {=} y.oid
-	UNION ALL SELECT 'pg_catalog.pg_cast'::pg_catalog.regclass, k.oid,
-	pg_catalog.format('cast (%s AS %s)', k.castsource::pg_catalog.regtype, k.casttarget::pg_catalog.regtype)
-	FROM pg_catalog.pg_cast k WHERE EXISTS (SELECT FROM typeset y JOIN pg_catalog.pg_type t ON t.oid {=} y.oid
-		WHERE (y.oid {=} k.castsource OR y.oid {=} k.casttarget) AND NOT (t.typnamespace {=} ANY (ARRAY(SELECT oid FROM sys)))))
+typeset(oids) AS (SELECT oids FROM types ORDER BY pg_catalog.cardinality(oids) DESC LIMIT 1),
+callers(cls, obj, what) AS (
+	SELECT cls, obj, what FROM objs
+	UNION ALL SELECT {pg_constraint}, k.oid, pg_catalog.format('domain %s', k.contypid::pg_catalog.regtype)
+	FROM typeset y, pg_catalog.pg_constraint k WHERE k.contypid {=} ANY (y.oids))
 SELECT 'function', p.proname::pg_catalog.text, ` + procWhat + `
-FROM pg_catalog.pg_proc p JOIN path n ON n.oid {=} p.pronamespace
-WHERE p.proname {=} ANY ($1::pg_catalog.text[]::pg_catalog.name[]) AND ` + userProc + `
+FROM path, supers su, pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
+WHERE p.proname {=} ANY ($1::pg_catalog.text[]::pg_catalog.name[]) AND p.pronamespace {=} ANY (path.oids) AND ` + userProc + `
 UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, ` + opWhat + `
-FROM pg_catalog.pg_operator o JOIN path n ON n.oid {=} o.oprnamespace
-WHERE o.oprname {=} ANY ($2::pg_catalog.text[]::pg_catalog.name[]) AND ` + userOp + `
-UNION ALL SELECT 'object', ` + procWhat + `, o.what FROM objs o
-JOIN pg_catalog.pg_depend d ON d.classid {=} o.cls AND d.objid {=} o.obj
-AND d.refclassid {=} 'pg_catalog.pg_proc'::pg_catalog.regclass
+FROM path, supers su, pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
+WHERE o.oprname {=} ANY ($2::pg_catalog.text[]::pg_catalog.name[]) AND o.oprnamespace {=} ANY (path.oids) AND ` + userOp + `
+UNION ALL SELECT 'object', ` + procWhat + `, c.what FROM supers su, callers c, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
+	WHERE d.classid {=} c.cls AND d.objid {=} c.obj AND d.refclassid {=} {pg_proc}) d
 JOIN pg_catalog.pg_proc p ON p.oid {=} d.refobjid JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
 WHERE ` + userProc + `
-UNION ALL SELECT 'object', 'operator ' OPERATOR(pg_catalog.||) ` + opWhat + `, x.what FROM objs x
-JOIN pg_catalog.pg_depend d ON d.classid {=} x.cls AND d.objid {=} x.obj
-AND d.refclassid {=} 'pg_catalog.pg_operator'::pg_catalog.regclass
+UNION ALL SELECT 'object', 'operator ' OPERATOR(pg_catalog.||) ` + opWhat + `, c.what FROM supers su, callers c,
+LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
+	WHERE d.classid {=} c.cls AND d.objid {=} c.obj AND d.refclassid {=} {pg_operator}) d
 JOIN pg_catalog.pg_operator o ON o.oid {=} d.refobjid JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
-WHERE ` + userOp)
+WHERE ` + userOp + `
+UNION ALL SELECT 'object', ` + procWhat + `, pg_catalog.format('cast (%s AS %s)', k.castsource::pg_catalog.regtype,
+	k.casttarget::pg_catalog.regtype)
+FROM supers su, typeset y, pg_catalog.pg_cast k JOIN pg_catalog.pg_proc p ON p.oid {=} k.castfunc
+JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
+JOIN pg_catalog.pg_type ts ON ts.oid {=} k.castsource JOIN pg_catalog.pg_type tt ON tt.oid {=} k.casttarget
+WHERE p.pronamespace {<>} 11 AND ((k.castsource {=} ANY (y.oids) AND ts.typnamespace {<>} 11)
+	OR (k.casttarget {=} ANY (y.oids) AND tt.typnamespace {<>} 11)) AND ` + userProc)
 
 // procWhat and opWhat name a function p and an operator o of schema n;
 // userProc and userOp tell a user's function or operator (p, o) from a
@@ -355,10 +352,11 @@ const (
 	procWhat = `pg_catalog.format('%I.%I(%s)', n.nspname, p.proname, pg_catalog.pg_get_function_identity_arguments(p.oid))`
 	opWhat   = `pg_catalog.format('%I.%s(%s, %s)', n.nspname, o.oprname, pg_catalog.format_type(o.oprleft, NULL),
 	pg_catalog.format_type(o.oprright, NULL))`
-	userProc = `NOT (p.pronamespace {=} ANY (ARRAY(SELECT oid FROM sys))) AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend e
-	JOIN pg_catalog.pg_roles r ON r.oid {=} p.proowner WHERE e.classid {=} 'pg_catalog.pg_proc'::pg_catalog.regclass
-	AND e.objid {=} p.oid AND e.deptype {=} 'e' AND r.rolsuper)`
-	userOp = `NOT (o.oprnamespace {=} ANY (ARRAY(SELECT oid FROM sys))) AND NOT EXISTS (SELECT FROM pg_catalog.pg_depend e
-	JOIN pg_catalog.pg_roles r ON r.oid {=} o.oprowner WHERE e.classid {=} 'pg_catalog.pg_operator'::pg_catalog.regclass
-	AND e.objid {=} o.oid AND e.deptype {=} 'e' AND r.rolsuper)`
-)
+	userProc = `NOT (p.pronamespace {=} ANY (ARRAY[11::pg_catalog.oid,
+	'information_schema'::pg_catalog.regnamespace::pg_catalog.oid]))
+	AND NOT (p.proowner {=} ANY (su.oids) AND EXISTS (SELECT FROM pg_catalog.pg_depend e
+	WHERE e.classid {=} {pg_proc} AND e.objid {=} p.oid AND e.deptype {=} 'e'))`
+	userOp = `NOT (o.oprnamespace {=} ANY (ARRAY[11::pg_catalog.oid,
+	'information_schema'::pg_catalog.regnamespace::pg_catalog.oid]))
+	AND NOT (o.oprowner {=} ANY (su.oids) AND EXISTS (SELECT FROM pg_catalog.pg_depend e
+	WHERE e.classid {=} {pg_operator} AND e.objid {=} o.oid AND e.deptype {=} 'e'))`)

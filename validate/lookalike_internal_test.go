@@ -49,7 +49,11 @@ func TestLookalikeQueryQualified(t *testing.T) {
 				x.SubLinkType != pg.SubLinkType_ARRAY_SUBLINK {
 				t.Errorf("sublink of kind %v compares with an unqualified operator", x.SubLinkType)
 			}
-		case *pg.CaseExpr, *pg.MinMaxExpr, *pg.NullIfExpr:
+		case *pg.CaseExpr:
+			if x.Arg != nil {
+				t.Error("CASE x WHEN compares with an unqualified operator")
+			}
+		case *pg.MinMaxExpr, *pg.NullIfExpr:
 			t.Errorf("%T compares with an unqualified operator", x)
 		case *pg.JoinExpr:
 			if x.IsNatural || len(x.UsingClause) > 0 {

@@ -67,8 +67,8 @@ var Attacks = []Attack{
 	{"cast to a domain checked by a user function", "SELECT 'x'::div_01.code AS x", "domain code"},
 	{"view calling a look-alike by a bare name", "SELECT x FROM v_lower", "rule of v_lower calls div_01.lower(character varying)"},
 	{"view calling a user function", "SELECT note FROM v_note", "rule of v_note calls div_01.note()"},
-	{"row-level security policy", "SELECT body FROM notes", "policy p on notes"},
-	{"index expression inlined by the planner", "SELECT id FROM badges", "an index on badges"},
+	{"row-level security policy", "SELECT body FROM notes", "a policy on notes"},
+	{"index expression inlined by the planner", "SELECT id FROM badges", "an index of badges"},
 	{"function in public, later on the path", "SELECT initcap(first_name) AS x FROM employees", "public.initcap(character varying)"},
 	{"functional notation t.f", "SELECT e.length AS n FROM employees e", "div_01.length(employees)"},
 }
