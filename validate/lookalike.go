@@ -359,4 +359,5 @@ const (
 	userOp = `NOT (o.oprnamespace {=} ANY (ARRAY[11::pg_catalog.oid,
 	'information_schema'::pg_catalog.regnamespace::pg_catalog.oid]))
 	AND NOT (o.oprowner {=} ANY (su.oids) AND EXISTS (SELECT FROM pg_catalog.pg_depend e
-	WHERE e.classid {=} {pg_operator} AND e.objid {=} o.oid AND e.deptype {=} 'e'))`)
+	WHERE e.classid {=} {pg_operator} AND e.objid {=} o.oid AND e.deptype {=} 'e'))`
+)
