@@ -66,7 +66,12 @@ var Attacks = []Attack{
 	{"explicit cast of an enum column", "SELECT lvl::text AS x FROM employees", "cast (level AS text)"},
 	{"cast to a domain checked by a user function", "SELECT 'x'::div_01.code AS x", "domain code"},
 	{"view calling a look-alike by a bare name", "SELECT x FROM v_lower", "rule of v_lower calls div_01.lower(character varying)"},
+	{"view over a view calling a look-alike", "SELECT x FROM v_lower2", "rule of v_lower calls div_01.lower(character varying)"},
 	{"view calling a user function", "SELECT note FROM v_note", "rule of v_note calls div_01.note()"},
+	{"operator = through IS DISTINCT FROM", "SELECT id FROM employees WHERE first_name IS DISTINCT FROM 'Ann'", "operator div_01.=(character varying, character varying)"},
+	{"operator = through JOIN USING", "SELECT a.id FROM employees a JOIN employees b USING (first_name)", "operator div_01.=(character varying, character varying)"},
+	{"operator = through IN (subquery)", "SELECT id FROM employees WHERE first_name IN (SELECT last_name FROM employees)", "operator div_01.=(character varying, character varying)"},
+	{"operator = through ANY (array)", "SELECT id FROM employees WHERE first_name = ANY (ARRAY['Ann'::varchar])", "operator div_01.=(character varying, character varying)"},
 	{"row-level security policy", "SELECT body FROM notes", "a policy on notes"},
 	{"index expression inlined by the planner", "SELECT id FROM badges", "an index of badges"},
 	{"function in public, later on the path", "SELECT initcap(first_name) AS x FROM employees", "public.initcap(character varying)"},
@@ -162,6 +167,7 @@ CREATE FUNCTION div_01.level_text(div_01.level) RETURNS text LANGUAGE sql STABLE
 CREATE CAST (div_01.level AS text) WITH FUNCTION div_01.level_text(div_01.level) AS IMPLICIT;
 CREATE FUNCTION div_01.length(div_01.employees) RETURNS text LANGUAGE sql STABLE AS $$ SELECT iban FROM div_02.bank_accounts LIMIT 1 $$;
 CREATE VIEW div_01.v_lower AS SELECT lower(first_name) AS x FROM div_01.employees;
+CREATE VIEW div_01.v_lower2 AS SELECT x FROM div_01.v_lower;
 CREATE FUNCTION div_01.note() RETURNS text LANGUAGE sql STABLE AS $$ SELECT iban FROM div_02.bank_accounts LIMIT 1 $$;
 CREATE VIEW div_01.v_note AS SELECT id, div_01.note() AS note FROM div_01.employees;
 CREATE TABLE div_01.notes (id int, body text);
