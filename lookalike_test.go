@@ -11,7 +11,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
-	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -25,8 +24,7 @@ import (
 // no column, V014; a type the engine was not given, V016), and no answer, error or result holds div_02's secret
 // or the look-alikes' marker.
 func TestEntryPointsRefuseLookalikes(t *testing.T) {
-	f := lookalikes.New(t)
-	pool := pgtest.Pool(t, f.DSN)
+	pool := lookalikes.New(t).Pool(t)
 	var answer string
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return fenced(answer) })
 	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
@@ -41,7 +39,7 @@ func TestEntryPointsRefuseLookalikes(t *testing.T) {
 	}
 	ex := execute.New(pool, execute.WithScope("div_01", "public"))
 	leaked := func(where string, v any) {
-		if s := fmt.Sprintf("%+v", v); strings.Contains(s, lookalikes.Secret) || strings.Contains(s, lookalikes.Marker) {
+		if s := fmt.Sprintf("%+v", v); lookalikes.Leaked(s) {
 			t.Errorf("%s: the look-alike ran: %s", where, s)
 		}
 	}

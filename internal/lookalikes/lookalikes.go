@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 )
@@ -116,6 +117,12 @@ func New(t testing.TB) *Fixture {
 	}
 	return f
 }
+
+// Pool opens a pool as the engine, closed when the test ends.
+func (f *Fixture) Pool(t testing.TB) *pgxpool.Pool { return pgtest.Pool(t, f.DSN) }
+
+// Leaked reports whether s holds the secret or the marker: a look-alike ran.
+func Leaked(s string) bool { return strings.Contains(s, Secret) || strings.Contains(s, Marker) }
 
 func userOf(dsn string) string {
 	rest, ok := strings.CutPrefix(dsn, "postgres://")
