@@ -46,9 +46,6 @@ func (u *uses) implied(e *pg.A_Expr) {
 	}
 }
 
-// operatorList is the operators set, sorted, as a text[] parameter.
-var operatorList = arrayLiteral(slices.Sorted(maps.Keys(operators)))
-
 // Lookalikes is what the server's catalog holds on a request's search path
 // that a bare name could resolve to instead of the built-in: functions and
 // operators outside pg_catalog that are not a superuser's extension members,
@@ -86,11 +83,12 @@ func Against(l *Lookalikes) PlanOption {
 // and role, before EXPLAIN (the planner folds immutable functions on
 // constants, so a look-alike would run during the EXPLAIN itself), and give
 // its rows (three text columns) to CheckLookalikes. With res nil (a query
-// not validated), every allowed name counts as used.
+// not validated), every name counts as used.
 //
-// It finds, among schemas of the search path other than pg_catalog,
-// functions (aggregates too) under an allowed or used name and operators
-// under an allowed symbol; and, for the relations res reads (and those
+// It finds, among schemas of the search path other than pg_catalog, the
+// user functions (aggregates too) and operators, one row per name (the
+// names are not sent: an array of hundreds of names costs the planner
+// more than reading the path's functions); and, for the relations res reads (and those
 // their views and policies read, recursively) and the types it names, user
 // functions and operators their view rules, row-level security policies,
 // indexes, constraints, statistics or partition keys call, casts that run
@@ -105,12 +103,6 @@ func (v *Validator) LookalikeQuery(res *Result) (string, []string) {
 	if res != nil && res.uses != nil {
 		u = res.uses
 	}
-	names := maps.Clone(v.allowedNames())
-	for n := range u.calls {
-		if !v.cfg.allowFuncs[n] || defaultFunctions[n] {
-			names[n] = true
-		}
-	}
 	var relSchemas, relNames, typeSchemas, typeNames []string
 	for _, r := range slices.SortedFunc(maps.Keys(u.rels), compareNames) {
 		relSchemas, relNames = append(relSchemas, r[0]), append(relNames, r[1])
@@ -118,8 +110,7 @@ func (v *Validator) LookalikeQuery(res *Result) (string, []string) {
 	for _, t := range slices.SortedFunc(maps.Keys(u.types), compareNames) {
 		typeSchemas, typeNames = append(typeSchemas, t[0]), append(typeNames, t[1])
 	}
-	return lookalikeSQL, []string{arrayLiteral(slices.Sorted(maps.Keys(names))), operatorList,
-		arrayLiteral(relSchemas), arrayLiteral(relNames), arrayLiteral(typeSchemas), arrayLiteral(typeNames)}
+	return lookalikeSQL, []string{arrayLiteral(relSchemas), arrayLiteral(relNames), arrayLiteral(typeSchemas), arrayLiteral(typeNames)}
 }
 
 func compareNames(a, b [2]string) int {
@@ -127,22 +118,6 @@ func compareNames(a, b [2]string) int {
 		return c
 	}
 	return strings.Compare(a[1], b[1])
-}
-
-// allowedNames are the built-in names the policy allows: what a plan may
-// call without a V015. A name WithFunctions adds (a user function the
-// configuration trusts, as WithFunctions("f")) is not checked: qualify it
-// (WithFunctions("public.f")) to pin its schema.
-func (v *Validator) allowedNames() map[string]bool {
-	v.namesOnce.Do(func() {
-		v.names = map[string]bool{}
-		for n := range defaultFunctions {
-			if !v.cfg.denyFuncs[n] {
-				v.names[n] = true
-			}
-		}
-	})
-	return v.names
 }
 
 // arrayLiteral writes names as a text[] literal, every element quoted.
@@ -199,6 +174,13 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 	}
 	var msgs []string
 	for name, objs := range l.funcs {
+		if v.cfg.allowFuncs[name] && !defaultFunctions[name] {
+			// A name WithFunctions adds (a user function the configuration
+			// trusts, WithFunctions("f")) is not judged: qualify it
+			// (WithFunctions("public.f")) to pin its schema.
+			delete(l.funcs, name)
+			continue
+		}
 		if calls == nil || calls[name] {
 			for _, o := range objs {
 				msgs = append(msgs, funcShadowMessage(o, name))
@@ -285,7 +267,7 @@ path(oids) AS (SELECT ARRAY(SELECT n.oid FROM pg_catalog.pg_namespace n
 supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper)),
 rels(oids) AS (
 	SELECT ARRAY(SELECT c.oid FROM path, pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {=} c.relnamespace
-		JOIN ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) AS q(s, r)
+		JOIN ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) AS q(s, r)
 		ON c.relname {=} q.r WHERE n.nspname {=} q.s OR n.oid {=} ANY (path.oids))
 	UNION ALL SELECT z.oids FROM rels x, LATERAL (SELECT ARRAY(SELECT pg_catalog.unnest(x.oids)
 		UNION SELECT h.inhrelid FROM pg_catalog.pg_inherits h WHERE h.inhparent {=} ANY (x.oids)
@@ -307,7 +289,7 @@ types(oids) AS (
 	SELECT ARRAY(SELECT c.reltype FROM relset x, pg_catalog.pg_class c WHERE c.oid {=} ANY (x.oids) AND c.reltype {<>} 0
 		UNION SELECT a.atttypid FROM relset x, pg_catalog.pg_attribute a WHERE a.attrelid {=} ANY (x.oids) AND a.attnum {>} 0
 		UNION SELECT t.oid FROM path, pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace
-		JOIN ROWS FROM (pg_catalog.unnest($5::pg_catalog.text[]), pg_catalog.unnest($6::pg_catalog.text[])) AS q(s, t)
+		JOIN ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) AS q(s, t)
 		ON t.typname {=} q.t WHERE n.nspname {=} q.s OR (q.s {=} '' AND (n.nspname {=} 'pg_catalog' OR n.oid {=} ANY (path.oids)))
 		UNION SELECT d.refobjid FROM objs o, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
 			WHERE d.classid {=} o.cls AND d.objid {=} o.obj AND d.refclassid {=} {pg_type}) d)
@@ -322,12 +304,12 @@ callers(cls, obj, what) AS (
 	SELECT cls, obj, what FROM objs
 	UNION ALL SELECT {pg_constraint}, k.oid, pg_catalog.format('domain %s', k.contypid::pg_catalog.regtype)
 	FROM typeset y, pg_catalog.pg_constraint k WHERE k.contypid {=} ANY (y.oids))
-SELECT 'function', p.proname::pg_catalog.text, ` + procWhat + `
+SELECT 'function', p.proname::pg_catalog.text, pg_catalog.min(` + procWhat + `)
 FROM path, supers su, pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
-WHERE p.proname {=} ANY ($1::pg_catalog.text[]::pg_catalog.name[]) AND p.pronamespace {=} ANY (path.oids) AND ` + userProc + `
-UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, ` + opWhat + `
+WHERE p.pronamespace {=} ANY (path.oids) AND ` + userProc + ` GROUP BY p.proname
+UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
 FROM path, supers su, pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
-WHERE o.oprname {=} ANY ($2::pg_catalog.text[]::pg_catalog.name[]) AND o.oprnamespace {=} ANY (path.oids) AND ` + userOp + `
+WHERE o.oprnamespace {=} ANY (path.oids) AND ` + userOp + ` GROUP BY o.oprname
 UNION ALL SELECT 'object', ` + procWhat + `, c.what FROM supers su, callers c, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
 	WHERE d.classid {=} c.cls AND d.objid {=} c.obj AND d.refclassid {=} {pg_proc}) d
 JOIN pg_catalog.pg_proc p ON p.oid {=} d.refobjid JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -19,9 +18,7 @@ import (
 
 // Validator checks SQL queries. It is safe for concurrent use.
 type Validator struct {
-	cfg       *config
-	namesOnce sync.Once
-	names     map[string]bool // allowedNames
+	cfg *config
 }
 
 // New returns a Validator. With no options it denies the system catalogs,
