@@ -364,31 +364,31 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	p.SendQueryParams(setup, params, nil, nil, nil)
 	var look *validate.Lookalikes
 	if v != nil {
+		refused := func(err error) (*session, string, error) {
+			var ve *validate.Error
+			if !errors.As(err, &ve) {
+				return fail("begin", err)
+			}
+			ve.SQL = sql
+			if err := p.Close(); err != nil {
+				return nil, "begin", err
+			}
+			return s, "plan", err
+		}
 		lookSQL, lookParams := v.LookalikeQuery(vres)
-		args := make([][]byte, len(lookParams))
-		for i, a := range lookParams {
-			args[i] = []byte(a)
-		}
-		p.SendQueryParams(lookSQL, args, nil, nil, nil)
-		if err := p.Sync(); err != nil {
-			return fail("begin", err)
-		}
+		sendCatalogQuery(p, lookSQL, lookParams)
 		if err := readSetup(p, s); err != nil {
 			return fail("begin", err)
 		}
 		if look, err = readLookalikes(p, v, vres); err != nil {
-			var ve *validate.Error
-			if errors.As(err, &ve) {
-				ve.SQL = sql
-				if err := p.Close(); err != nil {
-					return nil, "begin", err
-				}
-				return s, "plan", err
-			}
-			return fail("begin", err)
+			return refused(err)
 		}
-		if _, err := p.GetResults(); err != nil { // the Sync
-			return fail("begin", err)
+		if look.NeedsObjects() {
+			lookSQL, lookParams = v.LookalikeObjectsQuery(vres)
+			sendCatalogQuery(p, lookSQL, lookParams)
+			if _, err := readLookalikes(p, v, vres); err != nil {
+				return refused(err)
+			}
 		}
 		p.SendQueryParams(explainPrefix+sql, nil, nil, nil, nil)
 	}
@@ -450,10 +450,25 @@ func readSetup(p *pgconn.Pipeline, s *session) error {
 	return nil
 }
 
-// readLookalikes reads the look-alike check's rows and judges them with v.
+// sendCatalogQuery sends one of the look-alike check's queries and a Sync:
+// the next statements must wait for its verdict.
+func sendCatalogQuery(p *pgconn.Pipeline, sql string, params []string) {
+	args := make([][]byte, len(params))
+	for i, a := range params {
+		args[i] = []byte(a)
+	}
+	p.SendQueryParams(sql, args, nil, nil, nil)
+	_ = p.Sync() // a failed flush shows as the read's error
+}
+
+// readLookalikes reads the rows of a look-alike check's query and its
+// Sync, and judges them with v.
 func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Result) (*validate.Lookalikes, error) {
 	rows, err := pipelineRows(p)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := p.GetResults(); err != nil { // the Sync
 		return nil, err
 	}
 	found := make([][]string, len(rows))

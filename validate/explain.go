@@ -229,9 +229,30 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	r.PlanRows = parsed[0].Plan.PlanRows
 }
 
-// lookalikes runs the look-alike check of res in tx (LookalikeQuery).
+// lookalikes runs the look-alike check of res in tx: LookalikeQuery, then
+// LookalikeObjectsQuery where the database holds user functions.
 func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lookalikes, error) {
 	sql, params := v.LookalikeQuery(res)
+	found, err := catalogRows(ctx, tx, sql, params)
+	if err != nil {
+		return nil, err
+	}
+	l, err := v.CheckLookalikes(res, found)
+	if err != nil || !l.NeedsObjects() {
+		return l, err
+	}
+	sql, params = v.LookalikeObjectsQuery(res)
+	if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+		return nil, err
+	}
+	if _, err := v.CheckLookalikes(res, found); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// catalogRows runs one of the look-alike check's queries.
+func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([][]string, error) {
 	args := []any{pgx.QueryExecModeExec}
 	for _, p := range params {
 		args = append(args, p)
@@ -240,13 +261,9 @@ func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lo
 	if err != nil {
 		return nil, err
 	}
-	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
 		var kind, name, what string
 		err := row.Scan(&kind, &name, &what)
 		return []string{kind, name, what}, err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.CheckLookalikes(res, found)
 }

@@ -59,7 +59,14 @@ type Lookalikes struct {
 	// look-alike would not win for its argument types, so only names the
 	// plan alone shows (a view's, an inlined function's) are judged there.
 	own map[string]bool
+	// objects: the database holds user functions or operators, so the
+	// objects the query reaches must be checked (LookalikeObjectsQuery).
+	objects bool
 }
+
+// NeedsObjects reports whether LookalikeObjectsQuery must run too: the
+// database holds a user function or operator.
+func (l *Lookalikes) NeedsObjects() bool { return l.objects }
 
 // PlanOption configures one CheckPlan call.
 type PlanOption interface{ applyPlan(*planConfig) }
@@ -77,28 +84,36 @@ func Against(l *Lookalikes) PlanOption {
 	return planOptionFunc(func(c *planConfig) { c.lookalikes = l })
 }
 
-// LookalikeQuery returns the catalog query that finds what res's names
-// could resolve to besides the built-ins, and its parameters (text
-// format): run it in the request's own transaction, with its search path
-// and role, before EXPLAIN (the planner folds immutable functions on
-// constants, so a look-alike would run during the EXPLAIN itself), and give
-// its rows (three text columns) to CheckLookalikes. With res nil (a query
-// not validated), every name counts as used.
+// LookalikeQuery returns the first catalog query of the look-alike check
+// and its parameters (text format): run it in the request's own
+// transaction, with its search path and role, before EXPLAIN (the planner
+// folds immutable functions on constants, so a look-alike would run during
+// the EXPLAIN itself), and give its rows (three text columns) to
+// CheckLookalikes; when the Lookalikes it returns NeedsObjects, run
+// LookalikeObjectsQuery too, before EXPLAIN, and give its rows to
+// CheckLookalikes again.
 //
-// It finds, among schemas of the search path other than pg_catalog, the
-// user functions (aggregates too) and operators, one row per name (the
-// names are not sent: an array of hundreds of names costs the planner
-// more than reading the path's functions); and, for the relations res reads (and those
-// their views and policies read, recursively) and the types it names, user
-// functions and operators their view rules, row-level security policies,
-// indexes, constraints, statistics or partition keys call, casts that run
-// a user function from or to one of their types (row types, column types,
-// array, element and base types, recursively) and domains whose
-// constraints call one. A user function is one outside pg_catalog and
-// information_schema that is not a member of an extension owned by a
-// superuser. Every operator and function of the query itself is qualified
-// with pg_catalog: it runs under the request's search path.
-func (v *Validator) LookalikeQuery(res *Result) (string, []string) {
+// The first query finds, among the schemas of the search path other than
+// pg_catalog, the user functions (aggregates too) and operators, one row
+// per name (the names are not sent: an array of hundreds of names costs
+// the planner more than reading the path's functions), and tells whether
+// the database holds a user function or operator at all. A user function
+// is one outside pg_catalog and information_schema that is not a member
+// of an extension owned by a superuser. Every operator and function of the
+// queries is qualified with pg_catalog: they run under the request's
+// search path.
+func (v *Validator) LookalikeQuery(res *Result) (string, []string) { return lookalikeSQL, nil }
+
+// LookalikeObjectsQuery returns the second catalog query of the check (see
+// LookalikeQuery) and its parameters: for the relations res reads (and
+// those their views, policies and inheritance reach, recursively) and the
+// types it names, the user functions and operators their view rules,
+// row-level security policies, indexes, constraints, statistics or
+// partition keys call, the casts that run a user function from or to one
+// of their types (row types, column types, array, element, base and field
+// types, recursively) and the domains among them whose constraints call
+// one. With res nil (a query not validated) there are no relations.
+func (v *Validator) LookalikeObjectsQuery(res *Result) (string, []string) {
 	u := newUses()
 	if res != nil && res.uses != nil {
 		u = res.uses
@@ -110,7 +125,7 @@ func (v *Validator) LookalikeQuery(res *Result) (string, []string) {
 	for _, t := range slices.SortedFunc(maps.Keys(u.types), compareNames) {
 		typeSchemas, typeNames = append(typeSchemas, t[0]), append(typeNames, t[1])
 	}
-	return lookalikeSQL, []string{arrayLiteral(relSchemas), arrayLiteral(relNames), arrayLiteral(typeSchemas), arrayLiteral(typeNames)}
+	return objectsSQL, []string{arrayLiteral(relSchemas), arrayLiteral(relNames), arrayLiteral(typeSchemas), arrayLiteral(typeNames)}
 }
 
 func compareNames(a, b [2]string) int {
@@ -164,6 +179,8 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 			l.ops[r[1]] = append(l.ops[r[1]], r[2])
 		case "object":
 			objects = append(objects, r[2]+" calls "+r[1])
+		case "objects":
+			l.objects = true
 		default:
 			return nil, fmt.Errorf("validate: look-alike check: unknown kind %q", r[0])
 		}
@@ -254,17 +271,39 @@ func (p *planCheck) planLookalikes(l *Lookalikes) {
 	}
 }
 
-// lookalikeSQL is LookalikeQuery's query. It runs under the request's
-// search path, where a look-alike of an operator or function it uses would
-// run too: every operator is written OPERATOR(pg_catalog.op) ({op} below),
-// every function, type and relation is qualified
+// sqlText writes the look-alike check's queries, which run under the
+// request's search path, where a look-alike of an operator or function
+// they use would run too: every operator is written OPERATOR(pg_catalog.op)
+// ({op} below), every function, type and relation is qualified
 // (TestLookalikeQueryQualified).
-var lookalikeSQL = strings.NewReplacer("{=}", "OPERATOR(pg_catalog.=)", "{<>}", "OPERATOR(pg_catalog.<>)",
+var sqlText = strings.NewReplacer("{=}", "OPERATOR(pg_catalog.=)", "{<>}", "OPERATOR(pg_catalog.<>)",
 	"{>}", "OPERATOR(pg_catalog.>)", "{pg_class}", "1259", "{pg_proc}", "1255", "{pg_operator}", "2617",
-	"{pg_type}", "1247", "{pg_constraint}", "2606", "\n\t\t\t", " ", "\n\t\t", " ", "\n\t", " ", "\n", " ").Replace(`WITH RECURSIVE
+	"{pg_type}", "1247", "{pg_constraint}", "2606", "\n\t\t\t", " ", "\n\t\t", " ", "\n\t", " ", "\n", " ").Replace
+
+// lookalikeCTEs are the schemas of the path but pg_catalog, and the
+// superusers.
+const lookalikeCTEs = `WITH RECURSIVE
+
 path(oids) AS (SELECT ARRAY(SELECT n.oid FROM pg_catalog.pg_namespace n
 	WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false)) AND n.nspname {<>} 'pg_catalog')),
-supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper)),
+supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper))
+`
+
+// lookalikeSQL is LookalikeQuery's query: the path's user functions and
+// operators, one row per name, and a row of kind "objects" when the
+// database holds any user function or operator at all (else no view,
+// policy, index, cast or domain can call one).
+var lookalikeSQL = sqlText(lookalikeCTEs + `SELECT 'function', p.proname::pg_catalog.text, pg_catalog.min(` + procWhat + `)
+FROM path, supers su, pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
+WHERE p.pronamespace {=} ANY (path.oids) AND ` + userProc + ` GROUP BY p.proname
+UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
+FROM path, supers su, pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
+WHERE o.oprnamespace {=} ANY (path.oids) AND ` + userOp + ` GROUP BY o.oprname
+UNION ALL SELECT 'objects', '', '' FROM supers su WHERE EXISTS (SELECT FROM pg_catalog.pg_proc p WHERE ` + userProc + `)
+OR EXISTS (SELECT FROM pg_catalog.pg_operator o WHERE ` + userOp + `)`)
+
+// objectsSQL is LookalikeObjectsQuery's query.
+var objectsSQL = sqlText(lookalikeCTEs + `,
 rels(oids) AS (
 	SELECT ARRAY(SELECT c.oid FROM path, pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {=} c.relnamespace
 		JOIN ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) AS q(s, r)
@@ -304,13 +343,7 @@ callers(cls, obj, what) AS (
 	SELECT cls, obj, what FROM objs
 	UNION ALL SELECT {pg_constraint}, k.oid, pg_catalog.format('domain %s', k.contypid::pg_catalog.regtype)
 	FROM typeset y, pg_catalog.pg_constraint k WHERE k.contypid {=} ANY (y.oids))
-SELECT 'function', p.proname::pg_catalog.text, pg_catalog.min(` + procWhat + `)
-FROM path, supers su, pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
-WHERE p.pronamespace {=} ANY (path.oids) AND ` + userProc + ` GROUP BY p.proname
-UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
-FROM path, supers su, pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
-WHERE o.oprnamespace {=} ANY (path.oids) AND ` + userOp + ` GROUP BY o.oprname
-UNION ALL SELECT 'object', ` + procWhat + `, c.what FROM supers su, callers c, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
+SELECT 'object', ` + procWhat + `, c.what FROM supers su, callers c, LATERAL (SELECT d.refobjid FROM pg_catalog.pg_depend d
 	WHERE d.classid {=} c.cls AND d.objid {=} c.obj AND d.refclassid {=} {pg_proc}) d
 JOIN pg_catalog.pg_proc p ON p.oid {=} d.refobjid JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
 WHERE ` + userProc + `

@@ -174,3 +174,50 @@ func TestLookalikesQualified(t *testing.T) {
 		}
 	}
 }
+
+// TestLookalikesObjectsGate: the second query of the check (views,
+// policies, indexes, casts, domains) is needed only where the database
+// holds a user function or operator: not with extensions alone, and again
+// once a user creates one.
+func TestLookalikesObjectsGate(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, "CREATE EXTENSION pg_trgm; CREATE EXTENSION citext; CREATE TABLE t (id int, name citext)")
+	pool := pgtest.Pool(t, dsn)
+	v := validate.New(validate.WithSearchPath("public"))
+	res, err := v.Validate("SELECT lower(name) AS n FROM t WHERE name % 'x'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	needs := func() bool {
+		t.Helper()
+		sql, params := v.LookalikeQuery(res)
+		args := make([]any, len(params))
+		for i, p := range params {
+			args[i] = p
+		}
+		rows, err := pool.Query(context.Background(), sql, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]string, error) {
+			var a, b, c string
+			err := r.Scan(&a, &b, &c)
+			return []string{a, b, c}, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := v.CheckLookalikes(res, found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.NeedsObjects()
+	}
+	if needs() {
+		t.Error("extensions alone need the objects query")
+	}
+	pgtest.Exec(t, dsn, "CREATE SCHEMA other; CREATE FUNCTION other.f(int) RETURNS int LANGUAGE sql AS 'SELECT $1'")
+	if !needs() {
+		t.Error("a user function outside the path does not call for the objects query")
+	}
+}
