@@ -293,14 +293,17 @@ supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.ro
 // operators, one row per name, and a row of kind "objects" when the
 // database holds any user function or operator at all (else no view,
 // policy, index, cast or domain can call one).
-var lookalikeSQL = sqlText(lookalikeCTEs + `SELECT 'function', p.proname::pg_catalog.text, pg_catalog.min(` + procWhat + `)
-FROM path, supers su, pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
-WHERE p.pronamespace {=} ANY (path.oids) AND ` + userProc + ` GROUP BY p.proname
+var lookalikeSQL = sqlText(lookalikeCTEs + `,
+uprocs AS MATERIALIZED (SELECT p.oid, p.proname, p.pronamespace FROM supers su, pg_catalog.pg_proc p WHERE ` + userProc + `),
+uops AS MATERIALIZED (SELECT o.oid, o.oprname, o.oprnamespace, o.oprleft, o.oprright
+	FROM supers su, pg_catalog.pg_operator o WHERE ` + userOp + `)
+SELECT 'function', p.proname::pg_catalog.text, pg_catalog.min(` + procWhat + `)
+FROM path, uprocs p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
+WHERE p.pronamespace {=} ANY (path.oids) GROUP BY p.proname
 UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
-FROM path, supers su, pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
-WHERE o.oprnamespace {=} ANY (path.oids) AND ` + userOp + ` GROUP BY o.oprname
-UNION ALL SELECT 'objects', '', '' FROM supers su WHERE EXISTS (SELECT FROM pg_catalog.pg_proc p WHERE ` + userProc + `)
-OR EXISTS (SELECT FROM pg_catalog.pg_operator o WHERE ` + userOp + `)`)
+FROM path, uops o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
+WHERE o.oprnamespace {=} ANY (path.oids) GROUP BY o.oprname
+UNION ALL SELECT 'objects', '', '' WHERE EXISTS (SELECT FROM uprocs) OR EXISTS (SELECT FROM uops)`)
 
 // objectsSQL is LookalikeObjectsQuery's query.
 var objectsSQL = sqlText(lookalikeCTEs + `,
