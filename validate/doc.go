@@ -183,7 +183,8 @@
 // statement_timeout, always rolled back; it reports the SQLSTATE, message and
 // position of planner errors and the estimated cost and rows otherwise. Only
 // validated SQL ever reaches the server. Before the EXPLAIN, the same
-// transaction runs the look-alike check (LookalikeQuery, CheckLookalikes):
+// transaction runs the look-alike check (LookalikeQuery,
+// LookalikeObjectsQuery, CheckLookalikes):
 // a finding fails the candidate with V025 and nothing is planned. The plan
 // is EXPLAIN (VERBOSE, FORMAT JSON), checked with CheckPlan: a plan it
 // refuses fails the candidate with its *Error (code V015, or V025) and no
@@ -230,12 +231,14 @@
 // name, as it prints the built-in. A tenant that may create objects in its
 // schema would run its code with the privileges of the role running the
 // query, and an immutable look-alike already while the query is planned.
-// Names alone cannot tell them apart; the catalog can. LookalikeQuery is a
-// query the caller runs in the request's own transaction, with its search
-// path and role, before EXPLAIN (Explain and the executor do); every name
-// in it is qualified with pg_catalog (the query itself runs under the
-// tenant's path). CheckLookalikes reads its rows and refuses (V025) a query
-// when, among the schemas of the path other than pg_catalog, there is
+// Names alone cannot tell them apart; the catalog can. LookalikeQuery and,
+// where the database holds any user function or operator at all,
+// LookalikeObjectsQuery are queries the caller runs in the request's own
+// transaction, with its search path and role, before EXPLAIN (Explain and
+// the executor do); every name in them is qualified with pg_catalog (they
+// run under the tenant's path). CheckLookalikes reads their rows and
+// refuses (V025) a query when, among the schemas of the path other than
+// pg_catalog, there is
 //
 //   - a function or aggregate named like a bare call of the query (or a
 //     name functional notation may call), or an operator with a symbol the
