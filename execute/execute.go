@@ -401,8 +401,7 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		if err := readSetup(p, s); err != nil {
 			return fail("begin", err)
 		}
-	}
-	if v != nil {
+	} else {
 		rows, err := pipelineRows(p)
 		if err != nil {
 			var pe *pgconn.PgError
@@ -562,7 +561,8 @@ func resultFormats(fields []pgconn.FieldDescription) []int16 {
 	return f
 }
 
-// run executes sql once on one connection; v, when not nil, checks its plan
+// run executes sql once on one connection; v, when not nil, checks the
+// catalog for look-alikes of what vres uses and then the query's plan
 // first. sent reports whether the query itself reached the server.
 func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *validate.Validator, vres *validate.Result) (res *Result, qerr *Error, sent bool) {
 	start := time.Now()
