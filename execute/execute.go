@@ -148,7 +148,7 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 		return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: "empty query"}
 	}
 	for attempt := 0; ; attempt++ {
-		res, err, sent := e.run(ctx, run, &qc, v)
+		res, err, sent := e.run(ctx, run, &qc, v, vres)
 		if err != nil {
 			// A pooled connection that died while idle (server restart,
 			// network blip) fails before the query is sent: one retry on a
@@ -328,14 +328,21 @@ type session struct {
 	stmt *pgconn.StatementDescription
 	// plan is EXPLAIN's JSON when the plan is checked.
 	plan []byte
+	// lookalikes are what the look-alike check found, for the plan check.
+	lookalikes *validate.Lookalikes
 }
 
 // begin opens the read-only transaction, pins its settings, explains the
-// query (when explain is set) and prepares it, pipelined in one round trip.
-// op is the step an error belongs to: "begin" for the executor's own
-// statements, "query" for the query's (its EXPLAIN, with the error
-// position moved back onto the query text, and its preparation).
-func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, explain bool) (s *session, op string, err error) {
+// query (when v is set) and prepares it, pipelined. With v, a first round
+// trip also runs v's look-alike check of the query (vres; nil when the
+// query was not validated), under the transaction's search path and role:
+// the planner folds immutable functions on constants, so a look-alike
+// would run during the EXPLAIN itself. A look-alike refuses the query with
+// a *validate.Error (op "plan"); the session then holds no statement. op is
+// the step an error belongs to: "begin" for the executor's own statements,
+// "query" for the query's (its EXPLAIN, with the error position moved back
+// onto the query text, and its preparation).
+func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, v *validate.Validator, vres *validate.Result) (s *session, op string, err error) {
 	s = &session{major: serverMajor(pg)}
 	setup := setupSQL
 	if s.major > 0 && s.major < 15 {
@@ -349,37 +356,52 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		params = append(params, []byte(ms(connCheckInterval)))
 	}
 	p := pg.StartPipeline(ctx)
+	fail := func(op string, err error) (*session, string, error) {
+		_ = p.Close() // reads up to the Sync (the server skips the rest)
+		return nil, op, err
+	}
 	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
 	p.SendQueryParams(setup, params, nil, nil, nil)
-	if explain {
+	var look *validate.Lookalikes
+	if v != nil {
+		refused := func(err error) (*session, string, error) {
+			var ve *validate.Error
+			if !errors.As(err, &ve) {
+				return fail("begin", err)
+			}
+			ve.SQL = sql
+			if err := p.Close(); err != nil {
+				return nil, "begin", err
+			}
+			return s, "plan", err
+		}
+		lookSQL, lookParams := v.LookalikeQuery(vres)
+		sendCatalogQuery(p, lookSQL, lookParams)
+		if err := readSetup(p, s); err != nil {
+			return fail("begin", err)
+		}
+		if look, err = readLookalikes(p, v, vres); err != nil {
+			return refused(err)
+		}
+		if look.NeedsObjects() {
+			lookSQL, lookParams = v.LookalikeObjectsQuery(vres)
+			sendCatalogQuery(p, lookSQL, lookParams)
+			if _, err := readLookalikes(p, v, vres); err != nil {
+				return refused(err)
+			}
+		}
 		p.SendQueryParams(explainPrefix+sql, nil, nil, nil, nil)
 	}
 	// Prepared after the EXPLAIN, which takes the unnamed statement too.
 	p.SendPrepare("", sql, nil)
 	if err := p.Sync(); err != nil {
-		_ = p.Close()
-		return nil, "begin", err
-	}
-	fail := func(op string, err error) (*session, string, error) {
-		_ = p.Close() // reads up to the Sync (the server skips the rest)
-		return nil, op, err
-	}
-	if _, err := pipelineRows(p); err != nil {
 		return fail("begin", err)
 	}
-	rows, err := pipelineRows(p)
-	if err != nil {
-		return fail("begin", err)
-	}
-	if len(rows) != 1 || len(rows[0]) < 3 {
-		return fail("begin", errors.New("execute: unexpected result of the session setup"))
-	}
-	s.tempFileLimit = rows[0][0] != nil
-	if s.prepared, err = strconv.ParseInt(string(rows[0][1]), 10, 64); err != nil {
-		return fail("begin", fmt.Errorf("execute: session setup: %w", err))
-	}
-	s.mayBackup = string(rows[0][2]) == "t"
-	if explain {
+	if v == nil {
+		if err := readSetup(p, s); err != nil {
+			return fail("begin", err)
+		}
+	} else {
 		rows, err := pipelineRows(p)
 		if err != nil {
 			var pe *pgconn.PgError
@@ -391,7 +413,7 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		if len(rows) != 1 || len(rows[0]) != 1 {
 			return fail("query", errors.New("execute: unexpected EXPLAIN output"))
 		}
-		s.plan = rows[0][0]
+		s.plan, s.lookalikes = rows[0][0], look
 	}
 	res, err := p.GetResults()
 	if err != nil {
@@ -405,6 +427,56 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		return nil, "begin", err
 	}
 	return s, "", nil
+}
+
+// readSetup reads the results of BEGIN and the session setup into s.
+func readSetup(p *pgconn.Pipeline, s *session) error {
+	if _, err := pipelineRows(p); err != nil {
+		return err
+	}
+	rows, err := pipelineRows(p)
+	if err != nil {
+		return err
+	}
+	if len(rows) != 1 || len(rows[0]) < 3 {
+		return errors.New("execute: unexpected result of the session setup")
+	}
+	s.tempFileLimit = rows[0][0] != nil
+	if s.prepared, err = strconv.ParseInt(string(rows[0][1]), 10, 64); err != nil {
+		return fmt.Errorf("execute: session setup: %w", err)
+	}
+	s.mayBackup = string(rows[0][2]) == "t"
+	return nil
+}
+
+// sendCatalogQuery sends one of the look-alike check's queries and a Sync:
+// the next statements must wait for its verdict.
+func sendCatalogQuery(p *pgconn.Pipeline, sql string, params []string) {
+	args := make([][]byte, len(params))
+	for i, a := range params {
+		args[i] = []byte(a)
+	}
+	p.SendQueryParams(sql, args, nil, nil, nil)
+	_ = p.Sync() // a failed flush shows as the read's error
+}
+
+// readLookalikes reads the rows of a look-alike check's query and its
+// Sync, and judges them with v.
+func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Result) (*validate.Lookalikes, error) {
+	rows, err := pipelineRows(p)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.GetResults(); err != nil { // the Sync
+		return nil, err
+	}
+	found := make([][]string, len(rows))
+	for i, r := range rows {
+		for _, c := range r {
+			found[i] = append(found[i], string(c))
+		}
+	}
+	return v.CheckLookalikes(vres, found)
 }
 
 // pipelineRows reads the next result of p, a query's: its rows, copied.
@@ -489,9 +561,10 @@ func resultFormats(fields []pgconn.FieldDescription) []int16 {
 	return f
 }
 
-// run executes sql once on one connection; v, when not nil, checks its plan
+// run executes sql once on one connection; v, when not nil, checks the
+// catalog for look-alikes of what vres uses and then the query's plan
 // first. sent reports whether the query itself reached the server.
-func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *validate.Validator) (res *Result, qerr *Error, sent bool) {
+func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *validate.Validator, vres *validate.Result) (res *Result, qerr *Error, sent bool) {
 	start := time.Now()
 	pc, err := e.pool.Acquire(ctx)
 	if err != nil {
@@ -565,7 +638,13 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			pg.Frontend().SetMaxBodyLen(e.maxMessage(conn))
 		}
 	}()
-	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v != nil)
+	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v, vres)
+	if s != nil && err != nil { // a look-alike: refused before the plan
+		e.cfg.logger.DebugContext(ctx, "execute: look-alike refused", "sql", sql, "err", err)
+		backstop.Stop()
+		keep, why = e.end(ctx, pc, s)
+		return nil, &Error{class: classRejected, Op: op, SQL: sql, Message: err.Error(), Err: err}, false
+	}
 	if err != nil {
 		var big *pgproto3.ExceededMaxBodyLenErr
 		if op == "query" && errors.As(err, &big) && !backstopped.Load() && ctx.Err() == nil {
@@ -583,7 +662,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			"set it for the role (ALTER ROLE ... SET temp_file_limit = ...) or in postgresql.conf", "want", e.cfg.tempFileLimit)
 	}
 	if v != nil {
-		if err := v.CheckPlan(s.plan); err != nil {
+		if err := v.CheckPlan(s.plan, validate.Against(s.lookalikes)); err != nil {
 			e.cfg.logger.DebugContext(ctx, "execute: plan rejected", "sql", sql, "err", err)
 			backstop.Stop()
 			keep, why = e.end(ctx, pc, s)

@@ -107,7 +107,7 @@ func TestDefogGoldNoFalseRejections(t *testing.T) {
 				if r.Err != nil {
 					var ve *validate.Error
 					switch {
-					case errors.As(r.Err, &ve) && (ve.Has(validate.CodePlan) || ve.Has(validate.CodeBudget)):
+					case errors.As(r.Err, &ve) && (ve.Has(validate.CodePlan) || ve.Has(validate.CodeBudget) || ve.Has(validate.CodeLookalike)):
 						planRefused++
 						t.Errorf("plan refused: %v\nSQL: %s\nplan: %s", r.Err, gold[db][i], r.Plan)
 					case !errors.As(r.Err, &ve): // rejections are reported above

@@ -206,11 +206,13 @@
 // string-building beyond the limit or an aggregated value built on, V023
 // cross join of too many relations or an accumulating aggregate over one
 // or over a non-equi join, V024 text over 64 KiB or a tree nested deeper
-// than the parser allows, V026 system column (xmin, xmax, cmin, cmax,
-// tableoid) without WithSystemColumns(true), V027 the server's plan is
-// over the plan budget (CheckPlan, WithPlanBudget), V028 an operator that
-// does not check for interrupts on a value the query builds or collects,
-// V030 rewrite did not re-validate.
+// than the parser allows, V025 look-alike (a name the query or its plan
+// uses reaches a user's function, operator, cast or domain on the search
+// path; see below), V026 system column (xmin, xmax, cmin, cmax, tableoid)
+// without WithSystemColumns(true), V027 the server's plan is over the plan
+// budget (CheckPlan, WithPlanBudget), V028 an operator that does not check
+// for interrupts on a value the query builds or collects, V030 rewrite did
+// not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
 // cartesian product, L002 column neither grouped nor aggregated, L003
@@ -245,10 +247,13 @@
 // concurrently, each in its own READ ONLY transaction with SET LOCAL
 // statement_timeout, always rolled back; it reports the SQLSTATE, message and
 // position of planner errors and the estimated cost and rows otherwise. Only
-// validated SQL ever reaches the server. The plan is EXPLAIN (VERBOSE,
-// FORMAT JSON), checked with CheckPlan: a plan it refuses fails the
-// candidate with its *Error (code V015, or V027 over the plan budget) and
-// no Validation.
+// validated SQL ever reaches the server. Before the EXPLAIN, the same
+// transaction runs the look-alike check (LookalikeQuery,
+// LookalikeObjectsQuery, CheckLookalikes):
+// a finding fails the candidate with V025 and nothing is planned. The plan
+// is EXPLAIN (VERBOSE, FORMAT JSON), checked with CheckPlan: a plan it
+// refuses fails the candidate with its *Error (code V015, V025, or V027
+// over the plan budget) and no Validation.
 //
 // # The server's resolution
 //
@@ -286,9 +291,7 @@
 // 'name'::regtype constant (both refused), but not a VALUES list holding
 // them, and the server reads the literal while parsing, before any plan
 // exists (an error for a name that does not exist is already an answer):
-// the static rule is the guard. The deparser qualifies a function only
-// when the search path would not find it, so a user function on the search
-// path is judged by its bare name, as in the static checks. With
+// the static rule is the guard. With
 // WithSystemCatalogs(true), the information_schema views and pg_views
 // compute functions the policy denies (pg_has_role, has_table_privilege,
 // format_type, pg_get_viewdef, ...) and their plans are refused. The resource
@@ -318,4 +321,57 @@
 // values), so run ANALYZE (autovacuum does) on the tables queries read.
 // PlanFigures and ExplainResult.Figures give a plan's figures in a
 // budget's terms; docs/benchmarks.md has those of the gold queries.
+//
+// # Look-alikes
+//
+// PostgreSQL resolves a bare function or operator name to the best match
+// among all schemas of the search path: an exact type match in a tenant's
+// schema (div_01.lower(varchar), an = for varchar) wins over the built-in
+// that needs a coercion, and the deparser then prints the call by its bare
+// name, as it prints the built-in. A tenant that may create objects in its
+// schema would run its code with the privileges of the role running the
+// query, and an immutable look-alike already while the query is planned.
+// Names alone cannot tell them apart; the catalog can. LookalikeQuery and,
+// where the database holds any user function or operator at all,
+// LookalikeObjectsQuery are queries the caller runs in the request's own
+// transaction, with its search path and role, before EXPLAIN (Explain and
+// the executor do); every name in them is qualified with pg_catalog (they
+// run under the tenant's path). CheckLookalikes reads their rows and
+// refuses (V025) a query when, among the schemas of the path other than
+// pg_catalog, there is
+//
+//   - a function or aggregate named like a bare call of the query (or a
+//     name functional notation may call), or an operator with a symbol the
+//     query writes bare or looks up (IN, BETWEEN, CASE x WHEN, NULLIF, IS
+//     DISTINCT FROM, JOIN USING or NATURAL, IN (subquery));
+//
+// or, for the relations the query reads and those their views (rules),
+// policies and inheritance children reach, recursively,
+//
+//   - a user function or operator that a view's rule, a row-level security
+//     policy, an index (the planner inlines SQL functions of index
+//     expressions and folds constants in them), a constraint, extended
+//     statistics or a partition key depends on;
+//   - a cast whose function is a user function, from or to a type the
+//     query handles: the relations' row and column types, the types the
+//     query names, and their array, element, base and field types,
+//     recursively (a cast AS IMPLICIT applies unseen);
+//   - a domain among those types whose constraint calls one.
+//
+// A user function or operator is one outside pg_catalog and
+// information_schema that is not a member of an extension owned by a
+// superuser (pg_depend deptype 'e'; a tenant may own a trusted extension
+// but not a superuser's object), so pg_trgm, pgvector, citext, hstore and
+// the like in public stay usable. A qualified call (pg_catalog.lower,
+// OPERATOR(pg_catalog.=)) is resolved in pg_catalog only and passes; the
+// message says so. Names added unqualified with WithFunctions are the
+// configuration's own functions and are not checked (qualify them to pin
+// their schema). The rules are conservative: a relation whose row type has
+// a user cast to text is refused even when the query never converts a row.
+// CheckPlan with Against(lookalikes) then refuses a plan that calls a
+// look-alike's name the query does not write (a view's, an inlined
+// function's): the deparser prints the built-in by its bare name whenever
+// the look-alike would not win for its argument types, so the names the
+// query writes are judged before the EXPLAIN only. What a trusted function
+// runs inside is not judged.
 package validate

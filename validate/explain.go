@@ -186,6 +186,19 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
 	}
+	// Before the planner folds a look-alike on constants: the catalog check,
+	// under the same search path and role.
+	look, err := v.lookalikes(cctx, tx, r.Validation)
+	if err != nil {
+		var ve *Error
+		if errors.As(err, &ve) {
+			ve.SQL = r.SQL
+			r.Err, r.Message, r.Validation = err, err.Error(), nil
+			return
+		}
+		fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
+		return
+	}
 	// QueryExecModeExec uses the extended protocol, which refuses more than
 	// one statement, without filling the prepared statement cache.
 	var plan []byte
@@ -208,7 +221,7 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	}
 	r.Plan = plan
 	r.Figures, _ = PlanFigures(plan) // CheckPlan refuses a plan it cannot read
-	if err := v.CheckPlan(plan); err != nil {
+	if err := v.CheckPlan(plan, Against(look)); err != nil {
 		var ve *Error
 		if errors.As(err, &ve) {
 			ve.SQL = r.SQL
@@ -218,4 +231,43 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	}
 	r.TotalCost = parsed[0].Plan.TotalCost
 	r.PlanRows = parsed[0].Plan.PlanRows
+}
+
+// lookalikes runs the look-alike check of res in tx: LookalikeQuery, then
+// LookalikeObjectsQuery where the database holds user functions.
+func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lookalikes, error) {
+	sql, params := v.LookalikeQuery(res)
+	found, err := catalogRows(ctx, tx, sql, params)
+	if err != nil {
+		return nil, err
+	}
+	l, err := v.CheckLookalikes(res, found)
+	if err != nil || !l.NeedsObjects() {
+		return l, err
+	}
+	sql, params = v.LookalikeObjectsQuery(res)
+	if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+		return nil, err
+	}
+	if _, err := v.CheckLookalikes(res, found); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// catalogRows runs one of the look-alike check's queries.
+func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([][]string, error) {
+	args := []any{pgx.QueryExecModeExec}
+	for _, p := range params {
+		args = append(args, p)
+	}
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
+		var kind, name, what string
+		err := row.Scan(&kind, &name, &what)
+		return []string{kind, name, what}, err
+	})
 }

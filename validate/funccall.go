@@ -15,6 +15,10 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		return
 	}
 	name, display := qn.name, qn.display
+	if qn.schema == "" {
+		c.uses.calls[name] = true
+	}
+	c.uses.own[name] = true
 	lower := strings.ToLower(name)
 	if c.catalogLookup(name) {
 		// regclass('pg_authid') is a cast written as a call.
@@ -80,6 +84,10 @@ func (c *checker) operator(names []*pg.Node) {
 		parts = append(parts, n.GetString_().GetSval())
 	}
 	op := parts[len(parts)-1]
+	if len(parts) == 1 {
+		c.uses.ops[op] = true
+	}
+	c.uses.own[op] = true
 	switch {
 	case len(parts) > 2 || (len(parts) == 2 && parts[0] != "pg_catalog"):
 		c.violation(CodeFuncNotAllowed, "operator %s is a user-defined operator and is not allowed; use a built-in operator", strings.Join(parts, "."))

@@ -130,6 +130,7 @@ const (
 	CodeStringBomb      = "V022" // string-building call (repeat, lpad, rpad, format widths, nested) whose result size is not bounded by constants within the limit; an aggregated value built on or aggregated again; an accumulating window aggregate without a constant ROWS frame
 	CodeCrossJoin       = "V023" // cartesian product of too many relations, or an accumulating aggregate over one or over a non-equi join
 	CodeTooLarge        = "V024" // text over 64 KiB or a tree nested deeper than the parser allows
+	CodeLookalike       = "V025" // a name the query (or its plan) uses resolves, or may resolve, to a user's function, operator, cast or domain on the search path instead of the built-in (look-alike)
 	CodeSystemColumn    = "V026" // a system column (xmin, xmax, cmin, cmax, tableoid) without WithSystemColumns(true)
 	CodeBudget          = "V027" // the server's plan is estimated beyond the plan budget (rows, bytes, hash table size or cost; WithPlanBudget)
 	CodeOperand         = "V028" // an operator that does not check for interrupts (array &&, @>, jsonb @>, numeric % ^ ...) on a value the query builds or collects
@@ -167,7 +168,7 @@ func Unsafe(code string) bool {
 	switch code {
 	case CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking, CodeUnsupported, CodeParam,
 		CodeFuncDenied, CodeFuncNotAllowed, CodeSystemCatalog, CodeFuncNotation, CodePlan,
-		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeSystemColumn, CodeBudget, CodeOperand:
+		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeLookalike, CodeSystemColumn, CodeBudget, CodeOperand:
 		return true
 	}
 	return false

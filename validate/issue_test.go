@@ -9,7 +9,7 @@ func TestUnsafe(t *testing.T) {
 	notUnsafe := map[string]bool{CodeSyntax: true, CodeEmpty: true, CodeTableNotAllowed: true, CodeType: true, CodeRewrite: true}
 	all := []string{CodeSyntax, CodeEmpty, CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking,
 		CodeUnsupported, CodeParam, CodeFuncDenied, CodeFuncNotAllowed, CodeTableNotAllowed, CodeSystemCatalog,
-		CodeFuncNotation, CodePlan, CodeType, CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeRewrite}
+		CodeFuncNotation, CodePlan, CodeType, CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeLookalike, CodeRewrite}
 	for _, c := range all {
 		if got := Unsafe(c); got == notUnsafe[c] {
 			t.Errorf("Unsafe(%s) = %v", c, got)

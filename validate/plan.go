@@ -34,13 +34,25 @@ import (
 // valid JSON, an
 // expression that does not parse, or a text under a plan key it does not
 // know is refused as a plan that could not be checked.
-func (v *Validator) CheckPlan(plan []byte) error {
+//
+// With Against, a plan that calls a look-alike the catalog check found by
+// its bare name is refused too (CodeLookalike).
+func (v *Validator) CheckPlan(plan []byte, opts ...PlanOption) error {
+	var cfg planConfig
+	for _, o := range opts {
+		if o != nil {
+			o.applyPlan(&cfg)
+		}
+	}
 	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
 	if err := p.read(plan); err != nil {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
 		p.checkItems()
 		p.checkBudget(plan)
+		if cfg.lookalikes != nil {
+			p.planLookalikes(cfg.lookalikes)
+		}
 	}
 	if len(p.issues) == 0 {
 		return nil

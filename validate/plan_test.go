@@ -57,11 +57,13 @@ CREATE FUNCTION leak(users) RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN $1.
 CREATE FUNCTION evil_eq(int, int) RETURNS bool LANGUAGE sql VOLATILE AS 'SELECT pg_sleep(0) IS NOT NULL AND $1 = $2';
 CREATE OPERATOR === (LEFTARG = int, RIGHTARG = int, FUNCTION = evil_eq);
 CREATE VIEW user_names AS SELECT id, leak(u) AS secret FROM users u;
+-- A built-in the policy refuses, which only the plan shows.
+CREATE VIEW user_settings AS SELECT id, current_setting('work_mem') AS s FROM users;
 `
 
 func planPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	dsn := pgtest.FromTemplate(t, "validate-plan-v2", func(ctx context.Context, conn *pgx.Conn) error {
+	dsn := pgtest.FromTemplate(t, "validate-plan-v3", func(ctx context.Context, conn *pgx.Conn) error {
 		_, err := conn.Exec(ctx, planSchema)
 		return err
 	})
@@ -221,23 +223,29 @@ func TestCheckPlanCatalogs(t *testing.T) {
 }
 
 // TestExplainChecksPlan: Explain refuses a candidate whose plan calls a
-// function the validator cannot see in the query (a view's function), with
-// the plan check's error and no validation result.
+// function the validator cannot see in the query (a view's built-in the
+// policy refuses), with the plan check's error and no validation result;
+// a view calling a user's function is refused before it is planned (V025).
 func TestExplainChecksPlan(t *testing.T) {
 	pool := planPool(t)
 	v := validate.New(validate.WithMaxRows(100))
 	res := v.Explain(context.Background(), pool, []string{
-		"SELECT id, secret FROM user_names",
+		"SELECT id, s FROM user_settings",
 		"SELECT n FROM nums WHERE n > 3 ORDER BY n",
 		"SELECT nmae FROM nums",
+		"SELECT id, secret FROM user_names",
 	})
 	bad := res[0]
 	var ve *validate.Error
-	if !errors.As(bad.Err, &ve) || !ve.Has(validate.CodePlan) || !strings.Contains(bad.Message, "leak(") {
-		t.Fatalf("view calling leak: %+v", bad)
+	if !errors.As(bad.Err, &ve) || !ve.Has(validate.CodePlan) || !strings.Contains(bad.Message, "current_setting(") {
+		t.Fatalf("view calling current_setting: %+v", bad)
 	}
 	if bad.Validation != nil || bad.SQLState != "" || bad.Location != -1 || len(bad.Plan) == 0 || ve.SQL != bad.SQL || bad.SQL == "" {
 		t.Errorf("plan rejection: %+v (error SQL %q)", bad, ve.SQL)
+	}
+	if user := res[3]; !errors.As(user.Err, &ve) || !ve.Has(validate.CodeLookalike) || !strings.Contains(user.Message, "leak(") ||
+		user.Validation != nil || len(user.Plan) != 0 || ve.SQL != user.SQL {
+		t.Errorf("view calling leak: %+v", user)
 	}
 	if ok := res[1]; ok.Err != nil || ok.Validation == nil || ok.TotalCost <= 0 || ok.PlanRows <= 0 {
 		t.Errorf("plain query: %+v", ok)

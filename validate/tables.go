@@ -40,6 +40,7 @@ func (c *checker) rangeVar(r *pg.RangeVar) {
 		return
 	}
 	c.tables[schema+"."+r.Relname] = true
+	c.uses.rels[[2]string{schema, r.Relname}] = true
 }
 
 // resolve finds the schema of a relation. It returns "" after reporting a

@@ -60,6 +60,8 @@ func (c *checker) typeName(t *pg.TypeName) {
 	qn := splitName(t.Names)
 	name, schema, display := qn.name, qn.schema, qn.display
 	elem := strings.TrimPrefix(name, "_") // _int4 is int4[]
+	c.uses.types[[2]string{schema, name}] = true
+	c.uses.types[[2]string{schema, elem}] = true
 	if qn.catalog {
 		c.violation(CodeTableNotAllowed, "type %s names another database; use the types of the current database", display)
 		return

@@ -48,6 +48,9 @@ type Result struct {
 	// Functions are the functions called (schema-qualified only when
 	// outside pg_catalog), sorted.
 	Functions []string
+	// uses are the names left to the server's resolution, for the
+	// look-alike check (LookalikeQuery).
+	uses *uses
 }
 
 // Validate checks one SQL query. It returns a *Error (errors.Is(err,
@@ -180,7 +183,7 @@ func statementText(sql string, tree *pg.ParseResult) string {
 
 func (c *checker) result(sql string) *Result {
 	return &Result{SQL: sql, Issues: c.issues, Tables: slices.Sorted(maps.Keys(c.tables)),
-		Functions: slices.Sorted(maps.Keys(c.funcs))}
+		Functions: slices.Sorted(maps.Keys(c.funcs)), uses: c.uses}
 }
 
 func (v *Validator) rejected(sql string, c *checker) error {
@@ -203,7 +206,7 @@ const (
 )
 
 func (v *Validator) newChecker() *checker {
-	return &checker{cfg: v.cfg, tables: map[string]bool{}, funcs: map[string]bool{}}
+	return &checker{cfg: v.cfg, tables: map[string]bool{}, funcs: map[string]bool{}, uses: newUses()}
 }
 
 // check parses sql and runs the checks of the pass. It returns a nil tree

@@ -58,6 +58,7 @@ type checker struct {
 	scopes []map[string]bool // CTE names visible, innermost last
 	tables map[string]bool
 	funcs  map[string]bool
+	uses   *uses
 	top    *pg.SelectStmt
 	// plan is set while checking an expression the server printed in an
 	// EXPLAIN VERBOSE plan (planExpr): names there are already resolved,
@@ -198,9 +199,21 @@ func (c *checker) walk(m proto.Message) {
 		if x.Kind == pg.A_Expr_Kind_AEXPR_OP || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ANY || x.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
 			c.checkOperands(opSymbol(x.Name), "operator "+opSymbol(x.Name), []*pg.Node{x.Lexpr, x.Rexpr}, nil)
 		}
+		c.uses.implied(x)
+	case *pg.CaseExpr:
+		if x.Arg != nil {
+			c.uses.ops["="] = true // CASE x WHEN v compares with =
+		}
+	case *pg.JoinExpr:
+		if x.IsNatural || len(x.UsingClause) > 0 {
+			c.uses.ops["="] = true
+		}
 	case *pg.SubLink:
 		c.operator(x.OperName)
 		c.checkOperands(opSymbol(x.OperName), "operator "+opSymbol(x.OperName), []*pg.Node{x.Testexpr}, x.Subselect.GetSelectStmt())
+		if len(x.OperName) == 0 && x.SubLinkType == pg.SubLinkType_ANY_SUBLINK {
+			c.uses.ops["="] = true // x IN (SELECT ...)
+		}
 	case *pg.SortBy:
 		c.operator(x.UseOp)
 	case *pg.SQLValueFunction:
@@ -208,6 +221,12 @@ func (c *checker) walk(m proto.Message) {
 	case *pg.ColumnRef:
 		if c.plan {
 			c.planSystemColumn(x)
+		} else { // the plan prints a call as a call
+			c.uses.notation(x.Fields[min(1, len(x.Fields)):])
+		}
+	case *pg.A_Indirection:
+		if !c.plan {
+			c.uses.notation(x.Indirection)
 		}
 	case *pg.ParamRef:
 		if c.plan {

@@ -1,0 +1,58 @@
+package execute
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// TestLookalikes: a tenant's look-alikes (functions, aggregates, operators,
+// casts, a domain, views, a policy, an index) never run through the
+// executor. Bypassing the validator, each query returns div_02's secret or
+// the error of a look-alike; validated, each is refused with V025 before
+// the server plans it (immutable look-alikes run while planning), also
+// when only the plan is checked; neither the error nor the debug log holds
+// the secret or the marker, and the connection stays usable.
+func TestLookalikes(t *testing.T) {
+	pool := lookalikes.New(t).Pool(t)
+	var log bytes.Buffer
+	ex := New(pool, WithLogger(slog.New(slog.NewTextHandler(&syncWriter{w: &log}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	scope := Scope("div_01", "public")
+	for _, a := range lookalikes.Attacks {
+		res, err := ex.Query(ctxT(t), a.SQL, scope, unvalidated())
+		if got := fmt.Sprint(res, err); !strings.Contains(got, lookalikes.Secret) && (res == nil || !strings.Contains(fmt.Sprint(res.Rows), lookalikes.Secret)) {
+			t.Errorf("%s: unvalidated, it does not reach the secret (%s): the case tests nothing", a.Name, got)
+		}
+		for i, opts := range [][]QueryOption{{scope}, {scope, planCheckOnly()}} {
+			e := queryErr(t, ex, a.SQL, opts...)
+			var ve *validate.Error
+			// Not validated, every name counts as used: the refusal lists
+			// the first look-alikes of all.
+			if !errors.Is(e, ErrRejected) || !errors.As(e, &ve) || !ve.Has(validate.CodeLookalike) || e.Op != "plan" ||
+				(i == 0 && !strings.Contains(e.Error(), a.Object)) {
+				t.Errorf("%s: got %v (op %s), want a V025 refusal naming %s", a.Name, e, e.Op, a.Object)
+			}
+			if lookalikes.Leaked(e.Error()) {
+				t.Errorf("%s: the look-alike ran: %v", a.Name, e)
+			}
+		}
+	}
+	if s := log.String(); lookalikes.Leaked(s) {
+		t.Errorf("the log holds the secret or the marker:\n%s", s)
+	}
+	if !strings.Contains(log.String(), "look-alike refused") {
+		t.Errorf("no refusal logged:\n%s", log.String())
+	}
+	// The connections were kept and are clean: a table no look-alike
+	// touches still answers, with the shadowed built-ins qualified.
+	res := mustQuery(t, ex, "SELECT pg_catalog.lower(name) AS x FROM plain WHERE id OPERATOR(pg_catalog.=) ANY ('{1,2}') ORDER BY 1", scope)
+	if res.RowCount != 2 || res.Rows[0][0] != "ann" {
+		t.Errorf("qualified built-in: %v", res.Rows)
+	}
+}
