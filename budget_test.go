@@ -22,10 +22,10 @@ func TestEntryPointsRefusePlanBudget(t *testing.T) {
 	eng := answerEngine(t, pool, &answer)
 	ex := execute.New(pool)
 	ctx := context.Background()
-	// The Engine knows the columns: a system column such as cmin is
-	// refused before any plan (V014); the executor alone plans it.
-	if _, err := ex.Query(ctx, `SELECT count(*) FROM big_a a JOIN big_b b ON a.cmin = b.cmin`); !hasCode(err, validate.CodeBudget) {
-		t.Errorf("executor, cmin: err=%v, want V027", err)
+	// A key every row shares through a system column (cmin) is refused
+	// before any plan (V026); the k * 0 joins below are the same hash.
+	if _, err := ex.Query(ctx, `SELECT count(*) FROM big_a a JOIN big_b b ON a.cmin = b.cmin`); !hasCode(err, validate.CodeSystemColumn) {
+		t.Errorf("executor, cmin: err=%v, want V026", err)
 	}
 	attacks := []string{
 		`SELECT count(*) FROM big_a a JOIN big_b b ON a.k * 0 = b.k * 0`,
