@@ -24,6 +24,7 @@ type calibRow struct {
 	right    bool
 	shuffled bool // a made-up negative: shuffled, or constant
 	constant bool // the SELECT 1 variant
+	single   bool // the pick alone, as an Ask with one sample sees it
 }
 
 // Bars the issue set for the calibrated confidence on spider-pools,
@@ -44,7 +45,7 @@ const (
 // replayed from the recorded score inputs: a candidate's evidence (its
 // run, agreement, tables, columns) depends on the SQL and the database,
 // not on the question, so the replay is what Pick computes.
-func calibrationRows(outcomes []spiderOutcome) (real, shuffled []calibRow) {
+func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow) {
 	byDB := map[string][]int{}
 	var dbs []string
 	for i, o := range outcomes {
@@ -61,6 +62,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled []calibRow) {
 		scores := nl2sql.DefaultScorer{}.Score(context.Background(), in)
 		best := argmax(scores)
 		real = append(real, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(in, scores, best), right: o.pick})
+		extra = append(extra, singleRow(calibRow{db: o.pool.DB, right: o.pick}, in, best))
 		list := byDB[o.pool.DB]
 		k := indexOf(list, i)
 		p := outcomes[list[(k+len(list)/2)%len(list)]]
@@ -80,9 +82,21 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled []calibRow) {
 			}
 		}
 		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(&cp, scores, best), right: right, shuffled: true})
-		shuffled = append(shuffled, constantRow(o.pool.DB, in))
+		extra = append(extra, constantRow(o.pool.DB, in), singleRow(calibRow{db: o.pool.DB, right: right, shuffled: true}, &cp, best))
 	}
-	return real, shuffled
+	return real, shuffled, extra
+}
+
+// singleRow is row's answer (candidate best of in) as the only candidate:
+// what an Ask that drew one sample measures (no votes, no comparison).
+func singleRow(row calibRow, in *nl2sql.ScoreInput, best int) calibRow {
+	cp := *in
+	c := in.Candidates[best]
+	c.Votes, c.Agreement, c.OrderedAgreement, c.ResultRows, c.ResultGroup, c.DuplicateRows = 1, -1, -1, -1, -1, false
+	cp.Candidates = []nl2sql.ScoreCandidate{c}
+	scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+	row.sig, row.single = nl2sql.SignalsOf(&cp, scores, 0), true
+	return row
 }
 
 // constantRow is the question answered by a query that reads no table
@@ -125,6 +139,7 @@ type calibrationFigures struct {
 	Covered90                   float64 // answers >= 0.9 / questions
 	ShuffledWrong, ShuffledHigh int     // wrong shuffled answers, and those with p >= 0.5
 	Constant, ConstantHigh      int     // SELECT 1 answers, and those with p >= 0.5
+	Single, SingleRight         int     // one-candidate variants, and the right ones
 	Bins                        []calib.Bin
 	Thresholds                  []calib.Threshold
 }
@@ -147,6 +162,11 @@ func measureCalibration(rows []calibRow, p []float64, questions int) calibration
 	var ry []bool
 	var f calibrationFigures
 	for i, r := range rows {
+		if r.single {
+			f.Single++
+			f.SingleRight += b2i(r.right)
+			continue
+		}
 		if r.constant {
 			f.Constant++
 			if p[i] >= 0.5 {
@@ -177,12 +197,12 @@ func measureCalibration(rows []calibRow, p []float64, questions int) calibration
 // of fold, enforces the bars, and checks that calibration.json is the
 // calibrator fitted on all of it (go generate rewrites it).
 func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
-	real, shuffled := calibrationRows(outcomes)
-	rows := append(append([]calibRow(nil), real...), shuffled...)
+	real, shuffled, extra := calibrationRows(outcomes)
+	rows := append(append(append([]calibRow(nil), real...), shuffled...), extra...)
 	p := crossValidate(rows)
 	f := measureCalibration(rows, p, len(outcomes))
 	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5",
-		len(real), len(shuffled)-f.Constant, f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant)
+		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant)
 	t.Log(reliabilityTable(f))
 	if path := os.Getenv("NL2SQL_CALIBRATION_DUMP"); path != "" {
 		dumpCalibration(t, path, rows, p)
@@ -191,7 +211,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	for _, r := range rows {
 		ex = append(ex, nl2sql.CalibrationExample{Signals: r.sig, Right: r.right, Weight: weightOf(r)})
 	}
-	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks and %d shuffled picks (another question's candidates, same database)", len(real), len(shuffled)))
+	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers and %d of these answers alone (one candidate)", len(real), len(shuffled), f.Constant, f.Single))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,8 @@ var shapeWords = func() map[string]bool {
 	for _, w := range strings.Fields(`many number count total sum average mean maximum minimum max min highest lowest
 		top most least largest smallest biggest best worst list show find give return display tell different distinct
 		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records
-		information info detail details respectively corresponding along both either whose name names`) {
+		information info detail details respectively corresponding along both either whose name names
+		one two three four five six seven eight nine ten`) {
 		m[retrieve.Stem(w)] = true
 	}
 	return m
@@ -377,7 +378,7 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 		check(reSuperl.MatchString(q), superl, "the question asks for the "+strings.ToLower(reSuperl.FindString(q))+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
 	check(rePerGroup.MatchString(q), c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
-		"the question asks about "+strings.ToLower(rePerGroup.FindString(q))+" one; the query does not group")
+		"the question asks for a result per group (\""+strings.ToLower(rePerGroup.FindString(q))+"\"); the query does not group")
 	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(reTotal.MatchString(q) && !reCount.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
 	check(reDistinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
