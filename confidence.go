@@ -41,7 +41,7 @@ const DefaultUncertainBelow = 0.7
 // returns when the answer's confidence is below WithMinConfidence: the
 // Result still carries the SQL it did not run, the Reasons and the
 // Alternatives.
-var ErrLowConfidence = errors.New("nl2sql: confidence below the minimum")
+var ErrLowConfidence = errors.New("nl2sql: low confidence")
 
 // codeLowConfidence is the Error.Code of an abstention.
 const codeLowConfidence = "low_confidence"
