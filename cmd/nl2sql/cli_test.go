@@ -301,18 +301,18 @@ func TestSchemaCommand(t *testing.T) {
 // The key sets of README's "JSON shapes", sorted. Optional keys (present
 // only when set) are listed apart, per shape.
 var (
-	contextKeys   = []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}
-	resultKeys    = []string{"attempts", "candidates", "columns", "confidence", "context", "question", "row_cap", "rows", "sql", "tables", "timings", "truncated"}
-	checkKeys     = []string{"issues", "ok", "sql"}
-	repairKeys    = []string{"changed", "executes", "rules", "sql_in", "sql_out"}
-	pickKeys      = []string{"chosen", "confidence", "scores", "sql", "status"}
-	indexKeys     = []string{"bytes", "file", "fingerprint", "tables"}
-	schemaKeys    = []string{"enums", "fingerprint", "schemas", "tables"}
-	roleKeys      = []string{"applied", "database", "password", "role", "schemas", "statements"}
-	summaryKeys   = []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "total"}
+	contextKeys = []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}
+	resultKeys  = []string{"attempts", "candidates", "columns", "confidence", "context", "question", "row_cap", "rows", "sql", "tables", "timings", "truncated"}
+	checkKeys   = []string{"issues", "ok", "sql"}
+	repairKeys  = []string{"changed", "executes", "rules", "sql_in", "sql_out"}
+	pickKeys    = []string{"chosen", "confidence", "scores", "sql", "status"}
+	indexKeys   = []string{"bytes", "file", "fingerprint", "tables"}
+	schemaKeys  = []string{"enums", "fingerprint", "schemas", "tables"}
+	roleKeys    = []string{"applied", "database", "password", "role", "schemas", "statements"}
+	summaryKeys = []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "total"}
 	// answerKeys are the keys a Result gains when a query was chosen
 	// (reasons too, when something is in doubt).
-	answerKeys = []string{"signals", "status"}
+	answerKeys    = []string{"signals", "status"}
 	errorKeys     = []string{"class", "code", "message"}
 	repairErrKeys = []string{"class", "code", "message", "sqlstate"}
 )
