@@ -27,15 +27,46 @@ type calibRow struct {
 	single   bool // the pick alone, as an Ask with one sample sees it
 }
 
-// Bars the issue set for the calibrated confidence on spider-pools,
-// cross-validated by database.
-const (
-	minAUROC          = 0.85
-	maxECE            = 0.05
-	minPrecisionAt90  = 0.95
-	minCoverageAt90   = 0.5 // of all questions
-	maxShuffledAbove5 = 0.05
+// calibrationBars are figures of the calibrated confidence on
+// spider-pools, cross-validated by database: the bars issue 27 set, and
+// the floors this test enforces (the measured figures less a small margin:
+// the figures are deterministic, so a drop is a regression). The issue's
+// AUROC, ECE, coverage and shuffled bars are not reached yet (see
+// docs/benchmarks.md): they are logged, not enforced.
+type calibrationBars struct {
+	AUROC, ECE                  float64
+	PrecisionAt90, CoverageAt90 float64 // answers with confidence >= 0.9: share right, share of the questions
+	ShuffledAbove50             float64 // share of the wrong shuffled answers with confidence >= 0.5
+}
+
+var (
+	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
+	// Measured: AUROC 0.734, ECE 0.099, >= 0.9 96.5% right covering 31.9%,
+	// shuffled 51 of 958 (5.3%).
+	floors = calibrationBars{AUROC: 0.72, ECE: 0.11, PrecisionAt90: 0.95, CoverageAt90: 0.30, ShuffledAbove50: 0.06}
 )
+
+// check reports the figures of f that miss the bars b.
+func (b calibrationBars) check(f calibrationFigures) []string {
+	var out []string
+	shuffled := float64(f.ShuffledHigh) / float64(max(f.ShuffledWrong, 1))
+	for _, c := range []struct {
+		name     string
+		ok       bool
+		got, bar float64
+	}{
+		{"AUROC", f.AUROC >= b.AUROC, f.AUROC, b.AUROC},
+		{"ECE", f.ECE <= b.ECE, f.ECE, b.ECE},
+		{"accuracy at >= 0.9", f.At90.Accuracy >= b.PrecisionAt90, f.At90.Accuracy, b.PrecisionAt90},
+		{"coverage at >= 0.9", f.Covered90 >= b.CoverageAt90, f.Covered90, b.CoverageAt90},
+		{"shuffled wrong answers at >= 0.5", shuffled <= b.ShuffledAbove50, shuffled, b.ShuffledAbove50},
+	} {
+		if !c.ok {
+			out = append(out, fmt.Sprintf("%s %.3f (bar %.3f)", c.name, c.got, c.bar))
+		}
+	}
+	return out
+}
 
 // calibrationRows builds the calibration data from the spider-pools
 // outcomes: each question's pick (right or not), and its shuffled variant:
@@ -204,6 +235,15 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5",
 		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant)
 	t.Log(reliabilityTable(f))
+	if miss := issueBars.check(f); len(miss) > 0 {
+		t.Logf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
+	}
+	if miss := floors.check(f); len(miss) > 0 {
+		t.Errorf("calibration regressed below its floors: %s", strings.Join(miss, "; "))
+	}
+	if f.ConstantHigh > 0 {
+		t.Errorf("%d of %d SELECT 1 answers got confidence >= 0.5", f.ConstantHigh, f.Constant)
+	}
 	if path := os.Getenv("NL2SQL_CALIBRATION_DUMP"); path != "" {
 		dumpCalibration(t, path, rows, p)
 	}
