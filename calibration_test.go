@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -177,15 +178,63 @@ type calibrationFigures struct {
 
 // crossValidate fits the calibrator on every database but one (real and
 // shuffled answers) and predicts the one left out.
-func crossValidate(rows []calibRow) []float64 {
+func crossValidate(rows []calibRow) []float64 { return crossValidateWithout(rows, nil, 1) }
+
+// crossValidateWithout is crossValidate with the signals named in drop
+// left out (set to 0) and the made-up negatives weighted madeUp.
+func crossValidateWithout(rows []calibRow, drop []string, madeUp float64) []float64 {
 	x := make([][]float64, len(rows))
 	y := make([]bool, len(rows))
 	g := make([]string, len(rows))
 	w := make([]float64, len(rows))
+	names := nl2sql.SignalNames()
 	for i, r := range rows {
 		x[i], y[i], g[i], w[i] = nl2sql.SignalVector(&rows[i].sig), r.right, r.db, weightOf(r)
+		for k, n := range names {
+			if slices.Contains(drop, n) {
+				x[i][k] = 0
+			}
+		}
+		if r.shuffled || r.single {
+			w[i] *= madeUp
+		}
 	}
 	return calib.CrossValidate(x, y, w, g, nl2sql.CalibrationL2)
+}
+
+// signalGroups are the signals by kind, for the ablations.
+var signalGroups = []struct {
+	name    string
+	signals []string
+}{
+	{"agreement among candidates", []string{"support", "compared", "support_compared", "groups", "margin", "unanimous", "single"}},
+	{"the Scorer's score", []string{"score"}},
+	{"question-to-SQL words (both ways, values, names)", []string{"question_covered", "query_named", "tables_named", "columns_linked", "values_used", "names_missed"}},
+	{"answer shape", []string{"shape_asked", "shape_missed", "columns_out_of_order", "top_rows", "top_groups"}},
+	{"retrieval rank and context", []string{"context_rank", "outside_context", "reads_no_table"}},
+	{"run and lint", []string{"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired"}},
+}
+
+// logAblations logs the out-of-fold figures without each signal group,
+// and with the made-up negatives counting less or not at all.
+func logAblations(t *testing.T, rows []calibRow, questions int) {
+	line := func(what string, p []float64) {
+		f := measureCalibration(rows, p, questions)
+		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong)
+	}
+	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 |")
+	// Before issue 27: a linear map of the DefaultScorer's score.
+	linear := make([]float64, len(rows))
+	for i := range rows {
+		linear[i] = max(0, min(1, (rows[i].sig.Score-0.5)/1.2))
+	}
+	line("before: linear map of the score", linear)
+	line("all signals", crossValidate(rows))
+	for _, g := range signalGroups {
+		line("without "+g.name, crossValidateWithout(rows, g.signals, 1))
+	}
+	line("made-up negatives weighted 0.3", crossValidateWithout(rows, nil, 0.3))
+	line("real picks only (no made-up negatives)", crossValidateWithout(rows, nil, 1e-6))
 }
 
 func measureCalibration(rows []calibRow, p []float64, questions int) calibrationFigures {
@@ -243,6 +292,9 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	}
 	if f.ConstantHigh > 0 {
 		t.Errorf("%d of %d SELECT 1 answers got confidence >= 0.5", f.ConstantHigh, f.Constant)
+	}
+	if os.Getenv("NL2SQL_CALIBRATION_ABLATIONS") != "" {
+		logAblations(t, rows, len(outcomes))
 	}
 	if path := os.Getenv("NL2SQL_CALIBRATION_DUMP"); path != "" {
 		dumpCalibration(t, path, rows, p)
