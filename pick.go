@@ -17,17 +17,12 @@ type PickResult struct {
 	Scores []*float64 `json:"scores"`
 	// Candidates is the trace of each input candidate.
 	Candidates []Candidate `json:"candidates"`
-	// Confidence, Verdict, Reasons, Alternatives, Clarify and Signals say
-	// how likely the chosen candidate is to answer the question, as for
-	// Result (the same calibrated probability, whoever wrote the SQL).
-	// Pick runs no query, so it never abstains: below WithMinConfidence
-	// the verdict is abstained and the pick is still returned.
-	Confidence   float64       `json:"confidence"`
-	Verdict      Verdict       `json:"status,omitempty"`
-	Reasons      []string      `json:"reasons,omitempty"`
-	Alternatives []Alternative `json:"alternatives,omitempty"`
-	Clarify      string        `json:"clarify,omitempty"`
-	Signals      *Signals      `json:"signals,omitempty"`
+	// Assessment says how likely the chosen candidate is to answer the
+	// question, as for Result (the same calibrated probability, whoever
+	// wrote the SQL). Pick runs no query, so it never abstains: below
+	// WithMinConfidence the verdict is abstained and the pick is still
+	// returned.
+	Assessment
 }
 
 // Pick evaluates candidate queries for a question without a model: each is
@@ -86,9 +81,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 		}
 		res.Chosen, res.SQL = idx[sc.best], ok[sc.best].validated.SQL
 		ok[sc.best].Chosen = true
-		a := e.assess(sc, ok, ac)
-		res.Confidence, res.Verdict, res.Reasons, res.Signals = a.confidence, a.verdict, a.reasons, &a.signals
-		res.Alternatives, res.Clarify = a.alternatives, a.clarify
+		res.Assessment = e.assess(sc, ok, ac)
 	}
 	for _, c := range cands {
 		res.Candidates = append(res.Candidates, c.Candidate)

@@ -31,28 +31,9 @@ type Result struct {
 	// Notes say what the engine changed about the request or the result in
 	// words: a MaxRows over the engine's cap, the cap that cut the rows.
 	Notes []string `json:"notes,omitempty"`
-	// Confidence is the probability that the answer is right: the
-	// engine's Calibrator (WithCalibrator) applied to Signals. On
-	// spider-pools, cross-validated by database, answers given 0.9 are
-	// right about 9 times in 10 or more (docs/benchmarks.md).
-	Confidence float64 `json:"confidence"`
-	// Verdict is what the engine makes of the answer by its Confidence:
-	// answered, uncertain (below WithUncertainBelow: show it as a guess)
-	// or abstained (below WithMinConfidence: the query did not run). JSON
-	// calls it "status"; empty when no query was chosen.
-	Verdict Verdict `json:"status,omitempty"`
-	// Reasons say in words why the answer may be wrong ("the question
-	// asks for 5 rows; the query returns one count"), weakest evidence
-	// first; empty when nothing is in doubt.
-	Reasons []string `json:"reasons,omitempty"`
-	// Alternatives are the strongest other answers the candidates gave,
-	// for an uncertain or abstained answer whose candidates disagree;
-	// Clarify is the question that tells the chosen answer from the first
-	// alternative ("By order date or by ship date?").
-	Alternatives []Alternative `json:"alternatives,omitempty"`
-	Clarify      string        `json:"clarify,omitempty"`
-	// Signals are the evidence the confidence was computed from.
-	Signals    *Signals    `json:"signals,omitempty"`
+	// Assessment is what the engine makes of the answer: its confidence,
+	// verdict, reasons and alternatives (fields flattened into the JSON).
+	Assessment
 	Attempts   int         `json:"attempts"` // model calls: samples (backward recall's too) plus repair turns
 	Tables     []string    `json:"tables"`   // relations the final SQL reads
 	Context    []string    `json:"context"`  // tables shown to the model
@@ -143,11 +124,4 @@ func (r *Result) setRows(er *execute.Result, ac askConfig) {
 	if er.Truncated {
 		r.Notes = append(r.Notes, "truncated: "+er.TruncateReason)
 	}
-}
-
-// assessed records what the engine makes of its answer.
-func (r *Result) assessed(a assessment) {
-	r.Confidence, r.Verdict, r.Reasons = a.confidence, a.verdict, a.reasons
-	r.Alternatives, r.Clarify = a.alternatives, a.clarify
-	r.Signals = &a.signals
 }

@@ -315,16 +315,7 @@ func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Descript
 			}
 		}
 	}
-	s.QuestionCovered = 1
-	if len(qterms) > 0 {
-		n := 0
-		for _, t := range qterms {
-			if have[t] {
-				n++
-			}
-		}
-		s.QuestionCovered = float64(n) / float64(len(qterms))
-	}
+	s.QuestionCovered = shareIn(qterms, have)
 	// The question's words and their relatives, to read the query back.
 	asked := map[string]bool{}
 	for _, w := range retrieve.Words(q) {
@@ -339,16 +330,7 @@ func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Descript
 	}
 	slices.Sort(read)
 	read = slices.Compact(read)
-	s.QueryNamed = 1
-	if len(read) > 0 {
-		n := 0
-		for _, t := range read {
-			if asked[t] {
-				n++
-			}
-		}
-		s.QueryNamed = float64(n) / float64(len(read))
-	}
+	s.QueryNamed = shareIn(read, asked)
 	slices.Sort(s.queryWords)
 	s.queryWords = slices.Compact(s.queryWords)
 }
@@ -592,4 +574,19 @@ func (s *Signals) properNouns(q string, c ScoreCandidate) {
 			s.missingValues = append(s.missingValues, m)
 		}
 	}
+}
+
+// shareIn is the share of terms found in set; 1 when there are none (no
+// evidence against).
+func shareIn(terms []string, set map[string]bool) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	n := 0
+	for _, t := range terms {
+		if set[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
 }
