@@ -118,9 +118,11 @@ func LoadCalibrator(r io.Reader) (*LogisticCalibrator, error) {
 	return &c, nil
 }
 
-// calibration.json is written by TestSpiderPools -update (go generate).
+// calibration.json is written by TestSpiderPools -update (go generate:
+// it needs the spider-pools dataset and a PostgreSQL, NL2SQL_TEST_DSN); the
+// test fails when the file is not the fit it computes.
 //
-//go:generate go test -run TestSpiderPools$ -update
+//go:generate go test -run TestSpiderPools -update
 //go:embed calibration.json
 var defaultCalibration string
 

@@ -33,6 +33,15 @@
 // carries the rows and the whole trace: candidates with scores, attempts,
 // tables, per-stage timings, and on failure a class saying which stage lost.
 //
+// Result.Confidence is the probability that the answer is right: a
+// Calibrator (default: a logistic regression fitted on spider-pools,
+// calibration.json) over Signals measured from what the engine already has
+// (agreement among candidates, the question's words, values and answer
+// shape against the query's, retrieval rank, the run). Its Verdict says
+// answered, uncertain (WithUncertainBelow: show it as a guess, with Reasons
+// and Alternatives) or abstained (WithMinConfidence: ErrLowConfidence, the
+// query not run).
+//
 // The Engine logs through an injected *slog.Logger (silent by default) and is
 // safe for concurrent use.
 package nl2sql
