@@ -177,7 +177,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	chosen.Chosen = true
 	res.SQL = chosen.validated.SQL
 	res.Tables = chosen.validated.Tables
-	res.Assessment = e.assess(sc, ok, ac)
+	res.Confidence, res.Assessment = e.assess(sc, ok, ac)
 	if res.Verdict == VerdictAbstained {
 		res.describe()
 		return fail(&Error{Class: ClassNoAnswer, Code: codeLowConfidence, named: true,

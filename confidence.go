@@ -93,14 +93,9 @@ const (
 	minAlternativeSupport = 0.2
 )
 
-// Assessment is what the engine makes of its chosen answer, in Result and
-// PickResult.
+// Assessment is what the engine makes of its chosen answer beside its
+// Confidence, in Result and PickResult.
 type Assessment struct {
-	// Confidence is the probability that the answer is right: the
-	// engine's Calibrator (WithCalibrator) applied to Signals. On
-	// spider-pools, cross-validated by database, answers given 0.9 or more
-	// are right 96.5% of the time (docs/benchmarks.md).
-	Confidence float64 `json:"confidence"`
 	// Verdict is what the engine makes of the answer by its Confidence:
 	// answered, uncertain (below WithUncertainBelow: show it as a guess)
 	// or abstained (below WithMinConfidence: Ask did not run the query).
@@ -121,20 +116,21 @@ type Assessment struct {
 	Signals *Signals `json:"signals,omitempty"`
 }
 
-// assess calibrates the chosen candidate's signals into a confidence and a
-// verdict, and gathers the alternatives when the candidates disagree.
-func (e *Engine) assess(sc *scoring, ok []*candidate, ac askConfig) Assessment {
+// assess calibrates the chosen candidate's signals into a confidence (in
+// [0, 1]) and a verdict, and gathers the alternatives when the candidates
+// disagree.
+func (e *Engine) assess(sc *scoring, ok []*candidate, ac askConfig) (float64, Assessment) {
 	s := measure(sc.in, sc.scores, sc.best)
 	a := Assessment{Signals: &s}
 	p := e.cfg.calibrator.Confidence(&s)
 	if math.IsNaN(p) {
 		p = 0
 	}
-	a.Confidence = max(0, min(1, p))
+	p = max(0, min(1, p))
 	switch {
-	case a.Confidence < ac.abstain:
+	case p < ac.abstain:
 		a.Verdict = VerdictAbstained
-	case a.Confidence < e.cfg.uncertain:
+	case p < e.cfg.uncertain:
 		a.Verdict = VerdictUncertain
 	default:
 		a.Verdict = VerdictAnswered
@@ -143,7 +139,7 @@ func (e *Engine) assess(sc *scoring, ok []*candidate, ac askConfig) Assessment {
 	if a.Verdict != VerdictAnswered {
 		a.Alternatives, a.Clarify = alternatives(sc, ok)
 	}
-	return a
+	return p, a
 }
 
 // alternatives returns the strongest answers other than the chosen one

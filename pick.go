@@ -17,11 +17,12 @@ type PickResult struct {
 	Scores []*float64 `json:"scores"`
 	// Candidates is the trace of each input candidate.
 	Candidates []Candidate `json:"candidates"`
-	// Assessment says how likely the chosen candidate is to answer the
-	// question, as for Result (the same calibrated probability, whoever
-	// wrote the SQL). Pick runs no query, so it never abstains: below
-	// WithMinConfidence the verdict is abstained and the pick is still
-	// returned.
+	// Confidence is the probability that the chosen candidate answers the
+	// question, and Assessment what the engine makes of it, as for Result
+	// (the same calibrated probability, whoever wrote the SQL). Pick runs
+	// no query, so it never abstains: below WithMinConfidence the verdict
+	// is abstained and the pick is still returned.
+	Confidence float64 `json:"confidence"`
 	Assessment
 }
 
@@ -81,7 +82,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 		}
 		res.Chosen, res.SQL = idx[sc.best], ok[sc.best].validated.SQL
 		ok[sc.best].Chosen = true
-		res.Assessment = e.assess(sc, ok, ac)
+		res.Confidence, res.Assessment = e.assess(sc, ok, ac)
 	}
 	for _, c := range cands {
 		res.Candidates = append(res.Candidates, c.Candidate)
