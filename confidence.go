@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 )
@@ -225,7 +227,8 @@ func clarify(a, b string) string {
 		return ""
 	}
 	either := func(x, y string) string {
-		return strings.ToUpper(x[:1]) + x[1:] + " or " + y + "?"
+		r, n := utf8.DecodeRuneInString(x)
+		return string(unicode.ToUpper(r)) + x[n:] + " or " + y + "?"
 	}
 	// side says one side's part, or its absence.
 	side := func(prefix, s, none string) string {
