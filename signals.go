@@ -67,6 +67,11 @@ type Signals struct {
 	// distinct values); ShapeMissed how many of them the query lacks.
 	ShapeAsked  int `json:"shape_asked"`
 	ShapeMissed int `json:"shape_missed"`
+	// ShapeExtra is the number of shapes the query gives that the
+	// question does not ask for: one count, an average, the top rows of a
+	// sort ("the query returns one count; the question does not ask how
+	// many").
+	ShapeExtra int `json:"shape_extra"`
 	// ReadsNoTable is true when the query reads no table (SELECT 1).
 	ReadsNoTable bool `json:"reads_no_table"`
 	// OutsideContext is the number of tables the query reads that
@@ -118,7 +123,7 @@ var signalNames = []string{
 	"question_covered", "query_named", "tables_named", "columns_linked", "values_used",
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
-	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed",
+	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
 }
 
 // vector is the signals as numbers, in signalNames' order.
@@ -133,7 +138,7 @@ func (s *Signals) vector() []float64 {
 		s.QuestionCovered, s.QueryNamed, s.TablesNamed, s.ColumnsLinked, s.ValuesUsed,
 		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
-		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)),
+		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 	}
 }
 
@@ -152,6 +157,7 @@ var (
 	reTopNCount = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\b(\d+|three|four|five|six|seven|eight|nine|ten)\s+(?:most|least|highest|lowest|largest|smallest|best|worst|biggest|oldest|youngest)\b`)
 	reSuperl    = regexp.MustCompile(`(?i)\b(most|least|fewest|greatest|highest|lowest|largest|smallest|best|worst|biggest|maximum|minimum|oldest|youngest|newest|latest|earliest|cheapest|longest|shortest)\b`)
 	reProper    = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*)*\b`)
+	reFirst     = regexp.MustCompile(`(?i)\b(first|last|top|\w+est)\b`)
 	reNumber    = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 	reQuoted    = regexp.MustCompile(`"([^"]{1,80})"|'([^']{1,80})'`)
 )
@@ -364,6 +370,17 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(reTotal.MatchString(q) && !reCount.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
 	check(reDistinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
+	extra := func(gives, asked bool, problem string) {
+		if gives && !asked {
+			s.ShapeExtra++
+			s.shapeProblems = append(s.shapeProblems, problem)
+		}
+	}
+	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, reCount.MatchString(q) || reTotal.MatchString(q),
+		"the query returns one count; the question does not ask how many")
+	extra(strings.Contains(upper, "AVG("), reAverage.MatchString(q), "the query computes an average; the question does not ask for one")
+	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(q) || reTopNCount.MatchString(q) || reFirst.MatchString(q),
+		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
 }
 
 // returnsWhat says in words what the query returns ("one count", "3 rows").
