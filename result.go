@@ -34,7 +34,7 @@ type Result struct {
 	// Confidence is the probability that the answer is right: the
 	// engine's Calibrator (WithCalibrator) applied to Signals. On
 	// spider-pools, cross-validated by database, answers given 0.9 or more
-	// are right 96.5% of the time (docs/benchmarks.md).
+	// are right 94.6% of the time (docs/benchmarks.md).
 	Confidence float64 `json:"confidence"`
 	// Assessment is what the engine makes of the answer by its
 	// confidence: verdict, reasons, alternatives (fields flattened into
