@@ -171,15 +171,17 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	}
 
 	sp = e.begin(ctx, StageScore)
-	scores, best := e.score(sp.ctx, st, c, ac, ok, res.Context)
+	sc := e.score(sp.ctx, st, c, ac, ok, res.Context)
 	sp.end(res.Timings, nil)
-	chosen := ok[best]
+	chosen := ok[sc.best]
 	chosen.Chosen = true
 	res.SQL = chosen.validated.SQL
 	res.Tables = chosen.validated.Tables
-	res.Confidence = confidence(scores[best])
-	if res.Confidence < ac.abstain {
-		return fail(&Error{Class: ClassNoAnswer, Message: "confidence below the abstain threshold; not running the query"})
+	res.Confidence, res.Assessment = e.assess(sc, ok, ac)
+	if res.Verdict == VerdictAbstained {
+		res.describe()
+		return fail(&Error{Class: ClassNoAnswer, Code: codeLowConfidence, named: true,
+			Message: fmt.Sprintf("confidence %.2f is below the minimum %.2f; not running the query", res.Confidence, ac.abstain), Err: ErrLowConfidence})
 	}
 
 	sp = e.begin(ctx, StageExecute)

@@ -40,6 +40,15 @@
 // and replaces the file atomically, so an acknowledged change survives a
 // restart, a concurrent writer and a kill -9.
 //
+// Result.Confidence is the probability that the answer is right: a
+// Calibrator (default: a logistic regression fitted on spider-pools,
+// calibration.json) over Signals measured from what the engine already has
+// (agreement among candidates, the question's words, values and answer
+// shape against the query's, retrieval rank, the run). Its Verdict says
+// answered, uncertain (WithUncertainBelow: show it as a guess, with Reasons
+// and Alternatives) or abstained (WithMinConfidence: ErrLowConfidence, the
+// query not run).
+//
 // The Engine logs through an injected *slog.Logger (silent by default) and is
 // safe for concurrent use.
 package nl2sql

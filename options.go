@@ -41,7 +41,9 @@ type config struct {
 	glossary         map[string][]string
 	modules          map[string][]string
 	values           bool
-	abstain          float64
+	abstain          float64    // WithMinConfidence
+	uncertain        float64    // WithUncertainBelow
+	calibrator       Calibrator // WithCalibrator
 	minMatch         retrieve.Match
 	introspect       []schema.IntrospectOption
 	catalog          *schema.Catalog
@@ -63,7 +65,7 @@ func defaultConfig() config {
 	return config{
 		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12, minMatch: retrieve.MatchWeak,
 		statementTimeout: 30 * time.Second, timeout: DefaultTimeout, modelTimeout: DefaultModelTimeout, shared: []string{"public"}, values: true,
-		scorer: DefaultScorer{}, logger: slog.New(slog.DiscardHandler),
+		scorer: DefaultScorer{}, calibrator: DefaultCalibrator(), uncertain: DefaultUncertainBelow, logger: slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -193,8 +195,9 @@ func WithModules(m map[string][]string) Option { return optionFunc(func(c *confi
 // text columns, read at Prepare) on or off (default on).
 func WithValueIndex(on bool) Option { return optionFunc(func(c *config) { c.values = on }) }
 
-// WithAbstainBelow makes Ask answer ErrNoAnswer instead of running a query
-// whose confidence is below min (default 0: never abstain).
+// WithAbstainBelow is WithMinConfidence's former name.
+//
+// Deprecated: use WithMinConfidence.
 func WithAbstainBelow(min float64) Option { return optionFunc(func(c *config) { c.abstain = min }) }
 
 // WithMinMatch makes Ask answer ErrRetrievalMiss, before calling the
@@ -272,7 +275,9 @@ func MinMatch(m retrieve.Match) AskOption {
 	return askOptionFunc(func(c *askConfig) { c.minMatch = m })
 }
 
-// AbstainBelow overrides WithAbstainBelow for this request.
+// AbstainBelow is MinConfidence's former name.
+//
+// Deprecated: use MinConfidence.
 func AbstainBelow(min float64) AskOption {
 	return askOptionFunc(func(c *askConfig) { c.abstain = min })
 }

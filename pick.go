@@ -17,6 +17,13 @@ type PickResult struct {
 	Scores []*float64 `json:"scores"`
 	// Candidates is the trace of each input candidate.
 	Candidates []Candidate `json:"candidates"`
+	// Confidence is the probability that the chosen candidate answers the
+	// question, and Assessment what the engine makes of it, as for Result
+	// (the same calibrated probability, whoever wrote the SQL). Pick runs
+	// no query, so it never abstains: below WithMinConfidence the verdict
+	// is abstained and the pick is still returned.
+	Confidence float64 `json:"confidence"`
+	Assessment
 }
 
 // Pick evaluates candidate queries for a question without a model: each is
@@ -68,13 +75,14 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 		for _, t := range cx.Tables {
 			tables = append(tables, t.Name)
 		}
-		scores, best := e.score(ctx, st, cx, ac, ok, tables)
+		sc := e.score(ctx, st, cx, ac, ok, tables)
 		for j, i := range idx {
-			s := scores[j]
+			s := sc.scores[j]
 			res.Scores[i] = &s
 		}
-		res.Chosen, res.SQL = idx[best], ok[best].validated.SQL
-		ok[best].Chosen = true
+		res.Chosen, res.SQL = idx[sc.best], ok[sc.best].validated.SQL
+		ok[sc.best].Chosen = true
+		res.Confidence, res.Assessment = e.assess(sc, ok, ac)
 	}
 	for _, c := range cands {
 		res.Candidates = append(res.Candidates, c.Candidate)

@@ -80,6 +80,11 @@ type ScoreCandidate struct {
 	// column with that the column holds in no row (for the columns whose
 	// values the value index knows completely).
 	UnknownValues int
+	// ResultGroup numbers the distinct results of the compared
+	// candidates: two candidates with the same number returned the same
+	// rows (in any column order); -1 when the candidate's result was not
+	// compared.
+	ResultGroup int
 }
 
 // DefaultScorer combines agreement between samples (same SQL, and same rows
@@ -329,13 +334,6 @@ func bonus(ok bool) float64 {
 	return -0.1
 }
 
-// confidence maps a DefaultScorer-like score to [0, 1]: 1.0 (valid, no
-// signal either way) is 0.5; agreement and matching shape raise it.
-func confidence(score float64) float64 {
-	c := (score - 0.5) / 1.2
-	return max(0, min(1, c))
-}
-
 // cheapCost is the planner cost below which candidates are run to compare
 // their results (execution-result voting).
 const cheapCost = 1e5
@@ -347,8 +345,10 @@ const compareRows = 2000
 type runOutcome struct {
 	digest     string // "" when not run or failed
 	unordered  string // digest ignoring the order of the columns
-	rows       int    // rows returned (at most compareRows+1); -1 when not run
-	duplicates bool   // some row is returned more than once
+	group      int    // ScoreCandidate.ResultGroup
+	result     *execute.Result
+	rows       int  // rows returned (at most compareRows+1); -1 when not run
+	duplicates bool // some row is returned more than once
 	// agreement is the share of the other compared candidates' votes that
 	// went to the same rows, whatever their column order (-1: not
 	// compared); ordered counts only those with the same column order.
@@ -363,7 +363,7 @@ type runOutcome struct {
 func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *SchemaContext, role string) []runOutcome {
 	runs := make([]runOutcome, len(cands))
 	for i := range runs {
-		runs[i].rows, runs[i].agreement, runs[i].ordered = -1, -1, -1
+		runs[i].rows, runs[i].agreement, runs[i].ordered, runs[i].group = -1, -1, -1, -1
 	}
 	if len(cands) < 2 {
 		return runs
@@ -381,7 +381,19 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 			continue
 		}
 		runs[i].digest, runs[i].unordered, runs[i].duplicates = resultDigest(r)
-		runs[i].rows = len(r.Rows)
+		runs[i].rows, runs[i].result = len(r.Rows), r
+	}
+	groups := map[string]int{}
+	for i := range runs {
+		if runs[i].digest == "" {
+			continue
+		}
+		g, ok := groups[runs[i].unordered]
+		if !ok {
+			g = len(groups)
+			groups[runs[i].unordered] = g
+		}
+		runs[i].group = g
 	}
 	for i := range cands {
 		if runs[i].digest == "" {
@@ -436,10 +448,18 @@ func resultDigest(r *execute.Result) (digest, unordered string, dup bool) {
 	return fmt.Sprint(len(r.Columns), r.Truncated, rows), fmt.Sprint(len(r.Columns), cells), dup
 }
 
-// score scores validated candidates with the engine's Scorer and returns
-// the scores (one per candidate; missing ones count as 0) and the index of
-// the best, ties going to the earlier candidate.
-func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askConfig, ok []*candidate, contextTables []string) ([]float64, int) {
+// scoring is what scoring the validated candidates gave: the Scorer's
+// input and scores, the best candidate and what running them to compare
+// results returned.
+type scoring struct {
+	in     *ScoreInput
+	scores []float64 // one per candidate; missing ones count as 0
+	best   int       // ties go to the earlier candidate
+	runs   []runOutcome
+}
+
+// score scores validated candidates with the engine's Scorer.
+func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askConfig, ok []*candidate, contextTables []string) *scoring {
 	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
@@ -455,6 +475,7 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
+			ResultGroup:   runs[i].group,
 			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
@@ -476,7 +497,7 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 			best = i
 		}
 	}
-	return scores, best
+	return &scoring{in: in, scores: scores, best: best, runs: runs}
 }
 
 // maxRepeatScan is the largest table (planner estimate) whose rows are

@@ -265,6 +265,7 @@ func TestSpiderPools(t *testing.T) {
 	if f.Pick <= f.RepairedVote || f.Pick < minPick {
 		t.Errorf("Pick %d: want more than the repaired vote (%d) and at least %d", f.Pick, f.RepairedVote, minPick)
 	}
+	checkCalibration(t, outcomes)
 	for _, a := range spiderAblations {
 		t.Logf("Pick without %s: %d", a.name, rescore(outcomes, a.change))
 	}

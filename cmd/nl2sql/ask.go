@@ -23,6 +23,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	s.fs.Var(&prevQ, "previous-question", "an earlier question of the conversation (with --previous-sql; repeat for more turns, oldest first)")
 	s.fs.Var(&prevSQL, "previous-sql", "the SQL that answered the --previous-question of the same position")
 	s.workloadFlag()
+	s.calibratorFlag()
+	minConf := s.fs.Float64("min-confidence", 0, "abstain (exit 3, the query not run) when the answer's confidence is below this")
+	uncertain := s.fs.Float64("uncertain-below", nl2sql.DefaultUncertainBelow, "print an answer whose confidence is below this with a caveat")
 	s.batchFlag(`batch mode: read {"id","question","evidence","scope","previous":[{"question","sql"}]} lines from FILE (- for stdin), write one result per line`)
 	in, err := s.parseInput(args, questionInput)
 	if err != nil {
@@ -42,7 +45,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if model == nil && !*dryRun {
 		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout)}
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout),
+		nl2sql.WithMinConfidence(*minConf), nl2sql.WithUncertainBelow(*uncertain)}
 	var spin *spinner
 	if isTerminal(stderr) && s.jsonl == "" {
 		// One question: show what it waits for while the model works.
@@ -90,23 +94,77 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			if werr := writeJSON(stdout, res); werr != nil {
 				return werr
 			}
-			return failed(err)
+			return abstained(err)
 		}
 		if err != nil {
 			if res != nil && res.SQL != "" {
+				if res.Verdict == nl2sql.VerdictAbstained {
+					printVerdict(stdout, res)
+					fmt.Fprintln(stdout, "-- not run:")
+				}
 				fmt.Fprintln(stdout, res.SQL)
+				printAlternatives(stdout, res)
 			}
-			return failed(err)
+			return abstained(err)
 		}
+		printVerdict(stdout, res)
 		if res.Description != "" {
 			fmt.Fprintln(stdout, "-- "+oneLine(res.Description))
 		}
 		fmt.Fprintln(stdout, res.SQL)
 		fmt.Fprintln(stdout)
 		printTable(stdout, res)
-		fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f)\n", len(res.Rows), truncation(res), res.Confidence)
+		fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f%s)\n", len(res.Rows), truncation(res), res.Confidence, verdictNote(res))
+		printAlternatives(stdout, res)
 		return nil
 	})
+}
+
+// exitAbstained is the exit status of an abstention (ErrLowConfidence).
+const exitAbstained = 3
+
+// abstained is failed, with exit status 3 for an abstention.
+func abstained(err error) error {
+	if errors.Is(err, nl2sql.ErrLowConfidence) {
+		return &exitError{code: exitAbstained, err: err}
+	}
+	return failed(err)
+}
+
+// printVerdict prints the caveat of an uncertain or abstained answer and
+// its reasons, above the answer, where they are seen first.
+func printVerdict(w io.Writer, res *nl2sql.Result) {
+	switch res.Verdict {
+	case nl2sql.VerdictUncertain:
+		fmt.Fprintf(w, "-- UNCERTAIN (confidence %.2f): this answer may not answer the question.\n", res.Confidence)
+	case nl2sql.VerdictAbstained:
+		fmt.Fprintf(w, "-- ABSTAINED (confidence %.2f): no answer is likely enough to be right.\n", res.Confidence)
+	default:
+		return
+	}
+	for _, r := range res.Reasons {
+		fmt.Fprintln(w, "--   "+oneLine(r))
+	}
+}
+
+// verdictNote is the verdict beside the confidence, when it is not a
+// plain answer.
+func verdictNote(res *nl2sql.Result) string {
+	if res.Verdict == nl2sql.VerdictUncertain {
+		return ", UNCERTAIN"
+	}
+	return ""
+}
+
+// printAlternatives prints the other answers and the clarifying question.
+func printAlternatives(w io.Writer, res *nl2sql.Result) {
+	if res.Clarify != "" {
+		fmt.Fprintln(w, "-- "+oneLine(res.Clarify))
+	}
+	for i, a := range res.Alternatives {
+		fmt.Fprintf(w, "-- alternative %d (%.0f%% of the candidates): %s\n", i+1, 100*a.Support, oneLine(a.Description))
+		fmt.Fprintln(w, a.SQL)
+	}
 }
 
 // truncation says which cap cut the rows, "" when none did.

@@ -263,9 +263,15 @@ func TestRepairAndPickCommands(t *testing.T) {
 	if m["chosen"].(float64) != 1 || len(scores) != 3 || scores[2] != nil || m["sql"] != "SELECT count(*) FROM employees" {
 		t.Errorf("pick = %v", m)
 	}
-	if !reflect.DeepEqual(keys(m), []string{"chosen", "id", "scores", "sql"}) {
+	// Two candidates that disagree: the other answer is shown, with the
+	// question that tells them apart.
+	if !reflect.DeepEqual(keys(m), with(pickKeys, "id", "alternatives", "clarify")) {
 		t.Errorf("pick keys = %v", keys(m))
 	}
+	if alts, _ := m["alternatives"].([]any); len(alts) != 1 || alts[0].(map[string]any)["sql"] != "SELECT first_name FROM employees" || m["status"] == "answered" {
+		t.Errorf("pick alternatives %v, status %v", m["alternatives"], m["status"])
+	}
+	t.Logf("pick: %v", m)
 }
 
 func TestSchemaCommand(t *testing.T) {
@@ -295,15 +301,18 @@ func TestSchemaCommand(t *testing.T) {
 // The key sets of README's "JSON shapes", sorted. Optional keys (present
 // only when set) are listed apart, per shape.
 var (
-	contextKeys   = []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}
-	resultKeys    = []string{"attempts", "candidates", "columns", "confidence", "context", "question", "row_cap", "rows", "sql", "tables", "timings", "truncated"}
-	checkKeys     = []string{"issues", "ok", "sql"}
-	repairKeys    = []string{"changed", "executes", "rules", "sql_in", "sql_out"}
-	pickKeys      = []string{"chosen", "scores", "sql"}
-	indexKeys     = []string{"bytes", "file", "fingerprint", "tables"}
-	schemaKeys    = []string{"enums", "fingerprint", "schemas", "tables"}
-	roleKeys      = []string{"applied", "database", "password", "role", "schemas", "statements"}
-	summaryKeys   = []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "total"}
+	contextKeys = []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}
+	resultKeys  = []string{"attempts", "candidates", "columns", "confidence", "context", "question", "row_cap", "rows", "sql", "tables", "timings", "truncated"}
+	checkKeys   = []string{"issues", "ok", "sql"}
+	repairKeys  = []string{"changed", "executes", "rules", "sql_in", "sql_out"}
+	pickKeys    = []string{"chosen", "confidence", "scores", "sql", "status"}
+	indexKeys   = []string{"bytes", "file", "fingerprint", "tables"}
+	schemaKeys  = []string{"enums", "fingerprint", "schemas", "tables"}
+	roleKeys    = []string{"applied", "database", "password", "role", "schemas", "statements"}
+	summaryKeys = []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "total"}
+	// answerKeys are the keys a Result gains when a query was chosen
+	// (reasons too, when something is in doubt).
+	answerKeys    = []string{"signals", "status"}
 	errorKeys     = []string{"class", "code", "message"}
 	repairErrKeys = []string{"class", "code", "message", "sqlstate"}
 )
@@ -368,7 +377,7 @@ func TestJSONShapes(t *testing.T) {
 
 	// ask
 	_, out := ask(good.BaseURL(), "--json", "How many employees are there?")
-	sameKeys(t, "ask", out, with(resultKeys, "description"))
+	sameKeys(t, "ask", out, with(resultKeys, append(answerKeys, "description")...))
 	_, out = ask(bad.BaseURL(), "--json", "How many employees are there?")
 	sameKeys(t, "ask failing", out, with(resultKeys, "error"))
 	qs := writeFile(t, "q.jsonl", `{"id":1,"question":"How many employees are there?"}`+"\n"+`{"question":"How many customers are there?"}`+"\n"+"not json\n")
@@ -377,8 +386,13 @@ func TestJSONShapes(t *testing.T) {
 	if code != 1 || len(lines) != 3 {
 		t.Fatalf("ask batch: exit %d\n%s", code, out)
 	}
-	sameKeys(t, "ask batch", lines[0], with(resultKeys, "description", "id"))
-	sameKeys(t, "ask batch line 2", lines[1], with(resultKeys, "description", "id"))
+	sameKeys(t, "ask batch", lines[0], with(resultKeys, append(answerKeys, "description", "id")...))
+	// The employee count for a question about customers: uncertain, with
+	// its reasons.
+	m := sameKeys(t, "ask batch line 2", lines[1], with(resultKeys, append(answerKeys, "description", "id", "reasons")...))
+	if m["status"] != "uncertain" {
+		t.Errorf("employee count for customers: status %v", m["status"])
+	}
 	sameKeys(t, "batch bad line", lines[2], []string{"error", "id"})
 	_, out = ask(bad.BaseURL(), "--jsonl", qs)
 	sameKeys(t, "ask batch failing", batchLines(t, out)[0], with(resultKeys, "error", "id"))

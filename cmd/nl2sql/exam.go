@@ -21,7 +21,13 @@ package main
 //	 "ex_match_strict":bool,"ex_match":bool,
 //	 "tables":[retrieved tables],"gold_tables":[tables the gold query reads],
 //	 "table_recall":float,"failure_class":"","confidence":float,
+//	 "status":"answered"|"uncertain"|"abstained","reasons":[...],"signals":{...},
 //	 "latency_ms":{},"error":"","tags":[...]}
+//
+// status, reasons and signals are the answer's verdict, why it may be
+// wrong and the evidence its confidence came from (absent when no query
+// was chosen); 'nl2sql calibrate --answers FILE' refits the confidence on
+// them.
 //
 // The same database, exam and answers give the same --out file, byte for
 // byte, on every run: nothing in it depends on time. Timings go to
@@ -63,7 +69,18 @@ package main
 //	{"mode":"full"|"retrieval","total":N,"executed":N,"ex_strict":N,"ex":N,
 //	 "ex_strict_rate":f,"ex_rate":f,"mean_table_recall":f,"all_tables_rate":f,
 //	 "by_difficulty":{"easy":{the same counts and rates},...},
-//	 "failures":{"class":count}}
+//	 "failures":{"class":count},
+//	 "calibration":{"answers":N,"right":N,"auroc":f,"ece":f,
+//	   "reliability":[{"low","high","answers","right","confidence","accuracy"}...],
+//	   "thresholds":[{"at","answers","accuracy","coverage"}...]}}
+//
+// calibration (full mode only) says how well the answers' confidence tells
+// right answers (ex_match) from wrong ones, over the questions where a
+// query was chosen: AUROC (the chance a right answer is more confident
+// than a wrong one), ECE (the mean gap between confidence and accuracy
+// over 10 bins), the reliability table of those bins (empty ones left
+// out) and, at each threshold, the answers at or above it, their accuracy
+// and their share of the answers.
 //
 // all_tables_rate is the share of questions with table_recall 1;
 // by_difficulty leaves out questions without a difficulty. Questions
@@ -96,21 +113,27 @@ type examQuestion struct {
 
 // examLine is one line of the --out JSONL.
 type examLine struct {
-	QID           string             `json:"qid"`
-	Difficulty    string             `json:"difficulty"`
-	Question      string             `json:"question"`
-	SQL           string             `json:"sql"`
-	Executed      bool               `json:"executed"`
-	ExMatchStrict bool               `json:"ex_match_strict"`
-	ExMatch       bool               `json:"ex_match"`
-	Tables        []string           `json:"tables"`
-	GoldTables    []string           `json:"gold_tables"`
-	TableRecall   float64            `json:"table_recall"`
-	FailureClass  string             `json:"failure_class"`
-	Confidence    float64            `json:"confidence"`
-	LatencyMS     map[string]float64 `json:"latency_ms"` // always empty: timings go to --timings
-	Error         string             `json:"error"`
-	Tags          []string           `json:"tags"`
+	QID           string   `json:"qid"`
+	Difficulty    string   `json:"difficulty"`
+	Question      string   `json:"question"`
+	SQL           string   `json:"sql"`
+	Executed      bool     `json:"executed"`
+	ExMatchStrict bool     `json:"ex_match_strict"`
+	ExMatch       bool     `json:"ex_match"`
+	Tables        []string `json:"tables"`
+	GoldTables    []string `json:"gold_tables"`
+	TableRecall   float64  `json:"table_recall"`
+	FailureClass  string   `json:"failure_class"`
+	Confidence    float64  `json:"confidence"`
+	// Status, Reasons and Signals are the answer's verdict, why it may be
+	// wrong, and the evidence its confidence came from (what 'nl2sql
+	// calibrate' refits on); absent when nothing was chosen.
+	Status    nl2sql.Verdict     `json:"status,omitempty"`
+	Reasons   []string           `json:"reasons,omitempty"`
+	Signals   *nl2sql.Signals    `json:"signals,omitempty"`
+	LatencyMS map[string]float64 `json:"latency_ms"` // always empty: timings go to --timings
+	Error     string             `json:"error"`
+	Tags      []string           `json:"tags"`
 }
 
 // examTiming is one line of the --timings JSONL.
@@ -159,6 +182,13 @@ type examSummary struct {
 	examScore
 	ByDifficulty map[string]*examScore `json:"by_difficulty"`
 	Failures     map[string]int        `json:"failures"`
+	// Calibration says how well the answers' confidence tells the right
+	// ones (ex_match) from the wrong: over the questions with a chosen
+	// query (run or abstained); absent in retrieval mode.
+	Calibration *calibrationJSON `json:"calibration,omitempty"`
+
+	confidence []float64
+	right      []bool
 }
 
 func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -171,6 +201,7 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
 	s.workloadFlag()
+	s.calibratorFlag()
 	pos, err := s.parse(args)
 	if err != nil {
 		return err
@@ -270,6 +301,12 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if l.FailureClass != "" {
 			sum.Failures[l.FailureClass]++
 		}
+		if l.Signals != nil {
+			sum.confidence, sum.right = append(sum.confidence, l.Confidence), append(sum.right, l.ExMatch)
+		}
+	}
+	if x.full {
+		sum.Calibration = calibrationOf(sum.confidence, sum.right)
 	}
 	if progress {
 		fmt.Fprintln(stderr)
@@ -327,6 +364,7 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 		res, err := x.eng.Ask(ctx, q.question, askOpts(q.evidence, scope)...)
 		if res != nil {
 			l.SQL, l.Confidence, timings = res.SQL, res.Confidence, res.Timings
+			l.Status, l.Reasons, l.Signals = res.Verdict, res.Reasons, res.Signals
 			l.Tables = append(l.Tables, res.Context...)
 		}
 		if err != nil {

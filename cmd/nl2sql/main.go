@@ -6,6 +6,7 @@
 //	nl2sql exam --exam FILE.csv [--out FILE.jsonl] [--llm SPEC|none]
 //	nl2sql repair [--jsonl FILE] SQL|-
 //	nl2sql pick --jsonl FILE
+//	nl2sql calibrate --answers FILE.jsonl --out FILE.json
 //	nl2sql index --out FILE
 //	nl2sql schema [--include PAT]... [--exclude PAT]... [--json] [TABLE...]
 //	nl2sql role [--name NAME] [--schema S]... [--apply --dsn ADMIN_DSN]
@@ -18,8 +19,11 @@
 // --index FILE, --store DSN (or $NL2SQL_STORE_DSN), --json. See README for
 // the JSON shapes.
 //
-// Exit status: 0 success, 1 a negative answer, 2 usage or connection error
-// (with a one-line reason on stderr).
+// Exit status: 0 success (an uncertain answer too: ask prints it with a
+// caveat), 1 a negative answer, 2 usage or connection error (with a
+// one-line reason on stderr), 3 ask abstained: the answer's confidence is
+// below --min-confidence (the query did not run; the reasons and the
+// alternatives are printed).
 package main
 
 import (
@@ -85,16 +89,17 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"schema":   {"print the database catalog as M-Schema (or JSON)", runSchema},
-	"ask":      {"answer a question: SQL and rows", runAsk},
-	"retrieve": {"print the schema context of a question (tables, columns, joins)", runRetrieve},
-	"check":    {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
-	"index":    {"introspect and index a database, save it for --index", runIndex},
-	"exam":     {"run an exam (CSV of questions with gold SQL) and score it", runExam},
-	"repair":   {"deterministic repair of SQL (no model)", runRepair},
-	"pick":     {"score SQL candidates for a question and pick one (no model)", runPick},
-	"role":     {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
-	"serve":    {"serve the web console (ask, trace, check, schema, teach)", runServe},
+	"schema":    {"print the database catalog as M-Schema (or JSON)", runSchema},
+	"ask":       {"answer a question: SQL and rows", runAsk},
+	"retrieve":  {"print the schema context of a question (tables, columns, joins)", runRetrieve},
+	"check":     {"validate SQL (and EXPLAIN it when a database is given)", runCheck},
+	"index":     {"introspect and index a database, save it for --index", runIndex},
+	"exam":      {"run an exam (CSV of questions with gold SQL) and score it", runExam},
+	"repair":    {"deterministic repair of SQL (no model)", runRepair},
+	"pick":      {"score SQL candidates for a question and pick one (no model)", runPick},
+	"calibrate": {"fit the confidence calibrator on an exam's answers (for --calibrator)", runCalibrate},
+	"role":      {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
+	"serve":     {"serve the web console (ask, trace, check, schema, teach)", runServe},
 
 	// What the engine learns (nl2sql learn, nl2sql knowledge).
 	"learn":     {"teach the engine a verified question and SQL (docs, terms; --workload: from the workload)", runLearn},

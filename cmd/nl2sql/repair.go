@@ -72,10 +72,19 @@ type pickJSON struct {
 	Chosen int        `json:"chosen"`
 	SQL    string     `json:"sql"`
 	Scores []*float64 `json:"scores"`
+	// Confidence is the calibrated probability that the chosen SQL answers
+	// the question; Status is answered, uncertain or abstained by it;
+	// Reasons say why it may not (see nl2sql.PickResult).
+	Confidence   float64              `json:"confidence"`
+	Status       nl2sql.Verdict       `json:"status,omitempty"`
+	Reasons      []string             `json:"reasons,omitempty"`
+	Alternatives []nl2sql.Alternative `json:"alternatives,omitempty"`
+	Clarify      string               `json:"clarify,omitempty"`
 }
 
 func runPick(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s := newSub("pick", "usage: nl2sql pick --jsonl FILE [flags]\n\nScores SQL candidates written by any system for a question (no model) and picks one.\nWrites {\"id\",\"chosen\":index,\"sql\":\"<final>\",\"scores\":[...]} per line.", stdout, stderr)
+	s := newSub("pick", "usage: nl2sql pick --jsonl FILE [flags]\n\nScores SQL candidates written by any system for a question (no model) and picks one.\nWrites {\"id\",\"chosen\":index,\"sql\":\"<final>\",\"scores\":[...],\"confidence\",\"status\",\"reasons\":[...]} per line.", stdout, stderr)
+	s.calibratorFlag()
 	s.batchFlag(`read {"id","question","evidence","scope","candidates":["SQL",...]} lines from FILE (- for stdin)`)
 	if _, err := s.parse(args); err != nil {
 		return err
@@ -96,6 +105,7 @@ func runPick(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if r == nil {
 			return nil, err
 		}
-		return &pickJSON{Chosen: r.Chosen, SQL: r.SQL, Scores: r.Scores}, err
+		return &pickJSON{Chosen: r.Chosen, SQL: r.SQL, Scores: r.Scores, Confidence: r.Confidence, Status: r.Verdict,
+			Reasons: r.Reasons, Alternatives: r.Alternatives, Clarify: r.Clarify}, err
 	})
 }

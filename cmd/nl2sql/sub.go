@@ -31,10 +31,12 @@ type sub struct {
 	evidence string
 	store    cliflags.Store
 	workload string
-	stdout   io.Writer
-	stderr   io.Writer
-	pool     *pgxpool.Pool
-	storeDB  *pgxpool.Pool
+	// calibrator is --calibrator (calibratorFlag).
+	calibrator string
+	stdout     io.Writer
+	stderr     io.Writer
+	pool       *pgxpool.Pool
+	storeDB    *pgxpool.Pool
 }
 
 // newSub is command name's flag set with the common flags; usage is its
@@ -157,6 +159,11 @@ func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, 
 		return nil, err
 	}
 	base = append(base, where...)
+	if co, err := s.calibratorOption(); err != nil {
+		return nil, err
+	} else if co != nil {
+		base = append(base, co)
+	}
 	if s.scope != "" {
 		base = append(base, nl2sql.WithScope(s.scope))
 	}

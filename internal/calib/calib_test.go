@@ -1,0 +1,109 @@
+package calib
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestAUROC(t *testing.T) {
+	for _, c := range []struct {
+		p    []float64
+		y    []bool
+		want float64
+	}{
+		{[]float64{0.9, 0.8, 0.2, 0.1}, []bool{true, true, false, false}, 1},
+		{[]float64{0.1, 0.2, 0.8, 0.9}, []bool{true, true, false, false}, 0},
+		{[]float64{0.5, 0.5, 0.5, 0.5}, []bool{true, false, true, false}, 0.5}, // ties count half
+		{[]float64{0.9, 0.4, 0.6, 0.1}, []bool{true, true, false, false}, 0.75},
+		{[]float64{0.9, 0.1}, []bool{true, true}, 0.5}, // one outcome only
+	} {
+		if got := AUROC(c.p, c.y); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("AUROC(%v, %v) = %v, want %v", c.p, c.y, got, c.want)
+		}
+	}
+}
+
+func TestECEAndReliability(t *testing.T) {
+	// Ten answers at 0.95, nine right: a gap of 0.05 in one bin.
+	p := make([]float64, 10)
+	y := make([]bool, 10)
+	for i := range p {
+		p[i], y[i] = 0.95, i > 0
+	}
+	if got := ECE(p, y); math.Abs(got-0.05) > 1e-9 {
+		t.Errorf("ECE = %v, want 0.05", got)
+	}
+	bins := Reliability(p, y, 10)
+	if b := bins[9]; b.Count != 10 || b.Right != 9 || math.Abs(b.Accuracy-0.9) > 1e-12 {
+		t.Errorf("last bin = %+v", b)
+	}
+	// 1.0 falls in the last bin, not past it.
+	if bins := Reliability([]float64{1}, []bool{true}, 10); bins[9].Count != 1 {
+		t.Errorf("p = 1: %+v", bins)
+	}
+	th := AtThresholds(p, y, []float64{0.9, 0.99})
+	if th[0].Answers != 10 || th[0].Right != 9 || th[0].Coverage != 1 || th[1].Answers != 0 {
+		t.Errorf("thresholds = %+v", th)
+	}
+}
+
+func TestFit(t *testing.T) {
+	// y is true when x > 0.5, with noise at the boundary: the weight is
+	// positive and the probability rises with x.
+	var x [][]float64
+	var y []bool
+	for i := 0; i < 200; i++ {
+		v := float64(i) / 200
+		x = append(x, []float64{v, 1 - v})
+		y = append(y, v > 0.5 || i%17 == 0)
+	}
+	m, err := Fit(x, y, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Weights[0] <= 0 || m.Probability([]float64{0.9, 0.1}) <= m.Probability([]float64{0.1, 0.9}) {
+		t.Errorf("model %+v does not rise with x", m)
+	}
+	again, _ := Fit(x, y, 1)
+	if again.Bias != m.Bias || again.Weights[0] != m.Weights[0] || again.Weights[1] != m.Weights[1] {
+		t.Errorf("two fits differ: %+v %+v", m, again)
+	}
+	// Without both outcomes there is nothing to fit.
+	if _, err := Fit(x[1:10], y[1:10], 1); !errors.Is(err, ErrNoExamples) {
+		t.Errorf("one outcome: %v", err)
+	}
+	if _, err := Fit(nil, nil, 1); !errors.Is(err, ErrNoExamples) {
+		t.Errorf("no examples: %v", err)
+	}
+}
+
+func TestCrossValidateByGroup(t *testing.T) {
+	// Group "b" has the opposite relation: predicted from "a" and "c"
+	// only, its out-of-fold probabilities are wrong-way round.
+	var x [][]float64
+	var y []bool
+	var g []string
+	for _, grp := range []string{"a", "b", "c"} {
+		for i := 0; i < 40; i++ {
+			v := float64(i) / 40
+			x = append(x, []float64{v})
+			y = append(y, (v > 0.5) != (grp == "b"))
+			g = append(g, grp)
+		}
+	}
+	p := CrossValidate(x, y, nil, g, 0.1)
+	var pb []float64
+	var yb []bool
+	for i := range p {
+		if g[i] == "b" {
+			pb, yb = append(pb, p[i]), append(yb, y[i])
+		}
+	}
+	if a := AUROC(pb, yb); a > 0.1 {
+		t.Errorf("group b out of fold: AUROC %v, want near 0 (never fitted on itself)", a)
+	}
+	if f := Folds(g); len(f) != 3 || f[0] != "a" || f[2] != "c" {
+		t.Errorf("folds = %v", f)
+	}
+}

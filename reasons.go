@@ -1,0 +1,75 @@
+package nl2sql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Reasons says in words why an answer may not answer its question: the
+// weak signals, strongest doubt first. Nil when nothing is in doubt.
+func (s *Signals) Reasons() []string {
+	var out []string
+	if s.ReadsNoTable {
+		out = append(out, "the query reads no table")
+	}
+	if s.QuestionCovered < 0.75 && len(s.missingWords) > 0 {
+		r := "the question asks about " + list(s.missingWords, 4)
+		if len(s.queryWords) > 0 {
+			r = "the query reads " + list(s.queryWords, 3) + "; " + r + ", which it does not use"
+		}
+		out = append(out, r)
+	}
+	out = append(out, s.shapeProblems...)
+	if len(s.missingValues) > 0 {
+		out = append(out, "the question names "+list(quoteAll(s.missingValues), 3)+"; the query does not use "+pick(len(s.missingValues) > 1, "them", "it"))
+	}
+	if s.UnknownValue {
+		out = append(out, "the query compares a column with a value no row holds")
+	}
+	if s.Empty {
+		out = append(out, "the query returns no rows")
+	}
+	if s.Defect || s.Duplicates {
+		out = append(out, "the query may count rows twice or has a condition that is never true")
+	}
+	if s.Candidates > 1 && s.Support < 0.5 {
+		what := "queries"
+		if s.Compared {
+			what = "results"
+		}
+		out = append(out, fmt.Sprintf("the candidate queries disagree: %d different %s, %.0f%% of the votes for this one", s.Groups, what, 100*s.Support))
+	}
+	if s.OutsideContext > 0 {
+		out = append(out, "the query reads tables retrieval did not rank for the question")
+	}
+	if s.Repaired {
+		out = append(out, "the query needed a repair to run")
+	}
+	return out
+}
+
+// list joins up to n items as "a, b and c" (and "and 2 more").
+func list(items []string, n int) string {
+	if len(items) > n {
+		items = append(items[:n:n], fmt.Sprintf("%d more", len(items)-n))
+	}
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func quoteAll(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprintf("%q", v)
+	}
+	return out
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}

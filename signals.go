@@ -1,0 +1,609 @@
+package nl2sql
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/describe"
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// Signals are the evidence that the chosen query answers the question,
+// measured deterministically from what the engine already has: how far
+// the candidates agree, whether the query uses what the question names
+// (tables, columns, stored values, numbers, quoted strings), whether its
+// shape is the one the question asks for (a count, top N, one row per
+// group...), whether its plain-English description reads back as the
+// question, and what its run returned. A Calibrator turns them into the
+// probability that the answer is right; Reasons says the weak ones in
+// words. They marshal to JSON so that an exam can record them and
+// `nl2sql calibrate` refit a calibrator on a user's own questions.
+type Signals struct {
+	// Candidates is the number of candidates that validated and planned.
+	Candidates int `json:"candidates"`
+	// Support is the share of the candidates' votes whose query returned
+	// the same rows as the chosen one (itself included); without a result
+	// comparison, the share that wrote the same SQL.
+	Support float64 `json:"support"`
+	// Compared is true when results were compared (Support counts rows).
+	Compared bool `json:"compared"`
+	// Groups is the number of distinct results (or distinct queries when
+	// results were not compared) among the candidates.
+	Groups int `json:"groups"`
+	// Margin is the chosen candidate's score minus the best score of a
+	// candidate answering differently (0 when none does).
+	Margin float64 `json:"margin"`
+	// Score is the Scorer's score of the chosen candidate.
+	Score float64 `json:"score"`
+	// QuestionCovered is the share of the question's words the query
+	// uses: in the names it reads, its constants or its description,
+	// directly or through the thesaurus.
+	QuestionCovered float64 `json:"question_covered"`
+	// QueryNamed is the share of the words of what the query reads and
+	// returns (tables and columns, keys aside) that the question names,
+	// directly or through the thesaurus: a query about something else
+	// reads words the question never says.
+	QueryNamed float64 `json:"query_named"`
+	// TablesNamed is the share of the tables the question names (every
+	// word of the table's name) that the query reads; 1 when it names none.
+	TablesNamed float64 `json:"tables_named"`
+	// ColumnsLinked is the share of the columns the question links to
+	// strongly that the query uses; 1 when it links to none.
+	ColumnsLinked float64 `json:"columns_linked"`
+	// ValuesUsed is the share of the stored values, numbers, years and
+	// quoted strings the question names that the query uses; 1 when it
+	// names none.
+	ValuesUsed float64 `json:"values_used"`
+	// NamesMissed is the number of names the question writes with a
+	// capital (past its first word: "Aberdeen", "APG") that the query
+	// neither uses as a constant nor reads as a table or column.
+	NamesMissed int `json:"names_missed"`
+	// ShapeAsked is the number of answer shapes the question asks for (a
+	// count, top N, a superlative, one row per group, an average, a total,
+	// distinct values); ShapeMissed how many of them the query lacks.
+	ShapeAsked  int `json:"shape_asked"`
+	ShapeMissed int `json:"shape_missed"`
+	// ShapeExtra is the number of shapes the query gives that the
+	// question does not ask for: one count, an average, the top rows of a
+	// sort ("the query returns one count; the question does not ask how
+	// many").
+	ShapeExtra int `json:"shape_extra"`
+	// ReadsNoTable is true when the query reads no table (SELECT 1).
+	ReadsNoTable bool `json:"reads_no_table"`
+	// OutsideContext is the number of tables the query reads that
+	// retrieval did not put in the context.
+	OutsideContext int `json:"outside_context"`
+	// ContextRank is the mean retrieval rank of the tables the query
+	// reads, as a share of the context (0: the first table; a table
+	// outside the context counts 1).
+	ContextRank float64 `json:"context_rank"`
+	// Empty is true when the query returned no rows and the question
+	// presumes some.
+	Empty bool `json:"empty"`
+	// UnknownValue is true when the query compares a column with a
+	// constant no row holds.
+	UnknownValue bool `json:"unknown_value"`
+	// Duplicates is true when the run returned a row twice and the query
+	// does not group.
+	Duplicates bool `json:"duplicates"`
+	// Defect is true for a lint warning that says the query answers
+	// something else than it seems (rows counted twice by a join, a
+	// condition never true).
+	Defect bool `json:"defect"`
+	// Warnings is the number of lint warnings (at most 3 counted).
+	Warnings int `json:"warnings"`
+	// Repaired is true when the query needed a repair to plan.
+	Repaired bool `json:"repaired"`
+	// ColumnsOutOfOrder is true when the query returns what the question
+	// names in another order than the question names it ("the number of
+	// channels and the language" for "for each language, the number of
+	// channels").
+	ColumnsOutOfOrder bool `json:"columns_out_of_order"`
+	// TopRows is true when the query keeps the first rows of a sort
+	// (ORDER BY ... LIMIT): rows tied at the cut make the answer depend on
+	// how ties are broken; TopGroups when what it sorts are groups.
+	TopRows   bool `json:"top_rows"`
+	TopGroups bool `json:"top_groups"`
+
+	// What the reasons name, not part of the evidence itself.
+	missingWords  []string // question words the query does not use
+	queryWords    []string // what the query reads, in words
+	shapeProblems []string // "the question asks for 5 rows, the query returns one count"
+	missingValues []string // numbers and strings of the question the query lacks
+}
+
+// signalNames name the entries of Signals.vector, in order: the inputs of
+// the default calibrator's logistic regression.
+var signalNames = []string{
+	"support", "compared", "support_compared", "groups", "margin", "score",
+	"question_covered", "query_named", "tables_named", "columns_linked", "values_used",
+	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
+	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
+	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
+}
+
+// vector is the signals as numbers, in signalNames' order.
+func (s *Signals) vector() []float64 {
+	groups := 0.0
+	if s.Candidates > 1 {
+		groups = float64(s.Groups-1) / float64(s.Candidates-1)
+	}
+	support := s.Support
+	return []float64{
+		support, f01(s.Compared), support * f01(s.Compared), groups, max(-2, min(2, s.Margin)), max(-2, min(4, s.Score)),
+		s.QuestionCovered, s.QueryNamed, s.TablesNamed, s.ColumnsLinked, s.ValuesUsed,
+		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
+		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
+		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
+	}
+}
+
+func f01(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Shapes a question asks for, each with what in a query gives it.
+var (
+	reAverage   = regexp.MustCompile(`(?i)\b(average|mean)\b`)
+	reTotal     = regexp.MustCompile(`(?i)\b(total|sum)\b`)
+	rePerGroup  = regexp.MustCompile(`(?i)\b(each|per|for every|every)\b`)
+	reTopNCount = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\b(\d+|three|four|five|six|seven|eight|nine|ten)\s+(?:most|least|highest|lowest|largest|smallest|best|worst|biggest|oldest|youngest)\b`)
+	reSuperl    = regexp.MustCompile(`(?i)\b(most|least|fewest|greatest|highest|lowest|largest|smallest|best|worst|biggest|maximum|minimum|oldest|youngest|newest|latest|earliest|cheapest|longest|shortest)\b`)
+	reProper    = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*)*\b`)
+	reFirst     = regexp.MustCompile(`(?i)\b(first|last|top|\w+est)\b`)
+	reNumber    = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
+	reQuoted    = regexp.MustCompile(`"([^"]{1,80})"|'([^']{1,80})'`)
+)
+
+var smallNumbers = map[string]int64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+// shapeWords are question words that ask for a shape, not for data: they
+// are judged by the shape checks, not looked for among the query's names.
+var shapeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`many number count total sum average mean maximum minimum max min highest lowest
+		top most least largest smallest biggest best worst list show find give return display tell different distinct
+		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records
+		information info detail details respectively corresponding along both either whose name names
+		one two three four five six seven eight nine ten`) {
+		m[retrieve.Stem(w)] = true
+	}
+	return m
+}()
+
+// measure computes the signals of candidate i of in, whose scores are
+// scores (one per candidate).
+func measure(in *ScoreInput, scores []float64, i int) Signals {
+	c := in.Candidates[i]
+	s := Signals{Candidates: len(in.Candidates), Score: scores[i], Compared: c.ResultGroup >= 0}
+	s.Support, s.Groups, s.Margin = support(in, scores, i)
+	q := in.Question + " " + in.Evidence
+	d, _ := describe.SQL(c.SQL)
+	if d == nil {
+		d = &describe.Description{}
+	}
+	s.questionWords(q, c, d)
+	s.shape(q, c, d)
+	s.ColumnsOutOfOrder = outOfOrder(q, d)
+	s.TopRows = d.Limit != nil && len(d.Order) > 0
+	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
+	s.values(q, in.Values, c.SQL)
+	s.properNouns(in.Question, c)
+	s.TablesNamed = 1
+	if named := namedTables(q, in.ContextTables); len(named) > 0 {
+		s.TablesNamed = coverage(c.Tables, named)
+	}
+	s.ColumnsLinked = 1
+	if len(in.Columns) > 0 {
+		s.ColumnsLinked = coverage(c.Columns, in.Columns)
+	}
+	s.ReadsNoTable = len(c.Tables) == 0
+	rank := 0.0
+	for _, t := range c.Tables {
+		if k := slices.Index(in.ContextTables, t); k >= 0 && len(in.ContextTables) > 0 {
+			rank += float64(k) / float64(len(in.ContextTables))
+		} else {
+			rank++
+			if len(in.ContextTables) > 0 {
+				s.OutsideContext++
+			}
+		}
+	}
+	if len(c.Tables) > 0 {
+		s.ContextRank = rank / float64(len(c.Tables))
+	}
+	s.Empty = c.ResultRows == 0 && !reExistence.MatchString(q)
+	s.UnknownValue = c.UnknownValues > 0
+	s.Duplicates = c.DuplicateRows && !c.Grouped
+	s.Defect = c.FanOut
+	for _, is := range c.Issues {
+		if is.Severity == validate.SeverityWarning {
+			s.Warnings++
+			s.Defect = s.Defect || defects[is.Code]
+		}
+	}
+	s.Repaired = c.Repaired
+	return s
+}
+
+// support returns the share of votes answering as candidate i does, the
+// number of distinct answers and i's score margin over the best candidate
+// answering differently.
+func support(in *ScoreInput, scores []float64, i int) (share float64, groups int, margin float64) {
+	c := in.Candidates[i]
+	same := func(o ScoreCandidate) bool {
+		if c.ResultGroup >= 0 && o.ResultGroup >= 0 {
+			return o.ResultGroup == c.ResultGroup
+		}
+		return o.SQL == c.SQL
+	}
+	total, agree := 0, 0
+	seen := map[string]bool{}
+	other := false
+	best := 0.0
+	for j, o := range in.Candidates {
+		total += o.Votes
+		key := o.SQL
+		if o.ResultGroup >= 0 {
+			key = "\x00" + strconv.Itoa(o.ResultGroup)
+		}
+		seen[key] = true
+		if same(o) {
+			agree += o.Votes
+		} else if !other || scores[j] > best {
+			other, best = true, scores[j]
+		}
+	}
+	if total > 0 {
+		share = float64(agree) / float64(total)
+	}
+	if other {
+		margin = scores[i] - best
+	}
+	return share, len(seen), margin
+}
+
+// questionWords measures how far the question's words and the query's
+// words meet, both ways, through the thesaurus.
+func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Description) {
+	th := gloss.DefaultThesaurus()
+	have := map[string]bool{}
+	add := func(text string) {
+		for _, t := range retrieve.Terms(text) {
+			have[t] = true
+		}
+	}
+	addRelated := func(words string) {
+		add(words)
+		for _, r := range th.Related(words) {
+			add(r.Text)
+		}
+	}
+	var read []string // what the query returns and filters on, in terms
+	for _, t := range describedTerms(d) {
+		if t != "id" && !shapeWords[t] {
+			read = append(read, t)
+		}
+	}
+	for _, col := range c.Columns {
+		addRelated(gloss.Text(col[strings.LastIndexByte(col, '.')+1:]))
+	}
+	for _, t := range c.Tables {
+		name := gloss.Text(t[strings.LastIndexByte(t, '.')+1:])
+		addRelated(name)
+		s.queryWords = append(s.queryWords, name)
+	}
+	for _, lit := range reStringLiteral.FindAllString(c.SQL, -1) {
+		add(lit)
+	}
+	add(d.Text)
+	for _, n := range reNumber.FindAllString(c.SQL, -1) {
+		have[n] = true
+	}
+	var qterms []string
+	seen := map[string]bool{}
+	for _, w := range retrieve.Words(q) {
+		for _, t := range retrieve.Terms(w) {
+			if shapeWords[t] || seen[t] {
+				continue
+			}
+			seen[t] = true
+			qterms = append(qterms, t)
+			if !have[t] && !reNumber.MatchString(t) {
+				s.missingWords = append(s.missingWords, w)
+			}
+		}
+	}
+	s.QuestionCovered = shareIn(qterms, have)
+	// The question's words and their relatives, to read the query back.
+	asked := map[string]bool{}
+	for _, w := range retrieve.Words(q) {
+		for _, t := range retrieve.Terms(w) {
+			asked[t] = true
+		}
+		for _, r := range th.Related(w) {
+			for _, t := range retrieve.Terms(r.Text) {
+				asked[t] = true
+			}
+		}
+	}
+	slices.Sort(read)
+	read = slices.Compact(read)
+	s.QueryNamed = shareIn(read, asked)
+	slices.Sort(s.queryWords)
+	s.queryWords = slices.Compact(s.queryWords)
+}
+
+// shape compares the answer shapes the question asks for with the query's.
+func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
+	upper := strings.ToUpper(c.SQL)
+	check := func(asked, has bool, problem string) {
+		if !asked {
+			return
+		}
+		s.ShapeAsked++
+		if !has {
+			s.ShapeMissed++
+			s.shapeProblems = append(s.shapeProblems, problem)
+		}
+	}
+	counts := returnsCount(d)
+	returns := "the query returns " + returnsWhat(c, d, counts)
+	check(reCount.MatchString(q), counts, "the question asks how many; "+returns)
+	if m := reTopNCount.FindStringSubmatch(q); m != nil {
+		n := topN(m)
+		check(true, d.Limit != nil && *d.Limit == n, "the question asks for "+strconv.FormatInt(n, 10)+" rows; "+returns)
+	} else {
+		superl := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
+			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(")
+		check(reSuperl.MatchString(q), superl, "the question asks for the "+strings.ToLower(reSuperl.FindString(q))+"; the query neither sorts and limits nor takes a maximum or minimum")
+	}
+	check(rePerGroup.MatchString(q), c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
+		"the question asks for a result per group (\""+strings.ToLower(rePerGroup.FindString(q))+"\"); the query does not group")
+	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
+	check(reTotal.MatchString(q) && !reCount.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
+	check(reDistinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
+	extra := func(gives, asked bool, problem string) {
+		if gives && !asked {
+			s.ShapeExtra++
+			s.shapeProblems = append(s.shapeProblems, problem)
+		}
+	}
+	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, reCount.MatchString(q) || reTotal.MatchString(q),
+		"the query returns one count; the question does not ask how many")
+	extra(strings.Contains(upper, "AVG("), reAverage.MatchString(q), "the query computes an average; the question does not ask for one")
+	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(q) || reTopNCount.MatchString(q) || reFirst.MatchString(q),
+		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
+}
+
+// returnsWhat says in words what the query returns ("one count", "3 rows").
+func returnsWhat(c ScoreCandidate, d *describe.Description, counts bool) string {
+	switch {
+	case counts && len(d.GroupBy) == 0 && len(d.Columns) == 1:
+		return "one count"
+	case c.ResultRows == 1:
+		return "one row"
+	case c.ResultRows > 1 && c.ResultRows <= compareRows:
+		return strconv.Itoa(c.ResultRows) + " rows"
+	case d.Limit != nil:
+		return "at most " + strconv.FormatInt(*d.Limit, 10) + " rows"
+	}
+	return "all matching rows"
+}
+
+func topN(m []string) int64 {
+	for _, g := range m[1:] {
+		if g == "" {
+			continue
+		}
+		if n, ok := smallNumbers[strings.ToLower(g)]; ok {
+			return n
+		}
+		n, _ := strconv.ParseInt(g, 10, 64)
+		return n
+	}
+	return 0
+}
+
+// values measures the share of the stored values, numbers and quoted
+// strings the question names that the query uses.
+func (s *Signals) values(q string, stored []string, sql string) {
+	lower := strings.ToLower(sql)
+	named, used := 0, 0
+	look := func(v string, inSQL bool) {
+		named++
+		if inSQL {
+			used++
+		} else {
+			s.missingValues = append(s.missingValues, v)
+		}
+	}
+	seen := map[string]bool{}
+	for _, v := range stored {
+		if !seen[strings.ToLower(v)] {
+			seen[strings.ToLower(v)] = true
+			look(v, strings.Contains(lower, strings.ToLower(strings.ReplaceAll(v, "'", "''"))))
+		}
+	}
+	for _, m := range reQuoted.FindAllStringSubmatch(q, -1) {
+		v := m[1] + m[2]
+		if !seen[strings.ToLower(v)] {
+			seen[strings.ToLower(v)] = true
+			look(v, strings.Contains(lower, strings.ToLower(strings.ReplaceAll(v, "'", "''"))))
+		}
+	}
+	sqlNumbers := map[string]bool{}
+	for _, n := range reNumber.FindAllString(sql, -1) {
+		sqlNumbers[normalNumber(n)] = true
+	}
+	for _, n := range reNumber.FindAllString(q, -1) {
+		if !seen[n] {
+			seen[n] = true
+			look(n, sqlNumbers[normalNumber(n)])
+		}
+	}
+	s.ValuesUsed = 1
+	if named > 0 {
+		s.ValuesUsed = float64(used) / float64(named)
+	}
+}
+
+// normalNumber writes a number without trailing zeros ("2.50" -> "2.5").
+func normalNumber(n string) string {
+	if strings.Contains(n, ".") {
+		n = strings.TrimRight(strings.TrimRight(n, "0"), ".")
+	}
+	return n
+}
+
+// SignalsOf measures the signals of candidate i of in, whose Scorer gave
+// scores (one per candidate): what the Engine hands its Calibrator for
+// the candidate it chose. A program scoring candidates its own way can
+// calibrate them alike.
+func SignalsOf(in *ScoreInput, scores []float64, i int) Signals {
+	if in == nil || i < 0 || i >= len(in.Candidates) || len(scores) != len(in.Candidates) {
+		return Signals{}
+	}
+	return measure(in, scores, i)
+}
+
+// outOfOrder reports whether the query's output columns that the question
+// names come in another order than the question names them.
+func outOfOrder(q string, d *describe.Description) bool {
+	pos := map[string]int{}
+	for i, w := range retrieve.Words(q) {
+		t := retrieve.Stem(w)
+		if _, ok := pos[t]; !ok {
+			pos[t] = i
+		}
+	}
+	last, placed := -1, 0
+	for _, col := range d.Columns {
+		terms := retrieve.Terms(col)
+		if strings.HasPrefix(col, "the number of") {
+			terms = append(terms, "many", "count")
+		}
+		at := -1
+		for _, t := range terms {
+			if p, ok := pos[t]; ok && (at < 0 || p < at) {
+				at = p
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		placed++
+		if at < last {
+			return true
+		}
+		last = at
+	}
+	return false
+}
+
+// returnsCount reports whether the query (any branch of a set operation)
+// returns a count.
+func returnsCount(d *describe.Description) bool {
+	for _, m := range d.Measures {
+		if strings.HasPrefix(m, "the number of") {
+			return true
+		}
+	}
+	if d.SetOp != "" {
+		for _, p := range d.Parts {
+			if p.Description != nil && returnsCount(p.Description) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// describedTerms are the retrieval terms of what a query returns, filters
+// on, groups and sorts by, in words (quoted constants aside): what the
+// question should name.
+func describedTerms(d *describe.Description) []string {
+	var out []string
+	add := func(items []string) {
+		for _, it := range items {
+			out = append(out, retrieve.Terms(reStringLiteral.ReplaceAllString(it, ""))...)
+		}
+	}
+	add(d.Columns)
+	add(d.Filters)
+	add(d.GroupBy)
+	add(d.Having)
+	add(d.Order)
+	for _, p := range d.Parts {
+		if p.Description != nil {
+			out = append(out, describedTerms(p.Description)...)
+		}
+	}
+	return out
+}
+
+// properNouns counts the capitalised names of the question (past its first
+// word) the query does not use: not in its text, and no term of theirs
+// among the names it reads.
+func (s *Signals) properNouns(q string, c ScoreCandidate) {
+	lower := strings.ToLower(c.SQL)
+	names := map[string]bool{}
+	for _, t := range c.Tables {
+		for _, w := range retrieve.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
+			names[w] = true
+		}
+	}
+	for _, col := range c.Columns {
+		for _, w := range retrieve.Terms(gloss.Text(col[strings.LastIndexByte(col, '.')+1:])) {
+			names[w] = true
+		}
+	}
+	first := true
+	for _, loc := range reProper.FindAllStringIndex(q, -1) {
+		m := q[loc[0]:loc[1]]
+		if loc[0] == 0 || first && strings.TrimSpace(q[:loc[0]]) == "" {
+			first = false
+			// The first word is capitalised anyway: keep the rest of a
+			// multi-word name.
+			if i := strings.IndexByte(m, ' '); i >= 0 {
+				m = m[i+1:]
+			} else {
+				continue
+			}
+		}
+		first = false
+		if strings.Contains(lower, strings.ToLower(m)) {
+			continue
+		}
+		known := false
+		for _, t := range retrieve.Terms(m) {
+			known = known || names[t]
+		}
+		if !known && len(retrieve.Terms(m)) > 0 {
+			s.NamesMissed++
+			s.missingValues = append(s.missingValues, m)
+		}
+	}
+}
+
+// shareIn is the share of terms found in set; 1 when there are none (no
+// evidence against).
+func shareIn(terms []string, set map[string]bool) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	n := 0
+	for _, t := range terms {
+		if set[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}

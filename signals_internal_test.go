@@ -1,0 +1,58 @@
+package nl2sql
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSignals: what the question asks for against what the query does,
+// one mismatch at a time, with the reason that names it.
+func TestSignals(t *testing.T) {
+	one := func(q, sql string, tables, columns []string) Signals {
+		in := &ScoreInput{Question: q, ContextTables: []string{"public.customers", "public.orders", "public.employees"},
+			Candidates: []ScoreCandidate{{SQL: sql, Votes: 1, Tables: tables, Columns: columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		return SignalsOf(in, []float64{1}, 0)
+	}
+	orders := []string{"public.orders"}
+	for _, c := range []struct {
+		name, q, sql string
+		tables       []string
+		check        func(Signals) bool
+		reason       string
+	}{
+		{"count asked, list given", "How many orders are there?", "SELECT id FROM orders", orders,
+			func(s Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 1 }, "the question asks how many"},
+		{"count asked, count in ORDER BY only", "How many orders are there?", "SELECT status FROM orders GROUP BY status ORDER BY count(*) DESC LIMIT 1", orders,
+			func(s Signals) bool { return s.ShapeMissed == 1 }, "asks how many"},
+		{"top 5, one count", "Top 5 customers by revenue", "SELECT count(*) FROM orders", orders,
+			func(s Signals) bool { return s.ShapeMissed >= 1 }, "the question asks for 5 rows; the query returns one count"},
+		{"top 3 kept", "Show the top 3 orders by amount", "SELECT id FROM orders ORDER BY amount DESC LIMIT 3", orders,
+			func(s Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 0 && s.TopRows && !s.TopGroups }, ""},
+		{"year left out", "How many orders in 2024?", "SELECT count(*) FROM orders", orders,
+			func(s Signals) bool { return s.ValuesUsed == 0 }, `the question names "2024"`},
+		{"quoted value used", `How many orders have status "Open"?`, "SELECT count(*) FROM orders WHERE status = 'Open'", orders,
+			func(s Signals) bool { return s.ValuesUsed == 1 }, ""},
+		{"name left out", "How many orders does Aberdeen have?", "SELECT count(*) FROM orders", orders,
+			func(s Signals) bool { return s.NamesMissed == 1 }, `"Aberdeen"`},
+		{"no table", "How many employees are in each department?", "SELECT 1", nil,
+			func(s Signals) bool { return s.ReadsNoTable && s.ShapeMissed == 2 }, "the query reads no table"},
+		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
+			func(s Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
+	} {
+		s := one(c.q, c.sql, c.tables, nil)
+		if !c.check(s) {
+			t.Errorf("%s: signals %+v", c.name, s)
+		}
+		reasons := strings.Join(s.Reasons(), " | ")
+		if c.reason != "" && !strings.Contains(reasons, c.reason) {
+			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
+		}
+	}
+	// Bad input: no candidates, or scores of another length: no panic.
+	if s := SignalsOf(&ScoreInput{}, nil, 0); s.Candidates != 0 {
+		t.Errorf("empty input: %+v", s)
+	}
+	if s := SignalsOf(&ScoreInput{Candidates: []ScoreCandidate{{SQL: "SELECT"}}}, nil, 0); s.Candidates != 0 {
+		t.Errorf("scores missing: %+v", s)
+	}
+}
