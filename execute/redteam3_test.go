@@ -25,7 +25,10 @@ func plantAsTenant(t *testing.T, f *lookalikes.Fixture, script string) {
 // the policy always denies (query_to_xml, which runs SQL from a string as
 // the role running the query: the engine, which may read div_02) where
 // EXPLAIN VERBOSE prints no expression: a VALUES list, a LIMIT, a window
-// frame offset. The static layer never sees a view's body; the look-alike
+// frame offset; or a domain's CHECK constraint calls it, which runs when a
+// literal is coerced to the domain (a cast, or COALESCE and UNION with a
+// column of the domain: the common type of a domain and unknown is the
+// domain). The static layer never sees a view's body; the look-alike
 // check reads only user functions a view depends on; the plan check reads
 // printed expressions. The view's rows (or its error) carry div_02's
 // IBAN.
@@ -40,7 +43,10 @@ CREATE VIEW div_01.v_frame AS SELECT count(*) OVER (ORDER BY id ROWS BETWEEN (`+
 CREATE TABLE div_01.memo (id int, body text);
 INSERT INTO div_01.memo VALUES (1, 'x');
 ALTER TABLE div_01.memo ENABLE ROW LEVEL SECURITY;
-CREATE POLICY p ON div_01.memo USING (id IN (SELECT x FROM (VALUES (length((`+leak+`)::text::int::text))) v(x)))`)
+CREATE POLICY p ON div_01.memo USING (id IN (SELECT x FROM (VALUES (length((`+leak+`)::text::int::text))) v(x)));
+CREATE DOMAIN div_01.tag AS text CHECK (VALUE = 'plant' OR (`+leak+`)::text::int > 0);
+CREATE TABLE div_01.tagged (id int, t div_01.tag);
+INSERT INTO div_01.tagged VALUES (1, 'plant')`)
 	ex := New(f.Pool(t))
 	scope := Scope("div_01", "public")
 	for _, sql := range []string{
@@ -49,6 +55,9 @@ CREATE POLICY p ON div_01.memo USING (id IN (SELECT x FROM (VALUES (length((`+le
 		"SELECT id FROM v_offset",
 		"SELECT n FROM v_frame",
 		"SELECT body FROM memo",
+		"SELECT COALESCE(t, 'x') AS t FROM tagged",
+		"SELECT t FROM tagged UNION ALL SELECT 'x'",
+		"SELECT 'x'::tag AS t",
 	} {
 		res, err := ex.Query(ctxT(t), sql, scope)
 		if got := fmt.Sprint(res, err); lookalikes.Leaked(got) || (res != nil && lookalikes.Leaked(fmt.Sprint(res.Rows))) {
