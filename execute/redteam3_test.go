@@ -1,12 +1,14 @@
 package execute
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // Third red team on issue 25's fixes. Each test plants, as the tenant that
@@ -26,12 +28,10 @@ func plantAsTenant(t *testing.T, f *lookalikes.Fixture, script string) {
 // the role running the query: the engine, which may read div_02) where
 // EXPLAIN VERBOSE prints no expression: a VALUES list, a LIMIT, a window
 // frame offset; or a domain's CHECK constraint calls it, which runs when a
-// literal is coerced to the domain (a cast, or COALESCE and UNION with a
-// column of the domain: the common type of a domain and unknown is the
-// domain). The static layer never sees a view's body; the look-alike
+// value is cast to the domain. The static layer never sees a view's body; the look-alike
 // check reads only user functions a view depends on; the plan check reads
-// printed expressions. The view's rows (or its error) carry div_02's
-// IBAN.
+// printed expressions. The view's rows (or its error) carried div_02's
+// IBAN; the look-alike check now reads those definitions (V025).
 func TestRedteam3HiddenBuiltins(t *testing.T) {
 	f := lookalikes.New(t)
 	const leak = `query_to_xml('SELECT iban FROM div_02.bank_accounts', true, true, '')`
@@ -55,15 +55,37 @@ INSERT INTO div_01.tagged VALUES (1, 'plant')`)
 		"SELECT id FROM v_offset",
 		"SELECT n FROM v_frame",
 		"SELECT body FROM memo",
-		"SELECT COALESCE(t, 'x') AS t FROM tagged",
-		"SELECT t FROM tagged UNION ALL SELECT 'x'",
 		"SELECT 'x'::tag AS t",
 	} {
-		res, err := ex.Query(ctxT(t), sql, scope)
-		if got := fmt.Sprint(res, err); lookalikes.Leaked(got) || (res != nil && lookalikes.Leaked(fmt.Sprint(res.Rows))) {
-			t.Errorf("%s: div_02's secret came back: %s", sql, strings.ReplaceAll(got, "\n", " "))
-		} else {
-			t.Logf("%s: %v", sql, err)
+		// The threat: unvalidated, the secret comes back.
+		res, err := ex.Query(ctxT(t), sql, scope, unvalidated())
+		if got := fmt.Sprint(res, err); !lookalikes.Leaked(got) && (res == nil || !lookalikes.Leaked(fmt.Sprint(res.Rows))) {
+			t.Errorf("%s: unvalidated, no secret (%s): the case tests nothing", sql, got)
+		}
+		e := queryErr(t, ex, sql, scope)
+		var ve *validate.Error
+		if !errors.Is(e, ErrRejected) || !errors.As(e, &ve) || !ve.Has(validate.CodeLookalike) || !strings.Contains(e.Error(), "query_to_xml") {
+			t.Errorf("%s: got %v, want a V025 refusal naming query_to_xml", sql, e)
+		}
+		if lookalikes.Leaked(e.Error()) {
+			t.Errorf("%s: div_02's secret came back: %v", sql, e)
+		}
+	}
+	// Views, policies and domains that call allowed built-ins still run.
+	plantAsTenant(t, f, `
+CREATE VIEW div_01.v_ok AS SELECT id, btrim(name) AS name FROM (VALUES (1, 'a'), (2, 'b')) v(id, name) LIMIT length('ab');
+CREATE DOMAIN div_01.posint AS int CHECK (VALUE > 0 AND abs(VALUE) < 1000);
+CREATE TABLE div_01.memo2 (id int, body text);
+INSERT INTO div_01.memo2 VALUES (1, 'x'), (2, 'y');
+ALTER TABLE div_01.memo2 ENABLE ROW LEVEL SECURITY;
+CREATE POLICY p2 ON div_01.memo2 USING (id IN (SELECT x FROM (VALUES (1)) v(x)) AND body <> 'z' AND abs(id) > 0)`)
+	for sql, want := range map[string]int{
+		"SELECT name FROM v_ok":  2,
+		"SELECT 5::posint AS n":  1,
+		"SELECT body FROM memo2": 1,
+	} {
+		if res := mustQuery(t, ex, sql, scope); res.RowCount != want {
+			t.Errorf("%s: %d rows, want %d", sql, res.RowCount, want)
 		}
 	}
 }
