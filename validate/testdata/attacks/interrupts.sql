@@ -97,3 +97,31 @@ SELECT repeat('9', 1000)::numeric ^ 130
 
 -- expect: V028
 SELECT (9::numeric ^ 1000) ^ 100
+
+-- pg_trgm's word similarity (functions and operators) compares every
+-- position of its first argument with the second without checking for
+-- interrupts: word_similarity(repeat('ab', 2000), repeat('ba', 48000))
+-- ran 10.4 s under a 1 s statement timeout (third red team).
+-- expect: V028
+SELECT word_similarity(repeat('ab', 2000), repeat('ba', 48000))
+
+-- expect: V028
+SELECT WORD_SIMILARITY(repeat('ab', 2000), repeat('ba', 48000))
+
+-- expect: V028
+SELECT U&"strict_word_simil\0061rity"(repeat('a b ', 1000), repeat('b a ', 24000))
+
+-- expect: V028
+SELECT pg_catalog.word_similarity(name, (SELECT string_agg(email, ' ') FROM users)) FROM users
+
+-- expect: V028
+SELECT repeat('ab', 2000) <% repeat('ba', 48000)
+
+-- expect: V028
+SELECT repeat('ab', 2000) OPERATOR(pg_catalog.%>) repeat('ba', 48000)
+
+-- expect: V028
+WITH w AS (SELECT repeat('ba', 48000) AS s) SELECT 'ab' <<% s, s %>> 'ab', 'ab' <<-> s, s <->> 'ab', 'ab' <<<-> s, s <->>> 'ab' FROM w
+
+-- expect: V028
+SELECT x FROM (VALUES (repeat('ab', 2000))) v(t), LATERAL (SELECT word_similarity(t, repeat('ba', 48000)) AS x) l
