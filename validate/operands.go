@@ -35,7 +35,9 @@ var interruptless = setOf("&&", "@>", "<@", "?|", "?&", "%", "^", "*", "/",
 var interruptlessFuncs = setOf("mod", "power", "pow", "div", "factorial", "gcd", "lcm",
 	"arrayoverlap", "arraycontains", "arraycontained", "jsonb_contains", "jsonb_contained",
 	"jsonb_exists_any", "jsonb_exists_all", "numeric_mod", "numeric_power", "numeric_div", "numeric_mul",
-	"numeric_div_trunc", "numeric_fac", "word_similarity", "strict_word_similarity")
+	"numeric_div_trunc", "numeric_fac", "word_similarity", "strict_word_similarity",
+	// every character of the string against every one of the from list
+	"translate")
 
 // maxExponent bounds a constant exponent of a numeric power (and the
 // argument of factorial): 10^1000 has a thousand digits.

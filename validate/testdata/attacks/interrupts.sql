@@ -125,3 +125,18 @@ WITH w AS (SELECT repeat('ba', 48000) AS s) SELECT 'ab' <<% s, s %>> 'ab', 'ab' 
 
 -- expect: V028
 SELECT x FROM (VALUES (repeat('ab', 2000))) v(t), LATERAL (SELECT word_similarity(t, repeat('ba', 48000)) AS x) l
+
+-- translate compares every character of its string with every one of its
+-- from list without checking for interrupts: translate(repeat('a',
+-- 50000), repeat('b', 50000), '') ran 15.9 s under a 1 s timeout.
+-- expect: V028
+SELECT translate(repeat('a', 50000), repeat('b', 50000), '')
+
+-- expect: V028
+SELECT TRANSLATE(name, repeat('b', 50000), '') FROM users
+
+-- expect: V028
+SELECT pg_catalog."translate"((SELECT string_agg(email, '') FROM users), 'abc', 'xyz')
+
+-- expect: V028
+WITH f AS (SELECT repeat('b', 50000) AS s) SELECT U&"tr\0061nslate"(repeat('a', 50000), s, '') FROM f
