@@ -142,7 +142,8 @@ func TestRedteam3LookalikeAfterCheck(t *testing.T) {
 // the string guard: pg_trgm's word_similarity (every position of one
 // argument against the other: 10.5 s on 100,000 characters) and translate
 // (every character of the string against every one of its from list:
-// 15.9 s on 50,000 and 50,000). Refused now (V028) in every spelling
+// 15.9 s on 50,000 and 50,000) and btrim, ltrim, rtrim with a list of
+// characters (21 s). Refused now (V028) in every spelling
 // (interrupts.sql); here the threat is measured on smaller values and the
 // validated queries are refused before anything runs.
 func TestRedteam3Interruptless(t *testing.T) {
@@ -154,6 +155,7 @@ func TestRedteam3Interruptless(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT word_similarity(repeat('ab', 2000), repeat('ba', 48000)) AS w",
 		"SELECT length(translate(repeat('a', 30000), repeat('b', 30000), '')) AS n",
+		"SELECT length(btrim(repeat('a', 30000), repeat('b', 29999) || 'a')) AS n",
 	} {
 		pid := backendPID(t, pool)
 		start := time.Now()

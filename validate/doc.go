@@ -149,7 +149,8 @@
 // Operators that do not check for interrupts (array && @> <@, jsonb @> <@
 // ?| ?&, numeric % ^ * / and mod, power, div, factorial, gcd, lcm,
 // pg_trgm's word_similarity and strict_word_similarity and their <% %>
-// <<% %>> <<-> <->> <<<-> <->>> operators, translate), which
+// <<% %>> <<-> <->> <<<-> <->>> operators, translate, and btrim, ltrim,
+// rtrim with a list of characters), which
 // neither the statement timeout nor a cancel stops within one call, may not
 // take a value the query collects or builds: an accumulating aggregate,
 // ARRAY(subquery), a value of more than a hundredth of WithMaxGenerated

@@ -37,7 +37,8 @@ var interruptlessFuncs = setOf("mod", "power", "pow", "div", "factorial", "gcd",
 	"jsonb_exists_any", "jsonb_exists_all", "numeric_mod", "numeric_power", "numeric_div", "numeric_mul",
 	"numeric_div_trunc", "numeric_fac", "word_similarity", "strict_word_similarity",
 	// every character of the string against every one of the from list
-	"translate")
+	// (translate) or of the characters to trim (two arguments)
+	"translate", "btrim", "ltrim", "rtrim")
 
 // maxExponent bounds a constant exponent of a numeric power (and the
 // argument of factorial): 10^1000 has a thousand digits.
@@ -117,7 +118,8 @@ func (c *checker) operandSizer() *sizer {
 // checkOperands applies the rule to an operator expression (and to
 // ANY/ALL over an array or a subquery).
 func (c *checker) checkOperands(op string, what string, args []*pg.Node, sub *pg.SelectStmt) {
-	if c.plan || !interruptless[op] && !interruptlessFuncs[op] {
+	if c.plan || !interruptless[op] && !interruptlessFuncs[op] ||
+		(op == "btrim" || op == "ltrim" || op == "rtrim") && len(args) < 2 {
 		return
 	}
 	z := c.operandSizer()

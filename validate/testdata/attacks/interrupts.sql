@@ -140,3 +140,24 @@ SELECT pg_catalog."translate"((SELECT string_agg(email, '') FROM users), 'abc', 
 
 -- expect: V028
 WITH f AS (SELECT repeat('b', 50000) AS s) SELECT U&"tr\0061nslate"(repeat('a', 50000), s, '') FROM f
+
+-- btrim, ltrim and rtrim with a list of characters compare every character
+-- trimmed with the list: btrim(repeat('a', 50000), repeat('b', 49999) ||
+-- 'a') ran 21 s under a 1 s timeout (TRIM(... FROM ...) is btrim).
+-- expect: V028
+SELECT btrim(repeat('a', 50000), repeat('b', 49999) || 'a')
+
+-- expect: V028
+SELECT length(LTRIM(repeat('a', 50000), repeat('b', 49999) || 'a')) AS n
+
+-- expect: V028
+SELECT trim(both repeat('b', 49999) || 'a' from repeat('a', 50000))
+
+-- expect: V028
+SELECT TRIM(LEADING concat(repeat('b', 49999), 'a') FROM name) FROM users
+
+-- expect: V028
+SELECT pg_catalog.rtrim(repeat('a', 50000), concat(repeat('b', 49999), 'a'))
+
+-- expect: V028
+SELECT "rtrim"(s, repeat('b', 49999) || 'a') FROM (SELECT repeat('a', 50000) AS s) x
