@@ -109,7 +109,7 @@ func TestRedteam3Interruptless(t *testing.T) {
 	for _, sql := range []string{
 		"SELECT word_similarity(repeat('ab', 2000), repeat('ba', 48000)) AS w",
 		"SELECT length(translate(repeat('a', 30000), repeat('b', 30000), '')) AS n",
-		"SELECT length(btrim(repeat('a', 30000), repeat('b', 29999) || 'a')) AS n",
+		"SELECT length(btrim(repeat('a', 45000), repeat('b', 44999) || 'a')) AS n",
 	} {
 		pid := backendPID(t, pool)
 		start := time.Now()
