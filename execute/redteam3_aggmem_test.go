@@ -16,8 +16,9 @@ import (
 // width is 74 MB), but each aggregate holds all its input, in a buffer
 // that doubles: ten string_agg over two million rows of 33 characters, or
 // array_agg, jsonb_agg, json_agg and string_agg of the same column, took
-// the backend past 1.4 GiB within a 5 s statement timeout. Each must be
-// refused, or run with the backend under 1 GiB.
+// the backend past 1.4 GiB within a 5 s statement timeout. The plan budget
+// now counts what they hold (V027); each must be refused, or run with the
+// backend under 1 GiB.
 func TestRedteam3AggregateMemory(t *testing.T) {
 	dsn := pgtest.Large(t)
 	pgtest.Exec(t, dsn, "ANALYZE big_a; ANALYZE big_b")
