@@ -34,7 +34,11 @@ type PlanBudget struct {
 	// whose bucket never splits: their figure is at least what the scans
 	// under them read, cost × 8 kB (the cost counts at least one unit per
 	// page read, with the default seq_page_cost of 1), which holds even
-	// where the row estimate is too low.
+	// where the row estimate is too low. It bounds the input of an
+	// Aggregate's accumulating aggregates too (string_agg, array_agg,
+	// json_agg, ...: each keeps every value it is given, in a buffer that
+	// doubles, and no setting bounds it): the rows under it × their width
+	// × 2, once per such aggregate in its output.
 	HashBytes float64
 	// Cost bounds the plan's total cost, in the planner's units
 	// (seq_page_cost = 1).
@@ -104,7 +108,7 @@ func PlanFigures(plan []byte) (PlanBudget, error) {
 	for _, n := range p.figures(plan) {
 		f.Rows = max(f.Rows, n.rows)
 		f.Bytes = max(f.Bytes, n.bytes)
-		f.HashBytes = max(f.HashBytes, n.hash)
+		f.HashBytes = max(f.HashBytes, n.hash, n.agg)
 	}
 	if len(p.nodes) > 0 {
 		f.Cost = p.nodes[0].cost
@@ -117,6 +121,29 @@ type nodeFigures struct {
 	node              *planObj
 	rows, bytes, hash float64
 	hashRows, hashW   float64 // the rows and width the hash figure counts
+	// agg is what an Aggregate's accumulating aggregates hold: aggs
+	// of them, each over aggRows rows of (at most) aggW bytes.
+	agg, aggRows, aggW float64
+	aggs               int
+}
+
+// accumulatingCall finds calls of accumulating aggregates in a plan
+// expression. A string constant spelling one only makes the check
+// stricter.
+var accumulatingCall = regexp.MustCompile(`\b([a-z_]+)\(`)
+
+// accumulatingAggs counts the accumulating aggregates an Aggregate node
+// computes (in its Output).
+func accumulatingAggs(n *planObj) int {
+	count := 0
+	for _, out := range n.outputs {
+		for _, m := range accumulatingCall.FindAllStringSubmatch(out, -1) {
+			if accumulating[m[1]] {
+				count++
+			}
+		}
+	}
+	return count
 }
 
 // hashedSubPlan finds the subplans the plan probes through a hash table
@@ -170,6 +197,16 @@ func (p *planCheck) figures(plan []byte) []nodeFigures {
 		}
 		if f.hashRows > 0 {
 			f.hash = f.hashRows * (f.hashW + hashEntryOverhead)
+		}
+		if n.nodeType == "Aggregate" && len(n.children) > 0 {
+			// Every accumulating aggregate keeps all of its input, in
+			// memory, whatever work_mem says: counted over the whole
+			// input, since the planner's group estimates may be off.
+			if f.aggs = accumulatingAggs(n); f.aggs > 0 {
+				c := n.children[0]
+				f.aggRows, f.aggW = c.rows*procs[c], c.width
+				f.agg = f.aggRows * f.aggW * 2 * float64(f.aggs)
+			}
 		}
 		if in != nil {
 			// The planner's guesses (a third per inequality it has no
@@ -230,7 +267,7 @@ func (p *planCheck) checkBudget(plan []byte) {
 		p.addCode(CodeBudget, fmt.Sprintf("the server's plan (%s at its top) is estimated to cost %s, over the plan budget of %s; %s",
 			p.nodes[0].name(), num(p.nodes[0].cost), num(b.Cost), narrow))
 	}
-	var rows, bytes, hash *nodeFigures
+	var rows, bytes, hash, agg *nodeFigures
 	for i := range figs {
 		f := &figs[i]
 		if f.rows > b.Rows && (rows == nil || f.rows > rows.rows) {
@@ -241,6 +278,9 @@ func (p *planCheck) checkBudget(plan []byte) {
 		}
 		if f.hash > b.HashBytes && (hash == nil || f.hash > hash.hash) {
 			hash = f
+		}
+		if f.agg > b.HashBytes && (agg == nil || f.agg > agg.agg) {
+			agg = f
 		}
 	}
 	if rows != nil {
@@ -256,6 +296,12 @@ func (p *planCheck) checkBudget(plan []byte) {
 			"over the plan budget of %s for one hash table; a hash on a key many rows share, a hashed IN / NOT IN (subquery) "+
 			"or INTERSECT / EXCEPT keeps all of it in memory (NOT EXISTS and a join do not); %s",
 			hash.node.name(), num(hash.hashRows), num(hash.hashW), size(hash.hash), size(b.HashBytes), narrow))
+	}
+	if agg != nil {
+		p.addCode(CodeBudget, fmt.Sprintf("the server's plan estimates that %s collects %s rows of %s bytes into %d accumulating "+
+			"aggregates (string_agg, array_agg, json_agg, ...), up to %s held in memory that no setting bounds, over the plan budget "+
+			"of %s for one in-memory table; aggregate fewer rows or fewer columns into lists, or count and sum instead",
+			agg.node.name(), num(agg.aggRows), num(agg.aggW), agg.aggs, size(agg.agg), size(b.HashBytes)))
 	}
 }
 

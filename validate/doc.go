@@ -147,7 +147,10 @@
 // a key walk ends only on acyclic data; the executor's statement_timeout
 // bounds both.
 // Operators that do not check for interrupts (array && @> <@, jsonb @> <@
-// ?| ?&, numeric % ^ * / and mod, power, div, factorial, gcd, lcm), which
+// ?| ?&, numeric % ^ * / and mod, power, div, factorial, gcd, lcm,
+// pg_trgm's word_similarity and strict_word_similarity and their <% %>
+// <<% %>> <<-> <->> <<<-> <->>> operators, translate, and btrim, ltrim,
+// rtrim with a list of characters), which
 // neither the statement timeout nor a cancel stops within one call, may not
 // take a value the query collects or builds: an accumulating aggregate,
 // ARRAY(subquery), a value of more than a hundredth of WithMaxGenerated
@@ -208,7 +211,8 @@
 // or over a non-equi join, V024 text over 64 KiB or a tree nested deeper
 // than the parser allows, V025 look-alike (a name the query or its plan
 // uses reaches a user's function, operator, cast or domain on the search
-// path; see below), V026 system column (xmin, xmax, cmin, cmax, tableoid)
+// path, or a view, policy or domain the query reaches calls what the
+// policy refuses; see below), V026 system column (xmin, xmax, cmin, cmax, tableoid)
 // without WithSystemColumns(true), V027 the server's plan is over the plan
 // budget (CheckPlan, WithPlanBudget), V028 an operator that does not check
 // for interrupts on a value the query builds or collects, V030 rewrite did
@@ -315,7 +319,12 @@
 // hashes the first two only when its estimate fits in memory, none of them
 // can spill, and a filter it guessed too selective (a third per condition
 // it has no statistics for) or the 200 groups or keys it assumes without
-// statistics hide their real size.
+// statistics hide their real size. The same budget bounds what an
+// Aggregate's accumulating aggregates (string_agg, array_agg, json_agg,
+// ...) hold: each keeps every value it is given in a buffer that doubles,
+// which no setting bounds, so the rows under the Aggregate × their width
+// × 2 count once per such aggregate in its output (ten string_agg of a
+// two-million-row table's column took a backend to 1.4 GiB).
 // Estimates are estimates: on tables never analysed an equi-join may be
 // guessed at millions of times its size (the planner assumes 200 distinct
 // values), so run ANALYZE (autovacuum does) on the tables queries read.
@@ -332,7 +341,8 @@
 // schema would run its code with the privileges of the role running the
 // query, and an immutable look-alike already while the query is planned.
 // Names alone cannot tell them apart; the catalog can. LookalikeQuery and,
-// where the database holds any user function or operator at all,
+// where the database holds any user function or operator, or a view,
+// policy or domain constraint outside the system schemas,
 // LookalikeObjectsQuery are queries the caller runs in the request's own
 // transaction, with its search path and role, before EXPLAIN (Explain and
 // the executor do); every name in them is qualified with pg_catalog (they
@@ -356,7 +366,14 @@
 //     query handles: the relations' row and column types, the types the
 //     query names, and their array, element, base and field types,
 //     recursively (a cast AS IMPLICIT applies unseen);
-//   - a domain among those types whose constraint calls one.
+//   - a domain among those types whose constraint calls one;
+//   - what the policy refuses (a denied or unlisted function, operator or
+//     type) in the text of those views' queries, policies' expressions
+//     and domains' CHECK constraints (pg_get_viewdef, pg_get_expr), walked
+//     like a plan's expressions (definitions.go): EXPLAIN prints no VALUES
+//     list, LIMIT, OFFSET or frame offset and no domain check, and
+//     pg_depend records no call of a built-in, so a view calling
+//     query_to_xml there was seen by no other check.
 //
 // A user function or operator is one outside pg_catalog and
 // information_schema that is not a member of an extension owned by a

@@ -65,7 +65,8 @@ type Lookalikes struct {
 }
 
 // NeedsObjects reports whether LookalikeObjectsQuery must run too: the
-// database holds a user function or operator.
+// database holds a user function or operator, a view, a policy or a
+// domain constraint.
 func (l *Lookalikes) NeedsObjects() bool { return l.objects }
 
 // PlanOption configures one CheckPlan call.
@@ -97,7 +98,8 @@ func Against(l *Lookalikes) PlanOption {
 // pg_catalog, the user functions (aggregates too) and operators, one row
 // per name (the names are not sent: an array of hundreds of names costs
 // the planner more than reading the path's functions), and tells whether
-// the database holds a user function or operator at all. A user function
+// the database holds a user function or operator, or a view, policy or
+// domain constraint outside the system schemas, at all. A user function
 // is one outside pg_catalog and information_schema that is not a member
 // of an extension owned by a superuser. Every operator and function of the
 // queries is qualified with pg_catalog: they run under the request's
@@ -167,7 +169,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 	if res != nil && res.uses != nil {
 		l.own = res.uses.own
 	}
-	var objects []string
+	var objects, defs []string
 	for _, r := range rows {
 		if len(r) != 3 {
 			return nil, fmt.Errorf("validate: look-alike check: %d columns, want 3", len(r))
@@ -181,6 +183,9 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 			objects = append(objects, r[2]+" calls "+r[1])
 		case "objects":
 			l.objects = true
+		case "definition":
+			objects = append(objects, "")
+			defs = append(defs, v.definitionIssues(r[1], r[2])...)
 		default:
 			return nil, fmt.Errorf("validate: look-alike check: unknown kind %q", r[0])
 		}
@@ -212,8 +217,11 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 		}
 	}
 	for _, o := range objects {
-		msgs = append(msgs, o+", a function outside pg_catalog and the extensions; the query cannot run here")
+		if o != "" {
+			msgs = append(msgs, o+", a function outside pg_catalog and the extensions; the query cannot run here")
+		}
 	}
+	msgs = append(msgs, defs...)
 	if len(msgs) == 0 {
 		return l, nil
 	}
@@ -292,7 +300,9 @@ supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.ro
 // lookalikeSQL is LookalikeQuery's query: the path's user functions and
 // operators, one row per name, and a row of kind "objects" when the
 // database holds any user function or operator at all (else no view,
-// policy, index, cast or domain can call one).
+// policy, index, cast or domain can call one), or a view, policy or
+// domain constraint of its own (whose text may call a built-in the policy
+// refuses, definitions.go).
 var lookalikeSQL = sqlText(lookalikeCTEs + `,
 uprocs AS MATERIALIZED (SELECT p.oid, p.proname, p.pronamespace FROM supers su, pg_catalog.pg_proc p WHERE ` + userProc + `),
 uops AS MATERIALIZED (SELECT o.oid, o.oprname, o.oprnamespace, o.oprleft, o.oprright
@@ -303,7 +313,11 @@ WHERE p.pronamespace {=} ANY (path.oids) GROUP BY p.proname
 UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
 FROM path, uops o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
 WHERE o.oprnamespace {=} ANY (path.oids) GROUP BY o.oprname
-UNION ALL SELECT 'objects', '', '' WHERE EXISTS (SELECT FROM uprocs) OR EXISTS (SELECT FROM uops)`)
+UNION ALL SELECT 'objects', '', '' WHERE EXISTS (SELECT FROM uprocs) OR EXISTS (SELECT FROM uops)
+	OR EXISTS (SELECT FROM pg_catalog.pg_policy)
+	OR EXISTS (SELECT FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid {=} r.ev_class WHERE ` + userNamespace("c.relnamespace") + `)
+	OR EXISTS (SELECT FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
+		WHERE ` + userNamespace("t.typnamespace") + `)`)
 
 // objectsSQL is LookalikeObjectsQuery's query.
 var objectsSQL = sqlText(lookalikeCTEs + `,
@@ -361,7 +375,21 @@ FROM supers su, typeset y, pg_catalog.pg_cast k JOIN pg_catalog.pg_proc p ON p.o
 JOIN pg_catalog.pg_namespace n ON n.oid {=} p.pronamespace
 JOIN pg_catalog.pg_type ts ON ts.oid {=} k.castsource JOIN pg_catalog.pg_type tt ON tt.oid {=} k.casttarget
 WHERE p.pronamespace {<>} 11 AND ((k.castsource {=} ANY (y.oids) AND ts.typnamespace {<>} 11)
-	OR (k.casttarget {=} ANY (y.oids) AND tt.typnamespace {<>} 11)) AND ` + userProc)
+	OR (k.casttarget {=} ANY (y.oids) AND tt.typnamespace {<>} 11)) AND ` + userProc + `
+UNION ALL SELECT 'definition', pg_catalog.pg_get_viewdef(r.ev_class), c.what FROM callers c
+JOIN pg_catalog.pg_rewrite r ON r.oid {=} c.obj JOIN pg_catalog.pg_class v ON v.oid {=} r.ev_class
+WHERE c.cls {=} 2618 AND r.ev_type {=} '1' AND ` + userNamespace("v.relnamespace") + `
+UNION ALL SELECT 'definition', pg_catalog.pg_get_expr(p.polqual, p.polrelid), c.what FROM callers c
+JOIN pg_catalog.pg_policy p ON p.oid {=} c.obj WHERE c.cls {=} 3256 AND p.polqual IS NOT NULL
+UNION ALL SELECT 'definition', pg_catalog.pg_get_expr(k.conbin, 0), c.what FROM callers c
+JOIN pg_catalog.pg_constraint k ON k.oid {=} c.obj JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
+WHERE c.cls {=} {pg_constraint} AND k.conbin IS NOT NULL AND ` + userNamespace("t.typnamespace"))
+
+// userNamespace tells a schema other than pg_catalog and
+// information_schema, whose views and domains are the server's.
+func userNamespace(col string) string {
+	return "NOT (" + col + ` {=} ANY (ARRAY[11::pg_catalog.oid, 'information_schema'::pg_catalog.regnamespace::pg_catalog.oid]))`
+}
 
 // procWhat and opWhat name a function p and an operator o of schema n;
 // userProc and userOp tell a user's function or operator (p, o) from a

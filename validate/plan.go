@@ -155,7 +155,8 @@ type planObj struct {
 	workers           float64
 	children          []*planObj
 	parent            *planObj
-	hashCond          string // of a Hash Join
+	hashCond          string   // of a Hash Join
+	outputs           []string // the Output expressions, for the aggregates' memory
 }
 
 func (p *planCheck) add(msg string) { p.addCode(CodePlan, msg) }
@@ -334,6 +335,7 @@ func (p *planCheck) value(key string, kind planKey, o *planObj, depth int) error
 		switch key {
 		case "Output":
 			o.hasOutput = true
+			o.outputs = append(o.outputs, t)
 		case "Function Call":
 			o.hasFunc = true
 		case "Table Function Call":

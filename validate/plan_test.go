@@ -223,22 +223,29 @@ func TestCheckPlanCatalogs(t *testing.T) {
 }
 
 // TestExplainChecksPlan: Explain refuses a candidate whose plan calls a
-// function the validator cannot see in the query (a view's built-in the
-// policy refuses), with the plan check's error and no validation result;
-// a view calling a user's function is refused before it is planned (V025).
+// function the validator cannot see in the query (functional notation over
+// a table whose columns it was not given), with the plan check's error and
+// no validation result; a view calling a user's function, or a built-in
+// the policy refuses, is refused before it is planned (V025).
 func TestExplainChecksPlan(t *testing.T) {
 	pool := planPool(t)
 	v := validate.New(validate.WithMaxRows(100))
 	res := v.Explain(context.Background(), pool, []string{
-		"SELECT id, s FROM user_settings",
+		"SELECT n.pg_column_size FROM nums n",
 		"SELECT n FROM nums WHERE n > 3 ORDER BY n",
 		"SELECT nmae FROM nums",
 		"SELECT id, secret FROM user_names",
+		"SELECT id, s FROM user_settings",
 	})
 	bad := res[0]
 	var ve *validate.Error
-	if !errors.As(bad.Err, &ve) || !ve.Has(validate.CodePlan) || !strings.Contains(bad.Message, "current_setting(") {
-		t.Fatalf("view calling current_setting: %+v", bad)
+	if !errors.As(bad.Err, &ve) || !ve.Has(validate.CodePlan) || !strings.Contains(bad.Message, "pg_column_size(") {
+		t.Fatalf("functional notation calling pg_column_size: %+v", bad)
+	}
+	var vve *validate.Error
+	if view := res[4]; !errors.As(view.Err, &vve) || !vve.Has(validate.CodeLookalike) || !strings.Contains(view.Message, "current_setting") ||
+		view.Validation != nil || len(view.Plan) != 0 {
+		t.Errorf("view calling current_setting: %+v", view)
 	}
 	if bad.Validation != nil || bad.SQLState != "" || bad.Location != -1 || len(bad.Plan) == 0 || ve.SQL != bad.SQL || bad.SQL == "" {
 		t.Errorf("plan rejection: %+v (error SQL %q)", bad, ve.SQL)

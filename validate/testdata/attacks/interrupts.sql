@@ -97,3 +97,67 @@ SELECT repeat('9', 1000)::numeric ^ 130
 
 -- expect: V028
 SELECT (9::numeric ^ 1000) ^ 100
+
+-- pg_trgm's word similarity (functions and operators) compares every
+-- position of its first argument with the second without checking for
+-- interrupts: word_similarity(repeat('ab', 2000), repeat('ba', 48000))
+-- ran 10.4 s under a 1 s statement timeout (third red team).
+-- expect: V028
+SELECT word_similarity(repeat('ab', 2000), repeat('ba', 48000))
+
+-- expect: V028
+SELECT WORD_SIMILARITY(repeat('ab', 2000), repeat('ba', 48000))
+
+-- expect: V028
+SELECT U&"strict_word_simil\0061rity"(repeat('a b ', 1000), repeat('b a ', 24000))
+
+-- expect: V028
+SELECT pg_catalog.word_similarity(name, (SELECT string_agg(email, ' ') FROM users)) FROM users
+
+-- expect: V028
+SELECT repeat('ab', 2000) <% repeat('ba', 48000)
+
+-- expect: V028
+SELECT repeat('ab', 2000) OPERATOR(pg_catalog.%>) repeat('ba', 48000)
+
+-- expect: V028
+WITH w AS (SELECT repeat('ba', 48000) AS s) SELECT 'ab' <<% s, s %>> 'ab', 'ab' <<-> s, s <->> 'ab', 'ab' <<<-> s, s <->>> 'ab' FROM w
+
+-- expect: V028
+SELECT x FROM (VALUES (repeat('ab', 2000))) v(t), LATERAL (SELECT word_similarity(t, repeat('ba', 48000)) AS x) l
+
+-- translate compares every character of its string with every one of its
+-- from list without checking for interrupts: translate(repeat('a',
+-- 50000), repeat('b', 50000), '') ran 15.9 s under a 1 s timeout.
+-- expect: V028
+SELECT translate(repeat('a', 50000), repeat('b', 50000), '')
+
+-- expect: V028
+SELECT TRANSLATE(name, repeat('b', 50000), '') FROM users
+
+-- expect: V028
+SELECT pg_catalog."translate"((SELECT string_agg(email, '') FROM users), 'abc', 'xyz')
+
+-- expect: V028
+WITH f AS (SELECT repeat('b', 50000) AS s) SELECT U&"tr\0061nslate"(repeat('a', 50000), s, '') FROM f
+
+-- btrim, ltrim and rtrim with a list of characters compare every character
+-- trimmed with the list: btrim(repeat('a', 50000), repeat('b', 49999) ||
+-- 'a') ran 21 s under a 1 s timeout (TRIM(... FROM ...) is btrim).
+-- expect: V028
+SELECT btrim(repeat('a', 50000), repeat('b', 49999) || 'a')
+
+-- expect: V028
+SELECT length(LTRIM(repeat('a', 50000), repeat('b', 49999) || 'a')) AS n
+
+-- expect: V028
+SELECT trim(both repeat('b', 49999) || 'a' from repeat('a', 50000))
+
+-- expect: V028
+SELECT TRIM(LEADING concat(repeat('b', 49999), 'a') FROM name) FROM users
+
+-- expect: V028
+SELECT pg_catalog.rtrim(repeat('a', 50000), concat(repeat('b', 49999), 'a'))
+
+-- expect: V028
+SELECT "rtrim"(s, repeat('b', 49999) || 'a') FROM (SELECT repeat('a', 50000) AS s) x
