@@ -390,5 +390,9 @@
 // function's): the deparser prints the built-in by its bare name whenever
 // the look-alike would not win for its argument types, so the names the
 // query writes are judged before the EXPLAIN only. What a trusted function
-// runs inside is not judged.
+// runs inside is not judged. Open: catalog lookups read the latest committed
+// catalog, so a look-alike created after the check passed (while the
+// EXPLAIN waits for a lock the tenant holds on its own table) is resolved
+// by the query; give tenants no CREATE on the schemas of the search path
+// until the check runs between parse analysis and planning.
 package validate
