@@ -104,8 +104,14 @@ func PlanFigures(plan []byte) (PlanBudget, error) {
 	if err := p.read(plan); err != nil {
 		return PlanBudget{}, err
 	}
+	return p.largest(p.figures(plan)), nil
+}
+
+// largest is the largest of the figures of the plan's nodes, and the
+// plan's total cost, in a budget's terms.
+func (p *planCheck) largest(figs []nodeFigures) PlanBudget {
 	var f PlanBudget
-	for _, n := range p.figures(plan) {
+	for _, n := range figs {
 		f.Rows = max(f.Rows, n.rows)
 		f.Bytes = max(f.Bytes, n.bytes)
 		f.HashBytes = max(f.HashBytes, n.hash, n.agg)
@@ -113,7 +119,7 @@ func PlanFigures(plan []byte) (PlanBudget, error) {
 	if len(p.nodes) > 0 {
 		f.Cost = p.nodes[0].cost
 	}
-	return f, nil
+	return f
 }
 
 // nodeFigures are one plan node's figures.
@@ -258,9 +264,8 @@ var scanNodes = setOf("Seq Scan", "Index Scan", "Index Only Scan", "Bitmap Heap 
 
 // checkBudget refuses a plan whose estimates exceed the budget: for each
 // figure, the first node with the largest excess is named.
-func (p *planCheck) checkBudget(plan []byte) {
+func (p *planCheck) checkBudget(figs []nodeFigures) {
 	b := p.v.cfg.budget
-	figs := p.figures(plan)
 	const narrow = "narrow the query: filter the rows (WHERE) before joining or comparing them, join on keys that tell rows apart, " +
 		"or aggregate first"
 	if len(p.nodes) > 0 && p.nodes[0].cost > b.Cost {

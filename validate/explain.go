@@ -220,8 +220,9 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		return
 	}
 	r.Plan = plan
-	r.Figures, _ = PlanFigures(plan) // CheckPlan refuses a plan it cannot read
-	if err := v.CheckPlan(plan, Against(look)); err != nil {
+	figures, err := v.checkPlan(plan, []PlanOption{Against(look)})
+	r.Figures = figures
+	if err != nil {
 		var ve *Error
 		if errors.As(err, &ve) {
 			ve.SQL = r.SQL

@@ -38,6 +38,13 @@ import (
 // With Against, a plan that calls a look-alike the catalog check found by
 // its bare name is refused too (CodeLookalike).
 func (v *Validator) CheckPlan(plan []byte, opts ...PlanOption) error {
+	_, err := v.checkPlan(plan, opts)
+	return err
+}
+
+// checkPlan is CheckPlan, also returning the plan's figures (PlanFigures;
+// zero when the plan cannot be read), so that Explain reads a plan once.
+func (v *Validator) checkPlan(plan []byte, opts []PlanOption) (PlanBudget, error) {
 	var cfg planConfig
 	for _, o := range opts {
 		if o != nil {
@@ -45,20 +52,23 @@ func (v *Validator) CheckPlan(plan []byte, opts ...PlanOption) error {
 		}
 	}
 	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
+	var figures PlanBudget
 	if err := p.read(plan); err != nil {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
 		p.checkItems()
-		p.checkBudget(plan)
+		figs := p.figures(plan)
+		figures = p.largest(figs)
+		p.checkBudget(figs)
 		if cfg.lookalikes != nil {
 			p.planLookalikes(cfg.lookalikes)
 		}
 	}
 	if len(p.issues) == 0 {
-		return nil
+		return figures, nil
 	}
 	v.cfg.logger.Debug("validate: plan refused", "issues", len(p.issues))
-	return &Error{Issues: p.issues}
+	return figures, &Error{Issues: p.issues}
 }
 
 // planKey says what the value of a plan property is.
