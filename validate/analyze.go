@@ -571,11 +571,9 @@ func joinCondition(n *pg.Node) bool {
 		case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NULLIF:
 			return false
 		case pg.A_Expr_Kind_AEXPR_OP, pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
-			if len(e.Name) > 0 {
-				switch e.Name[len(e.Name)-1].GetString_().GetSval() {
-				case "<>", "!=":
-					return false
-				}
+			switch opSymbol(e.Name) {
+			case "<>", "!=":
+				return false
 			}
 		}
 		return true
@@ -697,10 +695,7 @@ func (a *analyzer) expr(n *pg.Node, lv *level) {
 }
 
 func (a *analyzer) aExpr(e *pg.A_Expr) {
-	op := ""
-	if len(e.Name) > 0 {
-		op = e.Name[len(e.Name)-1].GetString_().GetSval()
-	}
+	op := opSymbol(e.Name)
 	switch e.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
 		if (op == "=" || op == "<>" || op == "!=") && (isNullConst(e.Lexpr) || isNullConst(e.Rexpr)) {

@@ -412,13 +412,8 @@ func (a *recArm) linear(n *pg.Node) (col string, sign int, off float64, ok bool)
 // opName is an operator's name, unqualified or pg_catalog-qualified
 // (OPERATOR(pg_catalog.+)); ok is false for any other schema.
 func opName(e *pg.A_Expr) (string, bool) {
-	switch len(e.Name) {
-	case 1:
-		return e.Name[0].GetString_().GetSval(), true
-	case 2:
-		if e.Name[0].GetString_().GetSval() == "pg_catalog" {
-			return e.Name[1].GetString_().GetSval(), true
-		}
+	if n := len(e.Name); n == 1 || n == 2 && e.Name[0].GetString_().GetSval() == "pg_catalog" {
+		return opSymbol(e.Name), true
 	}
 	return "", false
 }

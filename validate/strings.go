@@ -246,7 +246,7 @@ func (z *sizer) nodeSize(n *pg.Node) (float64, bool) {
 		if z.operands && opSymbol(e.Name) == "^" {
 			return z.powerSize(e.Lexpr, e.Rexpr), true
 		}
-		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && e.Name[len(e.Name)-1].GetString_().GetSval() != "||" {
+		if e.Kind == pg.A_Expr_Kind_AEXPR_OP && len(e.Name) > 0 && opSymbol(e.Name) != "||" {
 			// Arithmetic and comparisons: a number, a date or a boolean,
 			// not a concatenation.
 			return z.maxSize([]*pg.Node{e.Lexpr, e.Rexpr})
