@@ -109,8 +109,7 @@ func (st *state) visible(k Knowledge, path []string) bool {
 		}
 		return true
 	case KnowledgeExample:
-		_, err := st.validator(path, true).Validate(k.SQL)
-		return err == nil
+		return st.readsInScope(k.SQL, path)
 	}
 	return false
 }
@@ -128,11 +127,18 @@ func (st *state) scopeExamples(exs []generate.Example, path []string, k int) []g
 		if len(out) == k {
 			break
 		}
-		if _, err := st.validator(path, true).Validate(ex.SQL); err == nil {
+		if st.readsInScope(ex.SQL, path) {
 			out = append(out, ex)
 		}
 	}
 	return out
+}
+
+// readsInScope reports whether the scope's validator accepts sql: an
+// example is judged on what its names resolve to, not on their spelling.
+func (st *state) readsInScope(sql string, path []string) bool {
+	_, err := st.validator(path, true).Validate(sql)
+	return err == nil
 }
 
 // scopeLinks drops from r what lies outside path's schemas: the linker
