@@ -363,6 +363,8 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
 	p.SendQueryParams(setup, params, nil, nil, nil)
 	var look *validate.Lookalikes
+	var pin *validate.Pin
+	run := sql
 	if v != nil {
 		refused := func(err error) (*session, string, error) {
 			var ve *validate.Error
@@ -375,25 +377,62 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 			}
 			return s, "plan", err
 		}
+		if vres != nil {
+			// Pin the query's name resolution first (validate.Pin): under
+			// the request's path, where its relations and types resolve;
+			// then lock what a tenant could change and run the rest under
+			// the trusted schemas only.
+			pinSQL, pinParams := v.PinQuery(vres)
+			sendCatalogQuery(p, pinSQL, pinParams)
+			if err := readSetup(p, s); err != nil {
+				return fail("begin", err)
+			}
+			rows, err := syncedRows(p)
+			if err != nil {
+				return fail("begin", err)
+			}
+			if pin, err = v.Pin(vres, rows); err != nil {
+				return refused(err)
+			}
+			run = pin.SQL
+			if pin.Lock != "" {
+				p.SendQueryParams(pin.Lock, nil, nil, nil, nil)
+			}
+			p.SendQueryParams("SELECT pg_catalog.set_config('search_path', $1, true)", [][]byte{[]byte(pin.SearchPath)}, nil, nil, nil)
+		}
 		lookSQL, lookParams := v.LookalikeQuery(vres)
 		sendCatalogQuery(p, lookSQL, lookParams)
-		if err := readSetup(p, s); err != nil {
-			return fail("begin", err)
+		if pin == nil {
+			if err := readSetup(p, s); err != nil {
+				return fail("begin", err)
+			}
+		} else {
+			if pin.Lock != "" {
+				if _, err := pipelineRows(p); err != nil {
+					return fail("begin", err)
+				}
+			}
+			if _, err := pipelineRows(p); err != nil {
+				return fail("begin", err)
+			}
 		}
 		if look, err = readLookalikes(p, v, vres); err != nil {
 			return refused(err)
 		}
 		if look.NeedsObjects() {
 			lookSQL, lookParams = v.LookalikeObjectsQuery(vres)
+			if pin != nil {
+				lookSQL, lookParams = v.PinnedObjectsQuery(pin)
+			}
 			sendCatalogQuery(p, lookSQL, lookParams)
 			if _, err := readLookalikes(p, v, vres); err != nil {
 				return refused(err)
 			}
 		}
-		p.SendQueryParams(explainPrefix+sql, nil, nil, nil, nil)
+		p.SendQueryParams(explainPrefix+run, nil, nil, nil, nil)
 	}
 	// Prepared after the EXPLAIN, which takes the unnamed statement too.
-	p.SendPrepare("", sql, nil)
+	p.SendPrepare("", run, nil)
 	if err := p.Sync(); err != nil {
 		return fail("begin", err)
 	}
@@ -406,7 +445,7 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		if err != nil {
 			var pe *pgconn.PgError
 			if errors.As(err, &pe) {
-				pe.Position = max(pe.Position-int32(len(explainPrefix)), 0)
+				pe.Position = int32(pin.Position(int(max(pe.Position-int32(len(explainPrefix)), 0))))
 			}
 			return fail("query", err)
 		}
@@ -417,6 +456,10 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	}
 	res, err := p.GetResults()
 	if err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) {
+			pe.Position = int32(pin.Position(int(pe.Position)))
+		}
 		return fail("query", err)
 	}
 	var ok bool
@@ -463,6 +506,15 @@ func sendCatalogQuery(p *pgconn.Pipeline, sql string, params []string) {
 // readLookalikes reads the rows of a look-alike check's query and its
 // Sync, and judges them with v.
 func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Result) (*validate.Lookalikes, error) {
+	found, err := syncedRows(p)
+	if err != nil {
+		return nil, err
+	}
+	return v.CheckLookalikes(vres, found)
+}
+
+// syncedRows reads the rows of a catalog query (as text) and its Sync.
+func syncedRows(p *pgconn.Pipeline) ([][]string, error) {
 	rows, err := pipelineRows(p)
 	if err != nil {
 		return nil, err
@@ -476,7 +528,7 @@ func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Re
 			found[i] = append(found[i], string(c))
 		}
 	}
-	return v.CheckLookalikes(vres, found)
+	return found, nil
 }
 
 // pipelineRows reads the next result of p, a query's: its rows, copied.

@@ -186,23 +186,40 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
 	}
-	// Before the planner folds a look-alike on constants: the catalog check,
-	// under the same search path and role.
-	look, err := v.lookalikes(cctx, tx, r.Validation)
-	if err != nil {
+	refused := func(err error) bool {
 		var ve *Error
 		if errors.As(err, &ve) {
 			ve.SQL = r.SQL
 			r.Err, r.Message, r.Validation = err, err.Error(), nil
-			return
+			return true
 		}
-		fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
+		return false
+	}
+	// Pin the query's name resolution (pin.go), then, before the planner
+	// folds a look-alike on constants, the catalog check under the pinned
+	// path and the same role.
+	pin, err := v.pin(cctx, tx, r.Validation)
+	if err != nil {
+		if !refused(err) {
+			fail(fmt.Errorf("validate: explain: pin: %w", err))
+		}
+		return
+	}
+	look, err := v.lookalikes(cctx, tx, r.Validation, pin)
+	if err != nil {
+		if !refused(err) {
+			fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
+		}
 		return
 	}
 	// QueryExecModeExec uses the extended protocol, which refuses more than
 	// one statement, without filling the prepared statement cache.
 	var plan []byte
-	if err := tx.QueryRow(cctx, explainPrefix+r.SQL, pgx.QueryExecModeExec).Scan(&plan); err != nil {
+	if err := tx.QueryRow(cctx, explainPrefix+pin.SQL, pgx.QueryExecModeExec).Scan(&plan); err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Position > int32(len(explainPrefix)) {
+			pe.Position = int32(pin.Position(int(pe.Position)-len(explainPrefix)) + len(explainPrefix))
+		}
 		fail(fmt.Errorf("validate: explain: %w", err))
 		return
 	}
@@ -234,9 +251,45 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	r.PlanRows = parsed[0].Plan.PlanRows
 }
 
+// pin runs PinQuery in tx, locks what Pin says and sets the pinned
+// search path.
+func (v *Validator) pin(ctx context.Context, tx pgx.Tx, res *Result) (*Pin, error) {
+	sql, params := v.PinQuery(res)
+	args := []any{pgx.QueryExecModeExec}
+	for _, p := range params {
+		args = append(args, p)
+	}
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
+		var kind, i, a, b string
+		err := row.Scan(&kind, &i, &a, &b)
+		return []string{kind, i, a, b}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	p, err := v.Pin(res, found)
+	if err != nil {
+		return nil, err
+	}
+	if p.Lock != "" {
+		if _, err := tx.Exec(ctx, p.Lock, pgx.QueryExecModeExec); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tx.Exec(ctx, "SELECT pg_catalog.set_config('search_path', $1, true)", pgx.QueryExecModeExec, p.SearchPath); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // lookalikes runs the look-alike check of res in tx: LookalikeQuery, then
-// LookalikeObjectsQuery where the database holds user functions.
-func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lookalikes, error) {
+// the objects query (of the pinned relations) where the database holds
+// user functions.
+func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result, pin *Pin) (*Lookalikes, error) {
 	sql, params := v.LookalikeQuery(res)
 	found, err := catalogRows(ctx, tx, sql, params)
 	if err != nil {
@@ -246,7 +299,7 @@ func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lo
 	if err != nil || !l.NeedsObjects() {
 		return l, err
 	}
-	sql, params = v.LookalikeObjectsQuery(res)
+	sql, params = v.PinnedObjectsQuery(pin)
 	if found, err = catalogRows(ctx, tx, sql, params); err != nil {
 		return nil, err
 	}

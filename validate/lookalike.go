@@ -17,11 +17,19 @@ type uses struct {
 	own   map[string]bool    // every function name and operator symbol written, bare or qualified
 	rels  map[[2]string]bool // relations: schema (as resolved), name
 	types map[[2]string]bool // types named: schema as written ("" when bare), name
+
+	// What pinning (pin.go) resolves on the server and checks.
+	relSites  []relSite
+	typeSites []typeSite
+	casts     []castSite
+	ranges    map[string]bool // names and aliases of range items
+	derived   bool            // a CTE, subquery, function or aliased join in FROM: columns may be renamed
+	base      int             // where Result.SQL starts in the text the sites' locations count in
 }
 
 func newUses() *uses {
 	return &uses{calls: map[string]bool{}, ops: map[string]bool{}, own: map[string]bool{},
-		rels: map[[2]string]bool{}, types: map[[2]string]bool{}}
+		rels: map[[2]string]bool{}, types: map[[2]string]bool{}, ranges: map[string]bool{}}
 }
 
 // notation records the names of t.f and (x).f: PostgreSQL calls f(t) when

@@ -74,6 +74,7 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 		return nil, v.rejected(sql, c)
 	}
 	if !c.needsLimitRewrite(c.top) {
+		c.uses.base = statementOffset(sql, tree)
 		return c.result(statementText(sql, tree)), nil
 	}
 	if appendable && c.top.LimitCount == nil {
@@ -111,7 +112,9 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 			return nil, v.rewriteFailed(sql, c.issues, "the normalized form of the query is not stable")
 		}
 	}
-	return c.result(out), nil
+	res := c.result(out)
+	res.uses = c2.uses // the sites of out, the text that runs
+	return res, nil
 }
 
 // validateAppended validates sql with " LIMIT max" appended, in one parse.
@@ -149,6 +152,7 @@ func (v *Validator) validateAppended(sql string) (res *Result, err error, ok boo
 		return nil, v.rejected(sql, c), true
 	}
 	c.add(CodeLimitAdded, SeverityInfo, -1, "LIMIT %d added", v.cfg.maxLimit)
+	c.uses.base = statementOffset(text, tree)
 	return c.result(statementText(text, tree)), nil, true
 }
 
@@ -179,6 +183,16 @@ func statementText(sql string, tree *pg.ParseResult) string {
 		end = start + n
 	}
 	return strings.TrimSpace(sql[start:end])
+}
+
+// statementOffset is where statementText's text starts in sql: the tree's
+// locations are offsets in sql.
+func statementOffset(sql string, tree *pg.ParseResult) int {
+	start := int(tree.Stmts[0].StmtLocation)
+	if start < 0 || start > len(sql) {
+		start = 0
+	}
+	return start + len(sql[start:]) - len(strings.TrimLeft(sql[start:], " \t\n\v\f\r"))
 }
 
 func (c *checker) result(sql string) *Result {
