@@ -180,8 +180,13 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	defer end()
 	// The validator lexes string literals the standard way; so must the
 	// server, whatever the session says, or 'a\' would end elsewhere.
+	// jit off: the catalog checks' plans would be compiled (hundreds of
+	// milliseconds each), and an EXPLAIN compiles nothing. Their statements
+	// are prepared once per connection (pgx's statement cache), with
+	// generic plans: planning them costs more than running them.
 	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true), "+
-		"set_config('standard_conforming_strings', 'on', true)",
+		"set_config('standard_conforming_strings', 'on', true), set_config('jit', 'off', true), "+
+		"set_config('plan_cache_mode', 'force_generic_plan', true)",
 		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
@@ -205,7 +210,7 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		}
 		return
 	}
-	look, err := v.lookalikes(cctx, tx, r.Validation, pin)
+	look, err := v.lookalikes(cctx, tx, fmt.Sprintf("%p", db), r.Validation, pin)
 	if err != nil {
 		if !refused(err) {
 			fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
@@ -255,7 +260,7 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 // search path.
 func (v *Validator) pin(ctx context.Context, tx pgx.Tx, res *Result) (*Pin, error) {
 	sql, params := v.PinQuery(res)
-	args := []any{pgx.QueryExecModeExec}
+	args := []any{pgx.QueryExecModeCacheStatement}
 	for _, p := range params {
 		args = append(args, p)
 	}
@@ -286,20 +291,26 @@ func (v *Validator) pin(ctx context.Context, tx pgx.Tx, res *Result) (*Pin, erro
 	return p, nil
 }
 
-// lookalikes runs the look-alike check of res in tx: LookalikeQuery, then
-// the objects query (of the pinned relations) where the database holds
-// user functions.
-func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result, pin *Pin) (*Lookalikes, error) {
-	sql, params := v.LookalikeQuery(res)
-	found, err := catalogRows(ctx, tx, sql, params)
-	if err != nil {
-		return nil, err
+// lookalikes runs the look-alike check of res in tx: LookalikeQuery (its
+// rows kept per database handle dbKey and pinned path for LookalikeTTL),
+// then the objects query of the pinned relations where the database holds
+// user functions, views, policies or domain constraints.
+func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, dbKey string, res *Result, pin *Pin) (*Lookalikes, error) {
+	key := dbKey + "\x00" + pin.SearchPath
+	found, ok := v.looks.Get(key)
+	if !ok {
+		sql, params := v.LookalikeQuery(res)
+		var err error
+		if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+			return nil, err
+		}
+		v.looks.Put(key, found)
 	}
 	l, err := v.CheckLookalikes(res, found)
-	if err != nil || !l.NeedsObjects() {
+	if err != nil || !pin.NeedsObjects() {
 		return l, err
 	}
-	sql, params = v.PinnedObjectsQuery(pin)
+	sql, params := v.PinnedObjectsQuery(pin)
 	if found, err = catalogRows(ctx, tx, sql, params); err != nil {
 		return nil, err
 	}
@@ -311,7 +322,7 @@ func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result, pin 
 
 // catalogRows runs one of the look-alike check's queries.
 func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([][]string, error) {
-	args := []any{pgx.QueryExecModeExec}
+	args := []any{pgx.QueryExecModeCacheStatement}
 	for _, p := range params {
 		args = append(args, p)
 	}

@@ -321,11 +321,19 @@ WHERE p.pronamespace {=} ANY (path.oids) GROUP BY p.proname
 UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
 FROM path, uops o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
 WHERE o.oprnamespace {=} ANY (path.oids) GROUP BY o.oprname
-UNION ALL SELECT 'objects', '', '' WHERE EXISTS (SELECT FROM uprocs) OR EXISTS (SELECT FROM uops)
+UNION ALL SELECT 'objects', '', '' WHERE ` + objectsExist)
+
+// objectsExist tells whether the database holds a user function or
+// operator at all (else no view, policy, index, cast or domain can call
+// one), or a view, policy or domain constraint of its own (whose text may
+// call a built-in the policy refuses, definitions.go). su is the
+// superusers.
+var objectsExist = `(EXISTS (SELECT FROM supers su, pg_catalog.pg_proc p WHERE ` + userProc + `)
+	OR EXISTS (SELECT FROM supers su, pg_catalog.pg_operator o WHERE ` + userOp + `)
 	OR EXISTS (SELECT FROM pg_catalog.pg_policy)
 	OR EXISTS (SELECT FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid {=} r.ev_class WHERE ` + userNamespace("c.relnamespace") + `)
 	OR EXISTS (SELECT FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
-		WHERE ` + userNamespace("t.typnamespace") + `)`)
+		WHERE ` + userNamespace("t.typnamespace") + `))`
 
 // objectsSQL is LookalikeObjectsQuery's query.
 var objectsSQL = sqlText(lookalikeCTEs + `,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -38,6 +39,12 @@ import (
 // after the check, analysis either resolved without it (an exact or
 // polymorphic match, which the new cast does not outrank) or failed at the
 // EXPLAIN, so the query never ran.
+
+// LookalikeTTL is how long the rows of the look-alike query
+// (LookalikeQuery) run under a pinned search path may be kept and reused:
+// the path holds only schemas whose trusted owners can create objects in
+// them, so a kept answer misses at most what they created in that time.
+const LookalikeTTL = 10 * time.Second
 
 // relSite is a relation the query names: where, and as written.
 type relSite struct {
@@ -130,10 +137,16 @@ type Pin struct {
 	// definitions check (PinnedObjectsQuery), in the same transaction.
 	Lock string
 
-	rels   [][2]string // the relations named, as resolved
-	types  [][2]string // the types named, as resolved
-	shifts []shift
+	objects bool        // the objects query must run
+	rels    [][2]string // the relations named, as resolved
+	types   [][2]string // the types named, as resolved
+	shifts  []shift
 }
+
+// NeedsObjects reports whether the objects query (PinnedObjectsQuery)
+// must run: the database holds a user function or operator, a policy, a
+// view or a domain constraint of its own.
+func (p *Pin) NeedsObjects() bool { return p.objects }
 
 // shift is text inserted into SQL at byte offset at.
 type shift struct{ at, n int }
@@ -214,6 +227,8 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			ss[i-1], fs[i-1] = r[2], r[3]
 		case "hooked":
 			hooked[r[2]] = true
+		case "objects":
+			p.objects = true
 		default:
 			return nil, fmt.Errorf("validate: pin: unknown kind %q", r[0])
 		}
@@ -368,29 +383,35 @@ const trustedRolesCTE = `tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.
 //   - hooked, 0, column, "": a column of those relations whose type (or its
 //     base or element type) an untrusted role owns or could create casts for;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
-//     (untrusted, as above), d (a domain).
+//     (untrusted, as above), d (a domain);
+//   - objects, 0, "", "": the database holds a user function or operator,
+//     a policy, a view or a domain constraint of its own, so the objects
+//     query must run (NeedsObjects).
 var pinSQL = sqlText(`WITH RECURSIVE ` + trustedRolesCTE + `,
+supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper)),
 q AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) WITH ORDINALITY q(s, r, i)),
-rels AS MATERIALIZED (SELECT q.i, c.oid, c.relnamespace, c.relowner FROM q LEFT JOIN pg_catalog.pg_class c
-	ON c.oid {=} pg_catalog.to_regclass(CASE WHEN q.s {=} '' THEN pg_catalog.quote_ident(q.r)
-	ELSE pg_catalog.concat(pg_catalog.quote_ident(q.s), '.', pg_catalog.quote_ident(q.r)) END)),
+rels AS MATERIALIZED (SELECT q.i, c.oid, c.relnamespace, c.relowner FROM q LEFT JOIN LATERAL (SELECT c.oid, c.relnamespace, c.relowner
+	FROM pg_catalog.pg_class c WHERE c.oid {=} pg_catalog.to_regclass(CASE WHEN q.s {=} '' THEN pg_catalog.quote_ident(q.r)
+	ELSE pg_catalog.concat(pg_catalog.quote_ident(q.s), '.', pg_catalog.quote_ident(q.r)) END) OFFSET 0) c ON true),
 qt AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY q(s, t, i)),
-typs AS MATERIALIZED (SELECT qt.i, t.oid, t.typnamespace, t.typtype FROM qt LEFT JOIN pg_catalog.pg_type t
-	ON t.oid {=} pg_catalog.to_regtype(CASE WHEN qt.s {=} '' THEN pg_catalog.quote_ident(qt.t)
-	ELSE pg_catalog.concat(pg_catalog.quote_ident(qt.s), '.', pg_catalog.quote_ident(qt.t)) END)),
-cols AS MATERIALIZED (SELECT a.attname, a.atttypid AS root FROM rels r JOIN pg_catalog.pg_attribute a ON a.attrelid {=} r.oid
-	WHERE a.attnum {>} 0 AND NOT a.attisdropped),
+typs AS MATERIALIZED (SELECT qt.i, t.oid, t.typnamespace, t.typtype FROM qt LEFT JOIN LATERAL (SELECT t.oid, t.typnamespace, t.typtype
+	FROM pg_catalog.pg_type t WHERE t.oid {=} pg_catalog.to_regtype(CASE WHEN qt.s {=} '' THEN pg_catalog.quote_ident(qt.t)
+	ELSE pg_catalog.concat(pg_catalog.quote_ident(qt.s), '.', pg_catalog.quote_ident(qt.t)) END) OFFSET 0) t ON true),
+cols AS MATERIALIZED (SELECT a.attname, a.atttypid AS root FROM rels r, LATERAL (SELECT a.attname, a.atttypid
+	FROM pg_catalog.pg_attribute a WHERE a.attrelid {=} r.oid AND a.attnum {>} 0 AND NOT a.attisdropped OFFSET 0) a),
 chain(root, oid) AS (SELECT c.root, c.root FROM cols c UNION SELECT t.oid, t.oid FROM typs t WHERE t.oid IS NOT NULL
-	UNION SELECT ch.root, v.u FROM chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid,
-	LATERAL (VALUES (t.typbasetype), (t.typelem)) v(u) WHERE v.u {<>} 0),
+	UNION SELECT ch.root, v.u FROM chain ch, LATERAL (SELECT t.typbasetype, t.typelem FROM pg_catalog.pg_type t
+	WHERE t.oid {=} ch.oid OFFSET 0) t, LATERAL (VALUES (t.typbasetype), (t.typelem)) v(u) WHERE v.u {<>} 0),
+chaintypes AS MATERIALIZED (SELECT ch.root, t.typnamespace, t.typowner FROM chain ch, LATERAL (SELECT t.typnamespace, t.typowner
+	FROM pg_catalog.pg_type t WHERE t.oid {=} ch.oid OFFSET 0) t),
 nss AS (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false))
 	UNION SELECT r.relnamespace FROM rels r WHERE r.oid IS NOT NULL
-	UNION SELECT t.typnamespace FROM chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid),
+	UNION SELECT ct.typnamespace FROM chaintypes ct),
 nstrust AS MATERIALIZED (SELECT s.oid, (s.oid {=} 11 OR (n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
 	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, s.oid, 'CREATE')))) AS ok
 	FROM nss s JOIN pg_catalog.pg_namespace n ON n.oid {=} s.oid, tr),
-bad AS (SELECT DISTINCT ch.root FROM tr, chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid JOIN nstrust k ON k.oid {=} t.typnamespace
-	WHERE NOT k.ok OR NOT t.typowner {=} ANY (tr.oids))
+bad AS (SELECT DISTINCT ct.root FROM tr, chaintypes ct JOIN nstrust k ON k.oid {=} ct.typnamespace
+	WHERE NOT k.ok OR NOT ct.typowner {=} ANY (tr.oids))
 SELECT x.kind, x.i::pg_catalog.text, x.a, x.b FROM (
 SELECT 'path' AS kind, s.i, s.name::pg_catalog.text AS a, CASE WHEN k.ok THEN 't' ELSE 'f' END AS b
 FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY s(name, i)
@@ -403,4 +424,5 @@ UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, '' FROM cols 
 UNION ALL SELECT 'type', t.i, COALESCE(n.nspname::pg_catalog.text, ''),
 	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END)
 FROM typs t LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace LEFT JOIN bad b ON b.root {=} t.oid
+UNION ALL SELECT 'objects', 0, '', '' WHERE ` + objectsExist + `
 ) x ORDER BY x.kind, x.i, x.a`)

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/ttlcache"
 	"github.com/pganalyze/pg_query_go/v6/parser"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -19,6 +21,9 @@ import (
 // Validator checks SQL queries. It is safe for concurrent use.
 type Validator struct {
 	cfg *config
+	// looks keeps the look-alike query's rows per database handle and
+	// pinned search path, for LookalikeTTL (Explain).
+	looks *ttlcache.Cache[[][]string]
 }
 
 // New returns a Validator. With no options it denies the system catalogs,
@@ -31,7 +36,7 @@ func New(opts ...Option) *Validator {
 			o.apply(cfg)
 		}
 	}
-	return &Validator{cfg: cfg}
+	return &Validator{cfg: cfg, looks: ttlcache.New[[][]string](LookalikeTTL, 64)}
 }
 
 // Result describes an accepted query.
