@@ -54,3 +54,25 @@ func TestReadmeSnippet(t *testing.T) {
 		t.Error("the program never called the model")
 	}
 }
+
+// TestReadmeTestCommand: the command .ci/run ends with (README's test
+// command) is the one README's Tests section shows.
+func TestReadmeTestCommand(t *testing.T) {
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tests, ok := strings.Cut(string(readme), "\n## Tests\n")
+	if !ok {
+		t.Fatal("README has no Tests section")
+	}
+	if !strings.Contains(tests, "```sh\n"+last+"\n```") {
+		t.Errorf("README's Tests section does not show .ci/run's command %q in a sh block", last)
+	}
+}
