@@ -10,13 +10,13 @@
 //	}
 //	fmt.Println(res.SQL, res.Columns, res.Rows, res.Confidence)
 //
-// The Engine composes the stage packages, each usable alone: schema
+// The [Engine] composes the stage packages, each usable alone: schema
 // (introspection, M-Schema), retrieve (table ranking), link (column and value
 // links), plan (join paths), generate (prompt and candidates from an llm.Model),
 // validate (parse-tree allow-list, lint, EXPLAIN), repair (deterministic fixes)
 // and execute (the read-only executor). Its small interfaces are aliases of
-// the stages' own: LLM (llm.Model), Embedder and SchemaStore (retrieve), and
-// Scorer, which ranks validated candidates. The sections below are the
+// the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve), and
+// [Scorer], which ranks validated candidates. The sections below are the
 // Engine's guide; the security model, the CLI, the web console and the MCP
 // server are described in the repository's docs/ folder.
 //
@@ -31,8 +31,8 @@
 //
 //  1. retrieve the tables (scope: the request's schema plus public; as many as
 //     the question needs, see retrieve); when no word of the
-//     question is the schema's (Match none, below WithMinMatch/MinMatch,
-//     default weak), stop with ErrRetrievalMiss before calling the model; link
+//     question is the schema's (Match none, below [WithMinMatch]/[MinMatch],
+//     default weak), stop with [ErrRetrievalMiss] before calling the model; link
 //     phrases to columns and stored values; plan the joins of the tables the
 //     question needs (those it names and those that join them, plus the tables
 //     of strong column links), only through tables of the context (the skeleton
@@ -53,13 +53,13 @@
 //     prompt and sample again; only tables the request may read are added
 //     (resolved along its search path and scope: a scoped tenant never gets
 //     another tenant's table), and Result.Context ends with them, the new
-//     candidates have Origin backward and Timings/Tracer report a backward
+//     candidates have Origin backward and [Timings]/[Tracer] report a backward
 //     stage. Only if still none plans, send targeted repair prompts
-//     (WithRepairAttempts, default 2);
+//     ([WithRepairAttempts], default 2);
 //  5. make ties deterministic: a grouped query that orders and limits its rows
 //     gets its grouping keys as last sort keys (rule order.tie_break, see
 //     repair), so the same tied group comes back on every run and every plan;
-//     then score the survivors (Scorer): DefaultScorer groups them by result
+//     then score the survivors ([Scorer]): [DefaultScorer] groups them by result
 //     (cheap candidates are run with a 2,000-row cap; results equal up to the
 //     order of their columns count as one answer, the same column order breaking
 //     ties between orders) and weighs each by the votes its result gathers, then
@@ -77,41 +77,41 @@
 //     outside the context, join-skeleton agreement, cost; ties go to the
 //     earlier candidate. Then the chosen query's confidence: see
 //     Confidence. Abstain below
-//     WithMinConfidence / MinConfidence (formerly WithAbstainBelow /
-//     AbstainBelow);
+//     [WithMinConfidence] / [MinConfidence] (formerly [WithAbstainBelow] /
+//     [AbstainBelow]);
 //  6. run the best through the executor (read-only, scope-pinned search_path,
 //     timeouts, row cap, optional role).
 //
 // # Options
 //
-// Options: WithLLM, WithEmbedder, WithStore, WithScorer, WithK,
-// WithRepairAttempts, WithMaxRows, WithMaxTables, WithStatementTimeout,
-// WithGenerateBudget, WithTimeout, WithModelTimeout, WithScope,
-// WithSharedSchemas, WithRole, WithGlossary, WithModules,
-// WithValueIndex, WithMinConfidence, WithUncertainBelow,
-// WithCalibrator, WithMinMatch,
-// WithIntrospectOptions, WithCatalog (a catalog read before, e.g. from an
-// index file), WithWorkload (join edges and usage learnt from the workload,
-// see workload), WithInputLimits, WithProgress, WithTracer,
-// WithLogger (nil: silent); per
-// call Evidence, Scope, AsRole, MaxRows, MinConfidence, MinMatch,
-// Timeout, OnProgress (this request's model waits, for a server that
-// routes progress to the client that asked), History (see below).
+// Options: [WithLLM], [WithEmbedder], [WithStore], [WithScorer], [WithK],
+// [WithRepairAttempts], [WithMaxRows], [WithMaxTables], [WithStatementTimeout],
+// [WithGenerateBudget], [WithTimeout], [WithModelTimeout], [WithScope],
+// [WithSharedSchemas], [WithRole], [WithGlossary], [WithModules],
+// [WithValueIndex], [WithMinConfidence], [WithUncertainBelow],
+// [WithCalibrator], [WithMinMatch],
+// [WithIntrospectOptions], [WithCatalog] (a catalog read before, e.g. from an
+// index file), [WithWorkload] (join edges and usage learnt from the workload,
+// see workload), [WithInputLimits], [WithProgress], [WithTracer],
+// [WithLogger] (nil: silent); per
+// call [Evidence], [Scope], [AsRole], [MaxRows], [MinConfidence], [MinMatch],
+// [Timeout], [OnProgress] (this request's model waits, for a server that
+// routes progress to the client that asked), [History] (see below).
 //
 // # Knowledge
 //
 // Knowledge: Learn(ctx, k) teaches the engine one Knowledge: an
 // example (nl2sql.Example(question, sql), optional Note; the SQL must
-// validate and plan on this database, else ErrInvalid/ErrUnsafe with the
-// reason), a doc (Kind: KnowledgeDoc, Text, optionally the Table and
+// validate and plan on this database, else [ErrInvalid]/[ErrUnsafe] with the
+// reason), a doc (Kind: [KnowledgeDoc], Text, optionally the Table and
 // Column it documents; both must exist) or a term (KindTerm, Term,
-// Targets: tables or table.columns; at most MaxTermTargets = 64 as given,
-// more is ErrInput/too_long; the same table or column named twice, e.g.
+// Targets: tables or table.columns; at most [MaxTermTargets] = 64 as given,
+// more is [ErrInput]/too_long; the same table or column named twice, e.g.
 // orders and public.orders, is kept once). Each gets a stable ID (learning the
 // same thing twice stores it once); Forget(ctx, id) removes it and
 // Knowledge(ctx) lists it. It lives in the engine's schema store, beside the
 // schema documents but never pruned by a re-index: the in-memory store writes
-// it into the index file (SaveIndex, restored by LoadIndex), the pgvector
+// it into the index file (SaveIndex, restored by [LoadIndex]), the pgvector
 // store keeps it in its table (a data column added by the store's
 // migration), so it survives restarts with either. Examples are the few-shot
 // examples of similar questions; docs of the tables in a question's context
@@ -140,7 +140,7 @@
 // lock. So an acknowledged example, doc or term (a Learn that returned, a
 // "Learnt" page, a printed line) survives a restart, a concurrent writer and
 // a kill -9 of any writer, and the file is whole at every moment. A write
-// that fails is an ErrConfig saying so: the change holds in that engine and
+// that fails is an [ErrConfig] saying so: the change holds in that engine and
 // goes with its next write. Knowledge (and Forget of an ID the engine has
 // not seen) read the file again when it changed. Reading takes no lock (the
 // file is always whole), so an index in a read-only folder still loads. SaveIndexFile on the bound
@@ -170,31 +170,31 @@
 //
 // Follow-up questions: History(turns...) gives a request the conversation
 // so far (Turn{Question, SQL, Columns}, oldest first; at most
-// MaxHistoryTurns = 20, each question and SQL within the input limits).
+// [MaxHistoryTurns] = 20, each question and SQL within the input limits).
 // The prompt shows the latest three turns in a "Conversation so far" section
 // with a rule to resolve "it", "those", "and in 2023?" against them; the
 // previous turn's tables join the context (only those the request's scope may
 // read: a turn never brings in another tenant's table). A question that
 // names nothing of the schema ("And what about 2019?") is answered as a
 // follow-up: the previous tables become its subject (reason history, joined
-// in the skeleton) instead of an ErrRetrievalMiss; a question that stands
+// in the skeleton) instead of an [ErrRetrievalMiss]; a question that stands
 // on its own keeps them for reference (reason previous, never joined).
 //
 // # Scopes and option names
 //
-// A scope (WithScope, Scope) that names no schema holding a
-// table is an ErrConfig naming it, on every call (and at Prepare for
+// A scope ([WithScope], [Scope]) that names no schema holding a
+// table is an [ErrConfig] naming it, on every call (and at Prepare for
 // WithScope). The option vocabulary (With* when a value is made, a bare
 // noun for one call, one name per concept across packages) is written down in
 // CONTRIBUTING.md.
 //
 // # Tracing
 //
-// Tracing: a Tracer (WithTracer) is told as each stage ends
-// (StageRetrieve, StageLink, StagePlan, StagePrompt, StageGenerate,
-// StageValidate, StageBackward, StageRepair, StageScore,
-// StageExecute; SchemaContext runs the first four) with its wall time and
-// its own error. A Tracer that also implements StageStarter is told as each
+// Tracing: a [Tracer] ([WithTracer]) is told as each stage ends
+// ([StageRetrieve], [StageLink], [StagePlan], [StagePrompt], [StageGenerate],
+// [StageValidate], [StageBackward], [StageRepair], [StageScore],
+// [StageExecute]; [SchemaContext] runs the first four) with its wall time and
+// its own error. A Tracer that also implements [StageStarter] is told as each
 // stage starts and returns the stage's context, under which the stage's model
 // requests and queries run and with which it ends: a span per stage, in the
 // pgx style. Candidates carry typed Origin (sample, backward,
@@ -202,50 +202,50 @@
 //
 // # Time budgets
 //
-// Time budgets: WithTimeout (default 60 s; per call Timeout) bounds a
+// Time budgets: [WithTimeout] (default 60 s; per call [Timeout]) bounds a
 // whole Ask after the engine is prepared, model calls and their retries
-// included; WithModelTimeout (default 30 s) bounds each attempt at a model
+// included; [WithModelTimeout] (default 30 s) bounds each attempt at a model
 // call, and an attempt that times out is retried while the budget allows (no
 // retry starts whose wait would cross the deadline). A model that does not
-// answer in time makes Ask return ErrLLM ("the model did not answer within
+// answer in time makes Ask return [ErrLLM] ("the model did not answer within
 // 30s", "the question's 60s budget ran out while waiting for the model") with
-// the partial Result; the samples still running are cancelled. WithProgress
+// the partial [Result]; the samples still running are cancelled. [WithProgress]
 // also reports each wait for the model (stages generate, backward,
 // repair). Building a model with provider.FromSpec (what the CLI and the
 // MCP server do with --llm/--llm-url) checks what it can without a call:
 // a base URL that is not an absolute http(s) URL, or OpenAI's or Anthropic's
-// own API without a key, is an error at start. Engine.SchemaContext (the CLI's retrieve and
+// own API without a key, is an error at start. [Engine.SchemaContext] (the CLI's retrieve and
 // --dry-run) returns what the model would be shown, with Match and
 // Known.
 //
 // # Results
 //
-// The Result holds SQL (the query as written plus its fixes, never the
+// The [Result] holds SQL (the query as written plus its fixes, never the
 // row cap), Columns, Rows, Truncated, TruncatedBy (row_cap: RowCap
 // rows were read and there were more; byte_cap: the values reached the
 // executor's 4 MiB byte cap first), RowCap (the cap it ran with), Notes
-// (what the engine changed, in words: a MaxRows over the engine's cap is
+// (what the engine changed, in words: a [MaxRows] over the engine's cap is
 // capped and says so; the cap that cut the rows), Confidence (the
-// probability that the answer is right), Verdict (JSON status:
+// probability that the answer is right), [Verdict] (JSON status:
 // answered, uncertain or abstained), Reasons, Alternatives, Clarify,
-// Signals (see Confidence),
+// [Signals] (see Confidence),
 // Attempts (model calls), Tables (read by the SQL), Context (shown to the
 // model), Candidates (each with origin, votes, status, score, failure code,
-// repairs applied), per-stage Timings, and on failure Error{code, class,
+// repairs applied), per-stage [Timings], and on failure Error{code, class,
 // message}.
 //
 // # Errors
 //
 // Failures are *nl2sql.Error with a class matching a sentinel:
-// ErrRetrievalMiss, ErrColumnMiss, ErrJoinPathMiss, ErrExecution,
-// ErrLLM, ErrUnsafe (rejected_unsafe: a policy refusal, validate.Unsafe
-// of its code, or a table of another scope named by its schema), ErrInvalid
+// [ErrRetrievalMiss], [ErrColumnMiss], [ErrJoinPathMiss], [ErrExecution],
+// [ErrLLM], [ErrUnsafe] (rejected_unsafe: a policy refusal, validate.Unsafe
+// of its code, or a table of another scope named by its schema), [ErrInvalid]
 // (invalid_sql: SQL given to Run or Learn that does not parse or names a
-// table that does not exist: a slip, not an attack), ErrNoAnswer, ErrConfig
-// (config_error: also an Ask without a model, WithLLM, and an unknown scope;
-// the question matching no table is ErrRetrievalMiss), ErrInput
+// table that does not exist: a slip, not an attack), [ErrNoAnswer], [ErrConfig]
+// (config_error: also an Ask without a model, [WithLLM], and an unknown scope;
+// the question matching no table is ErrRetrievalMiss), [ErrInput]
 // (input_error: an input over its length limit, refused before any work; it
-// also matches ErrTooLong), ErrConnection (connection_error: the database
+// also matches [ErrTooLong]), [ErrConnection] (connection_error: the database
 // could not be reached or the connection broke: down at Prepare, while the
 // candidates were checked, or under the running query; never reported as a
 // model or query failure). Error.Code (and the JSON code) is always set:
@@ -260,16 +260,16 @@
 // # Careless calls
 //
 // Careless calls fail plainly, never with a panic: a nil context, an empty
-// question and Pick without candidates are ErrInput; an Engine not made
+// question and Pick without candidates are [ErrInput]; an [Engine] not made
 // by New (nil or the zero value), a nil or typed-nil pool, K outside 1-100
-// or a table cap below 1 are ErrConfig; nil options and WithScorer(nil)
-// change nothing, and a Scorer's non-finite scores count as the lowest or
+// or a table cap below 1 are [ErrConfig]; nil options and WithScorer(nil)
+// change nothing, and a [Scorer]'s non-finite scores count as the lowest or
 // highest there is. A request whose context ended (cancelled, or past its
-// deadline or its WithTimeout budget) outside a model wait is an
-// ErrExecution coded canceled or timeout, and errors.Is matches
+// deadline or its [WithTimeout] budget) outside a model wait is an
+// [ErrExecution] coded canceled or timeout, and errors.Is matches
 // context.Canceled or context.DeadlineExceeded: it is never reported as
 // the input's, the configuration's or the question's fault. A pool the caller
-// closed, or a database dropped under the engine, is ErrConnection on every
+// closed, or a database dropped under the engine, is [ErrConnection] on every
 // call that needs the database, Repair and Check included (they had
 // reported it as a broken query). TestRobust* (robustness_test.go) asserts
 // each.
@@ -277,9 +277,9 @@
 // # Input limits
 //
 // Input limits: a question may have at most 4,000 characters and evidence
-// 8,000 (DefaultMaxQuestionChars, DefaultMaxEvidenceChars;
+// 8,000 ([DefaultMaxQuestionChars], [DefaultMaxEvidenceChars];
 // WithInputLimits(question, evidence) changes them), SQL at most 64 KiB
-// (MaxSQLBytes, the parser's limit) in Check, Repair, Pick and Run.
+// ([MaxSQLBytes], the parser's limit) in Check, Repair, Pick and Run.
 // Longer input fails at once with an input_error naming the size and the
 // limit: a 5 MB question or a 39 MB query costs microseconds, and a question at
 // the limit about 25 ms of retrieval and linking on the demo ERP
@@ -298,9 +298,9 @@
 //
 // # Caller SQL: Check, Run, Repair, Pick
 //
-// (*Engine).SchemaContext returns the context and prompt without calling a model;
-// (*Engine).Check validates and plans caller SQL under the same policy as
-// Run without running it (CheckResult{OK, SQL, Issues, SQLState, Message,
+// [Engine.SchemaContext] returns the context and prompt without calling a model;
+// [Engine.Check] validates and plans caller SQL under the same policy as
+// Run without running it ([CheckResult]{OK, SQL, Issues, SQLState, Message,
 // Position, Cost}); Run executes it; Repair and Pick apply the
 // deterministic repairs and the scorer to SQL written elsewhere (their SQL is
 // the caller's with only the fixes applied). A qualified column the validator
@@ -320,12 +320,12 @@
 //
 // Result.Confidence (and PickResult.Confidence, for SQL any system
 // wrote) is the probability that the answer is right, not a score. The
-// engine measures Signals of the chosen query, deterministically, from what
+// engine measures [Signals] of the chosen query, deterministically, from what
 // it already has (signals.go):
 //
 //   - agreement: the share of the candidates' votes that returned the same
 //     rows (support, groups, the score margin over the best different
-//     answer), the Scorer's score;
+//     answer), the [Scorer]'s score;
 //   - question against SQL: the share of the question's words the query uses
 //     (in its names, constants and its describe description, through the
 //     thesaurus), the share of what the query returns and filters on that the
@@ -345,31 +345,31 @@
 //   - the run and lint: no rows, a constant no row holds, repeated rows, rows
 //     counted twice, warnings, repairs.
 //
-// A Calibrator turns them into the probability. The default
-// (DefaultCalibrator, calibration.json) is a logistic regression with
+// A [Calibrator] turns them into the probability. The default
+// ([DefaultCalibrator], calibration.json) is a logistic regression with
 // one weight per signal and a bias (30 parameters), fitted by go generate (it runs
 // TestSpiderPools -update; the test fails when the file is not what the
 // fit gives) on spider-pools and negatives made from it: each question
 // with another question's candidates (same database: every system agrees,
 // on the wrong question), with SELECT 1, and each pick alone (what an Ask
-// with one sample sees). WithCalibrator sets another; nl2sql calibrate
-// fits one on your own exam and --calibrator FILE (or LoadCalibrator +
+// with one sample sees). [WithCalibrator] sets another; nl2sql calibrate
+// fits one on your own exam and --calibrator FILE (or [LoadCalibrator] +
 // WithCalibrator) uses it.
 //
 // # Verdicts
 //
-// The Verdict (JSON "status"; Candidate.Status is another thing) says
-// what to do with it: answered at or above WithUncertainBelow
-// (DefaultUncertainBelow 0.7); uncertain below it: the rows are returned,
+// The [Verdict] (JSON "status"; Candidate.Status is another thing) says
+// what to do with it: answered at or above [WithUncertainBelow]
+// ([DefaultUncertainBelow] 0.7); uncertain below it: the rows are returned,
 // to be shown as a guess with the Reasons in words ("the query reads
 // employees; the question asks about customers and revenue, which it does
 // not use", "the question asks for 5 rows; the query returns one count") and,
 // when the candidates disagree, the Alternatives (SQL, description, first
 // rows, share of the votes) and a Clarify question from their difference
 // ("By order date or by requested ship date?"); abstained below
-// WithMinConfidence (default 0: never): Ask does not run the query and
-// returns ErrLowConfidence (an ErrNoAnswer, code low_confidence) with
-// the Result's SQL, reasons and alternatives.
+// [WithMinConfidence] (default 0: never): Ask does not run the query and
+// returns [ErrLowConfidence] (an [ErrNoAnswer], code low_confidence) with
+// the [Result]'s SQL, reasons and alternatives.
 //
 // # How well it is calibrated
 //
@@ -390,6 +390,6 @@
 //
 // # Concurrency and logging
 //
-// The Engine logs through an injected *slog.Logger (silent by default) and is
+// The [Engine] logs through an injected *slog.Logger (silent by default) and is
 // safe for concurrent use.
 package nl2sql
