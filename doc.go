@@ -308,14 +308,6 @@
 // unsafe; a relation that names nothing (V012 for custmers) is corrected to
 // the one table of the scope it misspells before the refusal is final.
 //
-// # End-to-end tests
-//
-// The end-to-end tests run Ask on the demo ERP with an httptest server
-// speaking the OpenAI wire format: success, deterministic repair (MySQL dialect
-// plus a misspelt column, no repair prompt sent), repair by prompt, unsafe
-// candidates rejected, every candidate failing (column miss, no SQL, model
-// down), abstention, result voting, tracing.
-//
 // # Confidence: answer, caveat or refuse
 //
 // Result.Confidence (and PickResult.Confidence, for SQL any system
