@@ -17,14 +17,7 @@ func TestReadmeSnippet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "## Use it from Go\n")
-	if !ok {
-		t.Fatal("README has no \"Use it from Go\" section")
-	}
+	section := readmeSection(t, "Use it from Go")
 	_, code, ok := strings.Cut(section, "```go\n")
 	code, _, ok2 := strings.Cut(code, "```\n")
 	if !ok || !ok2 || !strings.Contains(code, "package main") {
@@ -64,15 +57,21 @@ func TestReadmeTestCommand(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(ci)), "\n")
 	last := strings.TrimSpace(lines[len(lines)-1])
+	if tests := readmeSection(t, "Tests"); !strings.Contains(tests, "```sh\n"+last+"\n```") {
+		t.Errorf("README's Tests section does not show .ci/run's command %q in a sh block", last)
+	}
+}
+
+// readmeSection is README from the heading "## name" on.
+func readmeSection(t *testing.T, name string) string {
+	t.Helper()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, tests, ok := strings.Cut(string(readme), "\n## Tests\n")
+	_, section, ok := strings.Cut(string(readme), "\n## "+name+"\n")
 	if !ok {
-		t.Fatal("README has no Tests section")
+		t.Fatalf("README has no %q section", name)
 	}
-	if !strings.Contains(tests, "```sh\n"+last+"\n```") {
-		t.Errorf("README's Tests section does not show .ci/run's command %q in a sh block", last)
-	}
+	return section
 }
