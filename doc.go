@@ -82,6 +82,16 @@
 //  6. run the best through the executor (read-only, scope-pinned search_path,
 //     timeouts, row cap, optional role).
 //
+// # The database handle
+//
+// [New] takes a [DB]: a *pgxpool.Pool, or a type of your own that embeds one
+// and overrides what it observes (Query, BeginTx, Acquire). DB's Acquire
+// returns the concrete *pgxpool.Conn because the executor destroys a
+// connection a query left in a state it cannot reset, which only a pooled
+// connection allows; its documentation says why an interface result would
+// break every caller. Give the Engine a role that can only read (see
+// [ReaderRole]); [Engine.Prepare] warns when it can do more.
+//
 // # Options
 //
 // Options: [WithLLM], [WithEmbedder], [WithStore], [WithScorer], [WithK],
