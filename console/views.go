@@ -44,7 +44,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	res, err := c.eng.Ask(reqCtx(r), q, c.opts(ev)...)
 	e := &entry{Kind: "ask", Question: q, Evidence: ev, Res: res}
 	code := http.StatusOK
-	if err != nil {
+	if err != nil && !abstainedErr(err) {
 		e.Err = errText(err)
 		if errors.Is(err, nl2sql.ErrTooLong) {
 			code = http.StatusRequestEntityTooLarge
@@ -55,7 +55,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	}
 	data["Error"] = e.Err
 	if res != nil {
-		c.answerData(data, e, res, 1)
+		c.answerData(r, data, e, res, 1)
 	}
 	c.renderCode(w, r, code, "ask", data)
 }
@@ -94,7 +94,7 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 			res = again
 		}
 	}
-	c.answerData(data, e, res, page)
+	c.answerData(r, data, e, res, page)
 	c.render(w, r, "ask", data)
 }
 
@@ -165,11 +165,13 @@ func pageRows(res *nl2sql.Result, page int, base string) *rowsView {
 
 // answerData is the data of e's answer page, its rows those of res (e's
 // whole result, or its rows read again when e keeps only a page).
-func (c *Console) answerData(data map[string]any, e *entry, res *nl2sql.Result, page int) {
+func (c *Console) answerData(r *http.Request, data map[string]any, e *entry, res *nl2sql.Result, page int) {
 	data["ID"] = e.ID
 	data["Res"] = res
 	data["SQL"] = formatSQL(res.SQL)
-	if res.SQL != "" {
+	data["Chosen"], data["Taught"] = e.Chosen, e.Taught
+	c.verdictData(reqCtx(r), data, res)
+	if res.SQL != "" && res.Verdict != nl2sql.VerdictAbstained {
 		data["Rows"] = pageRows(res, page, "/a/"+e.ID)
 		ch := e.chartOf()
 		data["Chart"] = ch
