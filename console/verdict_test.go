@@ -98,24 +98,27 @@ func TestBrowserVerdicts(t *testing.T) {
 		t.Helper()
 		runIn(t, bctx, actions...)
 	}
-	ask := func(base, q string) chromedp.Action[chromedp.Void] {
-		return chromedp.Navigate(base + "/?q=" + url.QueryEscape(q))
+	// asked asks q on the console at base, waits for the verdict banner,
+	// reads the verdict and the banner's text, then does more.
+	asked := func(base, q string, verdict, banner *string, more ...chromedp.Action[chromedp.Void]) []chromedp.Action[chromedp.Void] {
+		return append([]chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(base + "/?q=" + url.QueryEscape(q)),
+			chromedp.WaitVisible(chromedp.CSS("#verdict")),
+			evalInto(verdict, `document.querySelector('#answer').dataset.verdict`),
+			textOf(banner, "#verdict"),
+		}, more...)
 	}
 
 	t.Run("employee count for top customers", func(t *testing.T) {
 		var verdict, banner, confClass, confBg, figureColour string
 		var confirm buttonStyle
-		run(t,
-			ask(plain.URL, qTopCustomers),
-			chromedp.WaitVisible(chromedp.CSS("#verdict")),
-			evalInto(&verdict, `document.querySelector('#answer').dataset.verdict`),
-			textOf(&banner, "#verdict"),
+		run(t, asked(plain.URL, qTopCustomers, &verdict, &banner,
 			evalInto(&confClass, `document.querySelector('#confidence').className`),
 			evalInto(&confBg, `getComputedStyle(document.querySelector('#confidence')).backgroundColor`),
 			evalInto(&figureColour, `(() => { const f = document.querySelector('#figure .big'); return f ? getComputedStyle(f).color : ''; })()`),
 			evalInto(&confirm, buttonStyleJS),
 			screenshot("uncertain"),
-		)
+		)...)
 		if verdict != "uncertain" && verdict != "abstained" {
 			t.Fatalf("verdict %q, want uncertain or abstained", verdict)
 		}
@@ -140,12 +143,7 @@ func TestBrowserVerdicts(t *testing.T) {
 	})
 	t.Run("SELECT 1 for two tables", func(t *testing.T) {
 		var verdict, reasons string
-		run(t,
-			ask(plain.URL, qEachDept),
-			chromedp.WaitVisible(chromedp.CSS("#verdict")),
-			evalInto(&verdict, `document.querySelector('#answer').dataset.verdict`),
-			textOf(&reasons, "#verdict"),
-		)
+		run(t, asked(plain.URL, qEachDept, &verdict, &reasons)...)
 		if (verdict != "uncertain" && verdict != "abstained") || !strings.Contains(reasons, "reads no table") {
 			t.Errorf("verdict %q, reasons %q", verdict, reasons)
 		}
@@ -155,11 +153,7 @@ func TestBrowserVerdicts(t *testing.T) {
 		var figures, rows, errs int
 		var confirm buttonStyle
 		var sqlShown bool
-		run(t,
-			ask(strict.URL, qEachDept),
-			chromedp.WaitVisible(chromedp.CSS("#verdict")),
-			evalInto(&verdict, `document.querySelector('#answer').dataset.verdict`),
-			textOf(&banner, "#verdict"),
+		run(t, asked(strict.URL, qEachDept, &verdict, &banner,
 			textOf(&reasons, "#reasons"),
 			countOf(&figures, "#figure, #chart"),
 			countOf(&rows, "#rows"),
@@ -167,7 +161,7 @@ func TestBrowserVerdicts(t *testing.T) {
 			evalInto(&sqlShown, `document.querySelector('#sql').checkVisibility()`), // folded in "The query (not run)"
 			evalInto(&confirm, buttonStyleJS),
 			screenshot("abstained"),
-		)
+		)...)
 		if verdict != "abstained" || !strings.HasPrefix(banner, "No answer.") || !strings.Contains(banner, "did not run") || !strings.Contains(reasons, "reads no table") {
 			t.Errorf("verdict %q, banner %q, reasons %q", verdict, banner, reasons)
 		}
@@ -183,7 +177,7 @@ func TestBrowserVerdicts(t *testing.T) {
 		var clarify, alt, sql, conf, taught string
 		var cards, rows int
 		run(t,
-			ask(alts.URL, qLatest),
+			chromedp.Navigate(alts.URL+"/?q="+url.QueryEscape(qLatest)),
 			chromedp.WaitVisible(chromedp.CSS("#alternatives")),
 			countOf(&cards, "#alternatives .alt"),
 			textOf(&clarify, "#clarify"),
