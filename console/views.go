@@ -91,7 +91,11 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			data["Error"] = "the rows could not be read again: " + errText(err)
 		} else {
-			res = again
+			// Its rows, with the answer's confidence, verdict and trace
+			// (a Run has none of them).
+			whole := *e.Res
+			whole.Rows = again.Rows
+			res = &whole
 		}
 	}
 	c.answerData(r, data, e, res, page)
