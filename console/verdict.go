@@ -2,9 +2,13 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -81,6 +85,32 @@ func (c *Console) verdictData(ctx context.Context, data map[string]any, res *nl2
 			data["Clarify"] = res.Clarify
 		}
 	}
+}
+
+// signal is one of the signals an answer's confidence was computed from,
+// as the trace shows it.
+type signal struct{ Name, Value string }
+
+// signalRows are sig's fields by their JSON names, sorted, their values
+// as JSON: whatever fields the engine's Signals has.
+func signalRows(sig *nl2sql.Signals) []signal {
+	if sig == nil {
+		return nil
+	}
+	b, err := json.Marshal(sig)
+	var fields map[string]json.RawMessage
+	if err != nil || json.Unmarshal(b, &fields) != nil {
+		return nil
+	}
+	out := make([]signal, 0, len(fields))
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		v := string(fields[name])
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f != math.Trunc(f) {
+			v = strconv.FormatFloat(f, 'f', 3, 64) // 0.667, not 0.6666666666666666
+		}
+		out = append(out, signal{Name: name, Value: v})
+	}
+	return out
 }
 
 // abstainedErr reports whether err is an abstention: the page says so in

@@ -224,6 +224,11 @@ func TestConsoleUseAlternative(t *testing.T) {
 	}
 	tok := csrf(t, page)
 	id := regexp.MustCompile(`name="id" value="([0-9a-f]+)"`).FindStringSubmatch(page)[1]
+	// The trace says why this confidence: the verdict and the signals.
+	if _, trace := c.get("/a/" + id + "/trace"); !strings.Contains(trace, `id="trace-confidence"`) || !strings.Contains(trace, ": uncertain.") ||
+		strings.Count(trace, "<tr><td><code>") < 5 {
+		t.Errorf("the trace does not show the signals of the confidence:\n%s", trace)
+	}
 	if code, _ := c.post("/teach/use", url.Values{"id": {id}, "alt": {"0"}}); code != http.StatusForbidden {
 		t.Errorf("without CSRF: %d", code)
 	}

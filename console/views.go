@@ -283,7 +283,8 @@ func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
 		c.gone(w, r)
 		return
 	}
-	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err}
+	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err,
+		"ConfClass": confidenceClass(e.Res.Confidence), "Signals": signalRows(e.Res.Signals)}
 	if e.Kind == "ask" {
 		cx, err := e.context(reqCtx(r), func(ctx context.Context) (*nl2sql.SchemaContext, error) {
 			return c.eng.SchemaContext(ctx, e.Question, c.opts(e.Evidence)...)
