@@ -2,9 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
@@ -186,5 +191,30 @@ func TestFitAlternatives(t *testing.T) {
 	alts = []Alternative{{SQL: "a", Rows: row(100)}}
 	if notes := fitAlternatives(alts, 4<<10); notes != nil || len(alts[0].Rows) != 1 {
 		t.Errorf("within the budget: notes %q, rows %d", notes, len(alts[0].Rows))
+	}
+}
+
+// TestVerdictFlags: the built server started with --min-confidence
+// abstains on SELECT 1 for a question about two tables (a result with
+// status abstained, not a tool error); a threshold outside 0..1 is
+// refused at start.
+func TestVerdictFlags(t *testing.T) {
+	for _, bad := range [][]string{{"--min-confidence", "1.5"}, {"--min-confidence", "-0.1"}, {"--uncertain-below", "-1"}} {
+		if _, err := parseFlags(append([]string{"--dsn", "postgres://x/y"}, bad...), io.Discard); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	dsn := erptest.Single(t)
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "```sql\nSELECT 1\n```"} })
+	cmd := exec.Command(buildBinary(t), "--dsn", dsn, "--llm", "openai:fake", "--llm-url", fake.BaseURL(), "--min-confidence", "0.5")
+	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=test")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	out := decode[NLQueryOutput](t, call(t, cs, "nl_query", map[string]any{"question": qEachDept}))
+	if out.Status != "abstained" || len(out.Rows) != 0 {
+		t.Errorf("status %q, %d rows", out.Status, len(out.Rows))
 	}
 }
