@@ -44,7 +44,11 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if model == nil && !*dryRun {
 		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
 	}
-	opts := append([]nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout)}, verdicts()...)
+	thresholds, err := verdicts()
+	if err != nil {
+		return err
+	}
+	opts := append([]nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout)}, thresholds...)
 	var spin *spinner
 	if isTerminal(stderr) && s.jsonl == "" {
 		// One question: show what it waits for while the model works.
@@ -119,12 +123,16 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // verdictFlags adds --min-confidence and --uncertain-below (with their
-// help texts) and returns the engine options they set.
-func (s *sub) verdictFlags(minHelp, uncertainHelp string) func() []nl2sql.Option {
+// help texts) and returns the engine options they set, once parsed; a
+// minimum outside 0..1 or a negative threshold is a usage error.
+func (s *sub) verdictFlags(minHelp, uncertainHelp string) func() ([]nl2sql.Option, error) {
 	minConf := s.fs.Float64("min-confidence", 0, minHelp)
 	uncertain := s.fs.Float64("uncertain-below", nl2sql.DefaultUncertainBelow, uncertainHelp)
-	return func() []nl2sql.Option {
-		return []nl2sql.Option{nl2sql.WithMinConfidence(*minConf), nl2sql.WithUncertainBelow(*uncertain)}
+	return func() ([]nl2sql.Option, error) {
+		if *minConf < 0 || *minConf > 1 || *uncertain < 0 {
+			return nil, usageErr("--min-confidence must be within 0..1 (got %g), --uncertain-below not negative (got %g)", *minConf, *uncertain)
+		}
+		return []nl2sql.Option{nl2sql.WithMinConfidence(*minConf), nl2sql.WithUncertainBelow(*uncertain)}, nil
 	}
 }
 

@@ -50,7 +50,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	eng, err := s.open(ctx, model, verdicts()...)
+	thresholds, err := verdicts()
+	if err != nil {
+		return err
+	}
+	eng, err := s.open(ctx, model, thresholds...)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,14 @@ func TestServeVerdicts(t *testing.T) {
 		}
 		stop()
 	}
+	for _, bad := range [][]string{{"--min-confidence", "1.5"}, {"--uncertain-below", "-1"}} {
+		for _, args := range [][]string{{"serve"}, {"ask", "How many?"}} {
+			args = append(append([]string{args[0], "--dsn", dsn, "--llm", "openai:fake", "--llm-url", fake.BaseURL()}, bad...), args[1:]...)
+			if code, _, errs := cli(t, args...); code != 2 || !strings.Contains(errs, "--min-confidence must be within 0..1") {
+				t.Errorf("%v: exit %d %s", args, code, errs)
+			}
+		}
+	}
 }
 
 // serveInProcess runs serve with args on a free loopback port and returns
