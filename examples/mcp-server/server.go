@@ -144,7 +144,9 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	}
 	h := &handlers{eng: eng, cfg: cfg, answers: newAnswers(keptAnswers)}
 	instructions := "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
-		"nl_query to ask in plain language, run_sql to run your own read-only SELECT."
+		"nl_query to ask in plain language, run_sql to run your own read-only SELECT. " +
+		"An nl_query result has a status: when it is uncertain, show the rows as a guess with its reasons; " +
+		"when it is abstained, nothing was run; in both, ask the user its clarify question or which of its alternatives they mean."
 	if !cfg.NoLearn {
 		instructions += " When the user confirms an nl_query answer, call learn with its id; when they correct it, " +
 			"call learn with the question and the right sql: later questions use it."

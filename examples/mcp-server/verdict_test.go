@@ -56,6 +56,9 @@ func TestNLQueryVerdicts(t *testing.T) {
 	dsn := erptest.Single(t)
 	model := splitModel(t, shipSQL)
 	cs := connect(t, NewServer(mustEngine(t, dsn, nl2sql.WithLLM(model)), Config{HasLLM: true}))
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "uncertain") || !strings.Contains(ins, "abstained") {
+		t.Errorf("the instructions do not say what the statuses mean: %q", ins)
+	}
 
 	res := call(t, cs, "nl_query", map[string]any{"question": qTopCustomers})
 	out := decode[NLQueryOutput](t, res)
