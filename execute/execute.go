@@ -40,9 +40,7 @@ type Executor struct {
 
 	tempFileLimitLogged atomic.Bool // the role may not set temp_file_limit: said once
 
-	// lookalikes keeps the look-alike query's rows per pinned search path
-	// for LookalikeTTL: only the path's trusted owners can change them.
-	lookalikes *ttlcache.Cache[[][]string]
+	catalog catalogCaches
 
 	maxMessageOnce  sync.Once
 	maxMessageBytes int
@@ -61,8 +59,21 @@ func New(pool Acquirer, opts ...Option) *Executor {
 		}
 	}
 	return &Executor{pool: pool, cfg: cfg, validators: map[string]*validate.Validator{},
-		lookalikes: ttlcache.New[[][]string](validate.LookalikeTTL, maxCachedValidators)}
+		catalog: catalogCaches{lookalikes: ttlcache.New[[][]string](validate.LookalikeTTL, maxCachedValidators),
+			objects: ttlcache.New[[][]string](validate.LookalikeTTL, maxCachedObjects)}}
 }
+
+// catalogCaches keep catalog checks' rows for validate.LookalikeTTL where
+// only trusted owners can change them: the look-alike query's per pinned
+// search path, the objects query's per pinned path and relations and types
+// when all it reached is trusted (validate.Lookalikes.Reusable).
+type catalogCaches struct {
+	lookalikes, objects *ttlcache.Cache[[][]string]
+}
+
+// maxCachedObjects bounds the objects query's cache (distinct sets of
+// relations read).
+const maxCachedObjects = 4096
 
 // Column describes a result column.
 type Column struct {
@@ -362,7 +373,7 @@ type session struct {
 // "query" for the query's (its EXPLAIN, with the error position moved back
 // onto the query text, and its preparation).
 func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, v *validate.Validator, vres *validate.Result,
-	stmts *catalogStatements, looks *ttlcache.Cache[[][]string]) (s *session, op string, err error) {
+	stmts *catalogStatements, caches *catalogCaches) (s *session, op string, err error) {
 	s = &session{major: serverMajor(pg)}
 	setup := setupSQL
 	if s.major > 0 && s.major < 15 {
@@ -426,7 +437,7 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		var lookRows [][]string
 		cached := false
 		if pin != nil {
-			lookRows, cached = looks.Get(pin.SearchPath)
+			lookRows, cached = caches.lookalikes.Get(pin.SearchPath)
 		}
 		if cached {
 			_ = p.Sync() // for the LOCK and the search path
@@ -456,19 +467,33 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 				return fail("begin", err)
 			}
 			if pin != nil {
-				looks.Put(pin.SearchPath, lookRows)
+				caches.lookalikes.Put(pin.SearchPath, lookRows)
 			}
 		}
 		if look, err = v.CheckLookalikes(vres, lookRows); err != nil {
 			return refused(err)
 		}
 		if (pin == nil && look.NeedsObjects()) || (pin != nil && pin.NeedsObjects()) {
+			// What the objects query says of trusted relations and types
+			// changes only by their owners: kept like the look-alikes.
 			_, objParams := v.LookalikeObjectsQuery(vres)
+			key := ""
 			if pin != nil {
 				_, objParams = v.PinnedObjectsQuery(pin)
+				key = pin.SearchPath + "\x00" + strings.Join(objParams, "\x00")
 			}
-			sendCatalogQuery(p, stmts.objects, objParams)
-			if _, err := readLookalikes(p, v, vres); err != nil {
+			objRows, ok := caches.objects.Get(key)
+			if key == "" || !ok {
+				sendCatalogQuery(p, stmts.objects, objParams)
+				if objRows, err = syncedRows(p); err != nil {
+					return fail("begin", err)
+				}
+			}
+			l, err := v.CheckLookalikes(vres, objRows)
+			if key != "" && !ok && l.Reusable() {
+				caches.objects.Put(key, objRows)
+			}
+			if err != nil {
 				return refused(err)
 			}
 		}
@@ -781,7 +806,7 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			return nil, fail("begin", err), false
 		}
 	}
-	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v, vres, stmts, e.lookalikes)
+	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v, vres, stmts, &e.catalog)
 	if s != nil && err != nil { // a look-alike: refused before the plan
 		e.cfg.logger.DebugContext(ctx, "execute: look-alike refused", "sql", sql, "err", err)
 		backstop.Stop()

@@ -22,8 +22,9 @@ import (
 type Validator struct {
 	cfg *config
 	// looks keeps the look-alike query's rows per database handle and
-	// pinned search path, for LookalikeTTL (Explain).
-	looks *ttlcache.Cache[[][]string]
+	// pinned search path, objects the objects query's where all it reached
+	// is trusted, for LookalikeTTL (Explain).
+	looks, objects *ttlcache.Cache[[][]string]
 }
 
 // New returns a Validator. With no options it denies the system catalogs,
@@ -36,7 +37,7 @@ func New(opts ...Option) *Validator {
 			o.apply(cfg)
 		}
 	}
-	return &Validator{cfg: cfg, looks: ttlcache.New[[][]string](LookalikeTTL, 64)}
+	return &Validator{cfg: cfg, looks: ttlcache.New[[][]string](LookalikeTTL, 64), objects: ttlcache.New[[][]string](LookalikeTTL, 1024)}
 }
 
 // Result describes an accepted query.

@@ -58,3 +58,15 @@ func (c *Cache[V]) Put(key string, v V) {
 	}
 	c.m[key] = entry[V]{v: v, expires: now.Add(c.ttl)}
 }
+
+// Keys returns the keys held, expired ones included (for tests and
+// diagnostics).
+func (c *Cache[V]) Keys() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys := make([]string, 0, len(c.m))
+	for k := range c.m {
+		keys = append(keys, k)
+	}
+	return keys
+}
