@@ -181,7 +181,7 @@ GRANT USAGE ON SCHEMA app TO `+f.Engine+`; GRANT SELECT ON app.moods TO `+f.Engi
 		"SELECT id FROM moods ORDER BY m DESC LIMIT 1":               "2",
 		"SELECT note::text AS x FROM moods WHERE id = 1":             "fine",
 		"SELECT CAST(id AS text) AS x FROM moods WHERE m IN ('bad')": "2",
-		"SELECT o::text AS x FROM moods o WHERE id = 1":               "(1,ok,fine)",
+		"SELECT o::text AS x FROM moods o WHERE id = 1":              "(1,ok,fine)",
 	} {
 		res := mustQuery(t, ex, sql, scope)
 		if res.RowCount != 1 || fmt.Sprint(res.Rows[0][0]) != want {
