@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -22,7 +23,8 @@ import (
 // pinning without the query's parse), everything is refused with V025; neither the error nor the debug log holds
 // the secret or the marker, and the connection stays usable.
 func TestLookalikes(t *testing.T) {
-	pool := lookalikes.New(t).Pool(t)
+	f := lookalikes.New(t)
+	pool := f.Pool(t)
 	var log bytes.Buffer
 	ex := New(pool, WithLogger(slog.New(slog.NewTextHandler(&syncWriter{w: &log}, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	scope := Scope("div_01", "public")
@@ -68,9 +70,11 @@ func TestLookalikes(t *testing.T) {
 	if !strings.Contains(log.String(), "look-alike refused") {
 		t.Errorf("no refusal logged:\n%s", log.String())
 	}
-	// The connections were kept and are clean: a table no look-alike
-	// touches still answers, with the shadowed built-ins qualified.
-	res := mustQuery(t, ex, "SELECT pg_catalog.lower(name) AS x FROM plain WHERE id OPERATOR(pg_catalog.=) ANY ('{1,2}') ORDER BY 1", scope)
+	// The connections were kept and are clean: the tenant's own table,
+	// read as its owner, answers with the built-ins its look-alikes shadow
+	// (pinned out of the path).
+	pgtest.Exec(t, f.AdminDSN, "GRANT "+f.Tenant+" TO "+f.Engine)
+	res := mustQuery(t, ex, "SELECT lower(name) AS x FROM plain WHERE id = ANY ('{1,2}') ORDER BY 1", scope, AsRole(f.Tenant))
 	if res.RowCount != 2 || res.Rows[0][0] != "ann" {
 		t.Errorf("qualified built-in: %v", res.Rows)
 	}

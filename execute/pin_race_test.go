@@ -5,9 +5,11 @@ package execute
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -29,10 +31,19 @@ func TestRedteam3LookalikeAfterCheck(t *testing.T) {
 func lookalikeAfterCheck(t *testing.T, schema string) {
 	f := lookalikes.New(t)
 	plantAsTenant(t, f, "CREATE TABLE div_01.staff (id int, name varchar(40)); INSERT INTO div_01.staff VALUES (1, 'Ann'), (2, 'Bob')")
+	pgtest.Exec(t, f.AdminDSN, "GRANT "+f.Tenant+" TO "+f.Engine)
 	ex := New(f.Pool(t))
+	// As the engine, the tenant's own table is refused outright: its owner
+	// could attach code to it that runs with the engine's privileges.
+	if e := queryErr(t, ex, "SELECT reverse(name) AS x FROM staff ORDER BY id", Scope("div_01", "public")); !errors.Is(e, ErrRejected) ||
+		!strings.Contains(e.Error(), validate.CodeMutable) {
+		t.Fatalf("the tenant's table read as the engine: %v, want V029", e)
+	}
+	// As its owner, the query runs, pinned.
 	scope := Scope("div_01", "public")
+	asOwner := AsRole(f.Tenant)
 	const sql = "SELECT reverse(name) AS x FROM staff ORDER BY id"
-	if res := mustQuery(t, ex, sql, scope); res.RowCount != 2 || res.Rows[0][0] != "nnA" {
+	if res := mustQuery(t, ex, sql, scope, asOwner); res.RowCount != 2 || res.Rows[0][0] != "nnA" {
 		t.Fatalf("before the attack: %v", res.Rows)
 	}
 	tenant := connect(t, f.AdminDSN)
@@ -46,7 +57,7 @@ func lookalikeAfterCheck(t *testing.T, schema string) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := ex.Query(ctx, sql, scope)
+		res, err := ex.Query(ctx, sql, scope, asOwner)
 		done <- outcome{res, err}
 	}()
 	admin := connect(t, f.AdminDSN)
@@ -67,7 +78,7 @@ func lookalikeAfterCheck(t *testing.T, schema string) {
 	}
 	// The look-alike is still there: the next query is refused or calls the
 	// built-in, never the tenant's function.
-	res, err := ex.Query(ctx, sql, scope)
+	res, err := ex.Query(ctx, sql, scope, asOwner)
 	if got := fmt.Sprint(res, err); lookalikes.Leaked(got) || (res != nil && lookalikes.Leaked(fmt.Sprint(res.Rows))) {
 		t.Fatalf("the look-alike ran on the next query: %s", got)
 	}
@@ -82,10 +93,12 @@ func lookalikeAfterCheck(t *testing.T, schema string) {
 func TestRedteam3ViewReplacedAfterCheck(t *testing.T) {
 	f := lookalikes.New(t)
 	plantAsTenant(t, f, "CREATE VIEW div_01.v_swap AS SELECT x::text AS x FROM (VALUES ('a'), ('b')) v(x)")
+	pgtest.Exec(t, f.AdminDSN, "GRANT "+f.Tenant+" TO "+f.Engine)
 	ex := New(f.Pool(t))
 	scope := Scope("div_01", "public")
+	asOwner := AsRole(f.Tenant)
 	const sql = "SELECT x FROM v_swap ORDER BY x"
-	if res := mustQuery(t, ex, sql, scope); res.RowCount != 2 {
+	if res := mustQuery(t, ex, sql, scope, asOwner); res.RowCount != 2 {
 		t.Fatalf("before the attack: %v", res.Rows)
 	}
 	tenant := connect(t, f.AdminDSN)
@@ -99,7 +112,7 @@ func TestRedteam3ViewReplacedAfterCheck(t *testing.T) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := ex.Query(ctx, sql, scope)
+		res, err := ex.Query(ctx, sql, scope, asOwner)
 		done <- outcome{res, err}
 	}()
 	admin := connect(t, f.AdminDSN)
@@ -121,18 +134,20 @@ func TestRedteam3ViewReplacedAfterCheck(t *testing.T) {
 	}
 }
 
-// TestPinCasts: explicit casts from or to a type the tenant owns are
-// refused (V029) in every spelling, since the tenant can create the cast's
+// TestPinCasts: on a superuser's table with a column of the tenant's enum,
+// explicit casts from or to a type the tenant owns are refused (V029) in
+// every spelling, since the tenant can create the cast's
 // function after any check (CREATE CAST takes no lock); a string literal
 // of the tenant's enum (its input function, no cast), comparisons and
 // sorting on it, and casts of built-in columns still run.
 func TestPinCasts(t *testing.T) {
 	f := lookalikes.New(t)
-	plantAsTenant(t, f, `CREATE TYPE div_01.mood AS ENUM ('ok', 'bad');
-CREATE TABLE div_01.moods (id int, m div_01.mood, note varchar(20));
-INSERT INTO div_01.moods VALUES (1, 'ok', 'fine'), (2, 'bad', 'sad')`)
+	plantAsTenant(t, f, `CREATE TYPE div_01.mood AS ENUM ('ok', 'bad')`)
+	pgtest.Exec(t, f.AdminDSN, `CREATE SCHEMA app; CREATE TABLE app.moods (id int, m div_01.mood, note varchar(20));
+INSERT INTO app.moods VALUES (1, 'ok', 'fine'), (2, 'bad', 'sad');
+GRANT USAGE ON SCHEMA app TO `+f.Engine+`; GRANT SELECT ON app.moods TO `+f.Engine)
 	ex := New(f.Pool(t))
-	scope := Scope("div_01", "public")
+	scope := Scope("app", "public")
 	for _, sql := range []string{
 		"SELECT m::text AS x FROM moods",
 		"SELECT CAST(m AS text) AS x FROM moods",
@@ -148,14 +163,11 @@ INSERT INTO div_01.moods VALUES (1, 'ok', 'fine'), (2, 'bad', 'sad')`)
 		"WITH c AS (SELECT m AS z FROM moods) SELECT z::text AS x FROM c",
 		"SELECT l.z::text AS x FROM moods o, LATERAL (SELECT o.m AS z) l",
 		"SELECT x FROM (VALUES (1)) v(y), LATERAL (SELECT (SELECT m FROM moods LIMIT 1)::text AS x) s",
-		"SELECT o::text AS x FROM moods o",
-		"SELECT CAST(o.* AS text) AS x FROM moods o",
-		"SELECT moods::text AS x FROM moods",
-		"SELECT id FROM moods WHERE note::mood = 'ok'",
+		"SELECT id FROM moods WHERE note::div_01.mood = 'ok'",
 		"SELECT id FROM moods WHERE m = CAST(note AS div_01.mood)",
-		`SELECT id FROM moods WHERE m = note::"mood"`,
+		`SELECT id FROM moods WHERE m = note::div_01."mood"`,
 		"SELECT 'x'::div_01.code AS x",
-		"SELECT CAST('x' AS code) AS x",
+		"SELECT CAST('x' AS div_01.code) AS x",
 	} {
 		e := queryErr(t, ex, sql, scope)
 		var ve *validate.Error
@@ -165,11 +177,11 @@ INSERT INTO div_01.moods VALUES (1, 'ok', 'fine'), (2, 'bad', 'sad')`)
 	}
 	for sql, want := range map[string]string{
 		"SELECT id FROM moods WHERE m = 'ok'":                        "1",
-		"SELECT id FROM moods WHERE m = 'bad'::mood":                 "2",
 		"SELECT id FROM moods WHERE m = 'bad'::div_01.mood":          "2",
 		"SELECT id FROM moods ORDER BY m DESC LIMIT 1":               "2",
 		"SELECT note::text AS x FROM moods WHERE id = 1":             "fine",
 		"SELECT CAST(id AS text) AS x FROM moods WHERE m IN ('bad')": "2",
+		"SELECT o::text AS x FROM moods o WHERE id = 1":              "(1,ok,fine)",
 	} {
 		res := mustQuery(t, ex, sql, scope)
 		if res.RowCount != 1 || fmt.Sprint(res.Rows[0][0]) != want {

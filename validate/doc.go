@@ -414,13 +414,19 @@
 //     database's owner, pg_database_owner) can create anything, then
 //     pg_temp; a tenant's function, aggregate or operator cannot be found
 //     by its bare name, whenever it is created;
+//   - a relation whose owner is not trusted is read only by a request
+//     running as that owner: its owner can attach code to it (an index
+//     expression the planner folds, statistics, a child table, a policy)
+//     with no lock a read-only role may take stopping it, and that code
+//     would run with the request role's privileges; as any other role the
+//     query is refused (V029), also where a view or policy reaches it;
 //   - the relations of an untrusted schema or owner are locked (Pin.Lock,
 //     ACCESS SHARE, which CREATE OR REPLACE VIEW, CREATE POLICY and ALTER
 //     TABLE wait for) before the objects query reads their definitions; a
 //     role that may read only some columns of one cannot lock it, and the
 //     query is refused (V029);
 //   - CREATE CAST takes no lock, so an explicit cast from or to a type an
-//     untrusted role owns (an enum, a domain, a table's row type) is
+//     untrusted role other than the request's owns (an enum, a domain, a table's row type) is
 //     refused (V029) in every spelling (x::t, CAST, text(x), through a
 //     subquery or CTE column); a string literal cast to such an enum runs
 //     its input function, not a cast, and is allowed, as are comparisons

@@ -187,7 +187,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 	if res != nil && res.uses != nil {
 		l.own = res.uses.own
 	}
-	var objects, defs []string
+	var objects, defs, foreign []string
 	for _, r := range rows {
 		if len(r) != 3 {
 			return nil, fmt.Errorf("validate: look-alike check: %d columns, want 3", len(r))
@@ -203,6 +203,9 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 			l.objects = true
 		case "untrusted":
 			l.untrusted = true
+		case "foreign":
+			foreign = append(foreign, fmt.Sprintf("the query reaches %s, which belongs to a role other than the database's owners, "+
+				"who can attach code to it that would run with this role's privileges; run the request as its owner", r[1]))
 		case "definition":
 			objects = append(objects, "")
 			defs = append(defs, v.definitionIssues(r[1], r[2])...)
@@ -242,7 +245,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 		}
 	}
 	msgs = append(msgs, defs...)
-	if len(msgs) == 0 {
+	if len(msgs) == 0 && len(foreign) == 0 {
 		return l, nil
 	}
 	sql := ""
@@ -250,7 +253,12 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 		sql = res.SQL
 	}
 	v.cfg.logger.Debug("validate: look-alikes on the search path", "issues", len(msgs))
-	return l, &Error{SQL: sql, Issues: lookalikeIssues(msgs)}
+	issues := lookalikeIssues(msgs)
+	slices.Sort(foreign)
+	for _, m := range slices.Compact(foreign) {
+		issues = append(issues, Issue{Code: CodeMutable, Severity: SeverityError, Message: m, Location: -1})
+	}
+	return l, &Error{SQL: sql, Issues: issues}
 }
 
 func funcShadowMessage(obj, name string) string {
@@ -412,6 +420,9 @@ JOIN pg_catalog.pg_policy p ON p.oid {=} c.obj WHERE c.cls {=} 3256 AND p.polqua
 UNION ALL SELECT 'definition', pg_catalog.pg_get_expr(k.conbin, 0), c.what FROM callers c
 JOIN pg_catalog.pg_constraint k ON k.oid {=} c.obj JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
 WHERE c.cls {=} {pg_constraint} AND k.conbin IS NOT NULL AND ` + userNamespace("t.typnamespace") + `
+UNION ALL SELECT 'foreign', c.oid::pg_catalog.regclass::pg_catalog.text, '' FROM tr, relset x, pg_catalog.pg_class c
+	WHERE c.oid {=} ANY (x.oids) AND NOT c.relowner {=} ANY (tr.oids)
+	AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid {=} c.relowner AND r.rolname {=} CURRENT_USER)
 UNION ALL SELECT 'untrusted', '', '' FROM tr WHERE EXISTS (SELECT FROM relset x, pg_catalog.pg_class c
 	WHERE c.oid {=} ANY (x.oids) AND NOT (c.relowner {=} ANY (tr.oids) AND ` + trustedNS("c.relnamespace") + `))
 	OR EXISTS (SELECT FROM typeset y, pg_catalog.pg_type t

@@ -163,10 +163,16 @@ func TestLookalikesInPlan(t *testing.T) {
 // under the trusted schemas only (validate.Pin), where the tenant's
 // look-alikes are not, so the server can only resolve it to the built-in.
 func TestLookalikesQualified(t *testing.T) {
-	pool := lookalikes.New(t).Pool(t)
-	v := validate.New(validate.WithSearchPath("div_01", "public"))
+	f := lookalikes.New(t)
+	// A superuser's copy of plain, in a schema only the owners can create
+	// in (the tenant's own tables are refused outright, V029).
+	pgtest.Exec(t, f.AdminDSN, `CREATE SCHEMA app; CREATE TABLE app.plain AS SELECT * FROM div_01.plain;
+GRANT USAGE ON SCHEMA app TO `+f.Engine+`; GRANT SELECT ON app.plain TO `+f.Engine)
+	pool := f.Pool(t)
+	v := validate.New(validate.WithSearchPath("app", "div_01", "public"))
 	for _, c := range []struct{ sql, code string }{
 		{"SELECT div_01.lower(name) AS x FROM plain", validate.CodeFuncNotAllowed},
+		{"SELECT id FROM div_01.plain", validate.CodeMutable},
 		{`SELECT "div_01"."lower"(name) AS x FROM plain`, validate.CodeFuncNotAllowed},
 		{"SELECT id FROM plain WHERE name OPERATOR(div_01.=) 'Ann'", validate.CodeFuncNotAllowed},
 		{"SELECT pg_catalog.lower(name) AS x, PG_CATALOG.UPPER(name) AS y FROM plain WHERE name OPERATOR(pg_catalog.=) 'Ann'", ""},

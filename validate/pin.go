@@ -27,18 +27,22 @@ import (
 // so the query reads what it read before; functions and operators can then
 // only resolve to objects nobody but the database's owners can change.
 //
-// What a tenant owns can still change: a view's or a policy's definition,
-// and the casts from and to its types. Relations of untrusted schemas or
-// owners are locked (ACCESS SHARE, which CREATE OR REPLACE VIEW, CREATE
-// POLICY and ALTER TABLE wait for) before the definitions check, so what the
-// check reads is what the plan uses. CREATE CAST takes no lock, so a cast
-// from or to a type such a role owns (an enum, a domain, a table's row type)
-// is refused: its function could be created after any check. A string
-// literal cast to an enum runs the type's input function, not a cast, and
-// stays allowed. Implicit casts are not refused: where a tenant adds one
-// after the check, analysis either resolved without it (an exact or
-// polymorphic match, which the new cast does not outrank) or failed at the
-// EXPLAIN, so the query never ran.
+// What a tenant owns can still change, and no lock a read-only role may
+// take stops all of it: an index whose expression the planner folds
+// (CREATE INDEX takes a SHARE lock, which does not wait for ACCESS SHARE),
+// extended statistics, a child table, a policy, a view. So a relation whose
+// owner is not trusted is read only by a request running as that owner
+// (AsRole), whose own code then runs with its own privileges; as any other
+// role it is refused (V029), directly or reached through a view or policy
+// (the objects query). Such a relation, read by its owner, and the
+// relations of untrusted schemas are still locked (ACCESS SHARE, which
+// CREATE OR REPLACE VIEW, CREATE POLICY and ALTER TABLE wait for) before
+// the definitions check, so what the check reads is what the plan uses.
+// CREATE CAST takes no lock, so an explicit cast from or to a type an
+// untrusted role other than the request's owns (an enum, a domain, a
+// table's row type) is refused: its function could be created after any
+// check. A string literal cast to such an enum runs the type's input
+// function, not a cast, and stays allowed.
 
 // LookalikeTTL is how long the rows of the look-alike query
 // (LookalikeQuery) run under a pinned search path may be kept and reused:
@@ -254,6 +258,12 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 		}
 		p.rels = append(p.rels, [2]string{schema, s.name})
 		q := pgx.Identifier{schema, s.name}.Sanitize()
+		if strings.Contains(flags, "w") {
+			msgs = append(msgs, fmt.Sprintf("relation %s belongs to a role other than the database's owners, who can attach code to it "+
+				"(an index expression, a policy, statistics, a child table) that would run with this role's privileges; "+
+				"run the request as its owner, or give the relation to the database's owner", display))
+			continue
+		}
 		if strings.Contains(flags, "u") {
 			untrustedRows = true
 			if !strings.Contains(flags, "s") {
@@ -378,10 +388,12 @@ const trustedRolesCTE = `tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.
 //   - path, i, schema, t|f: the request's path but pg_catalog, in order, and
 //     whether only trusted roles can create in each schema;
 //   - rel, i, schema, flags: where the i-th relation named resolves ("" when
-//     it does not); flags u (an untrusted schema or owner), s (the role holds
-//     SELECT on the whole relation, so it may lock it);
+//     it does not); flags u (an untrusted schema or owner), w (an untrusted
+//     owner other than the request's role), s (the role holds SELECT on the
+//     whole relation, so it may lock it);
 //   - hooked, 0, column, "": a column of those relations whose type (or its
-//     base or element type) an untrusted role owns or could create casts for;
+//     base or element type) an untrusted role other than the request's owns,
+//     and so may create casts for;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
 //     (untrusted, as above), d (a domain);
 //   - objects, 0, "", "": the database holds a user function or operator,
@@ -410,14 +422,16 @@ nss AS (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname {=} ANY (pg_
 nstrust AS MATERIALIZED (SELECT s.oid, (s.oid {=} 11 OR (n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
 	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, s.oid, 'CREATE')))) AS ok
 	FROM nss s JOIN pg_catalog.pg_namespace n ON n.oid {=} s.oid, tr),
-bad AS (SELECT DISTINCT ct.root FROM tr, chaintypes ct JOIN nstrust k ON k.oid {=} ct.typnamespace
-	WHERE NOT k.ok OR NOT ct.typowner {=} ANY (tr.oids))
+me(oid) AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname {=} CURRENT_USER),
+bad AS (SELECT DISTINCT ct.root FROM tr, chaintypes ct WHERE NOT ct.typowner {=} ANY (tr.oids)
+	AND NOT EXISTS (SELECT FROM me WHERE me.oid {=} ct.typowner))
 SELECT x.kind, x.i::pg_catalog.text, x.a, x.b FROM (
 SELECT 'path' AS kind, s.i, s.name::pg_catalog.text AS a, CASE WHEN k.ok THEN 't' ELSE 'f' END AS b
 FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY s(name, i)
 JOIN pg_catalog.pg_namespace n ON n.nspname {=} s.name JOIN nstrust k ON k.oid {=} n.oid WHERE n.oid {<>} 11
 UNION ALL SELECT 'rel', r.i, COALESCE(n.nspname::pg_catalog.text, ''), CASE WHEN r.oid IS NULL THEN ''
 	ELSE pg_catalog.concat(CASE WHEN NOT k.ok OR NOT r.relowner {=} ANY (tr.oids) THEN 'u' END,
+	CASE WHEN NOT r.relowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM me WHERE me.oid {=} r.relowner) THEN 'w' END,
 	CASE WHEN pg_catalog.has_table_privilege(r.oid, 'SELECT') THEN 's' END) END
 FROM tr, rels r LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} r.relnamespace LEFT JOIN nstrust k ON k.oid {=} r.relnamespace
 UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, '' FROM cols c JOIN bad b ON b.root {=} c.root
