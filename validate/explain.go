@@ -60,6 +60,7 @@ func (f explainOptionFunc) applyExplain(c *explainConfig) { f(c) }
 type explainConfig struct {
 	concurrency int
 	timeout     time.Duration
+	role        string
 }
 
 // Explain defaults.
@@ -67,6 +68,15 @@ const (
 	DefaultExplainConcurrency = 4
 	DefaultExplainTimeout     = 2 * time.Second
 )
+
+// AsRole explains as role (set_config('role', role, true) in each EXPLAIN's
+// transaction), the role the query will run as: privileges, row-level
+// security and pinning (a relation of an untrusted owner is read only by
+// that owner) are judged for it. The pool's login role must be a member of
+// role. "" is the login role.
+func AsRole(role string) ExplainOption {
+	return explainOptionFunc(func(c *explainConfig) { c.role = role })
+}
 
 // Concurrency bounds how many candidates are explained at once
 // (default DefaultExplainConcurrency).
@@ -128,7 +138,7 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 		wg.Add(1)
 		go func(r *ExplainResult) {
 			defer func() { <-sem; wg.Done() }()
-			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath))
+			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath), cfg.role)
 		}(&out[i])
 	}
 	wg.Wait()
@@ -146,7 +156,7 @@ func searchPathSetting(path []string) string {
 	return strings.Join(append(parts, "pg_temp"), ", ")
 }
 
-func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath string) {
+func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath, role string) {
 	fail := func(err error) {
 		r.Err = err
 		r.Message = err.Error()
@@ -190,6 +200,13 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
+	}
+	if role != "" {
+		// The role is set last: set_config takes the name itself.
+		if _, err := tx.Exec(cctx, "SELECT pg_catalog.set_config('role', $1, true)", pgx.QueryExecModeExec, role); err != nil {
+			fail(fmt.Errorf("validate: explain: set role: %w", err))
+			return
+		}
 	}
 	refused := func(err error) bool {
 		var ve *Error

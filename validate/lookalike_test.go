@@ -237,3 +237,28 @@ func TestLookalikesObjectsGate(t *testing.T) {
 		t.Error("a user function outside the path does not call for the objects query")
 	}
 }
+
+// TestExplainAsRole: Explain judges a candidate for the role the query
+// will run as. The tenant's own table, explained as the engine, is refused
+// (V029: its owner can attach code that would run with the engine's
+// privileges); explained as the tenant (its owner), it is planned, pinned:
+// the tenant's look-alike of lower is not on the path the plan resolves.
+func TestExplainAsRole(t *testing.T) {
+	f := lookalikes.New(t)
+	pgtest.Exec(t, f.AdminDSN, "GRANT "+f.Tenant+" TO "+f.Engine)
+	pool := f.Pool(t)
+	v := validate.New(validate.WithSearchPath("div_01", "public"))
+	const sql = "SELECT lower(name) AS x FROM plain"
+	r := v.Explain(context.Background(), pool, []string{sql})[0]
+	var ve *validate.Error
+	if !errors.As(r.Err, &ve) || !ve.Has(validate.CodeMutable) {
+		t.Errorf("as the engine: %v, want V029", r.Err)
+	}
+	r = v.Explain(context.Background(), pool, []string{sql}, validate.AsRole(f.Tenant))[0]
+	if r.Err != nil || !strings.Contains(string(r.Plan), "lower") || strings.Contains(string(r.Plan), "div_01.lower") {
+		t.Errorf("as the owner: %v, plan %s", r.Err, r.Plan)
+	}
+	if r := v.Explain(context.Background(), pool, []string{sql}, validate.AsRole("no_such_role_x"))[0]; r.Err == nil {
+		t.Error("an unknown role was accepted")
+	}
+}
