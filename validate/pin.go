@@ -190,6 +190,7 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 	typeSchema := make([]string, len(u.typeSites))
 	typeFlags := make([]string, len(u.typeSites))
 	hooked := map[string]bool{}
+	var reached [][2]string
 	for _, r := range rows {
 		if len(r) != 4 {
 			return nil, fmt.Errorf("validate: pin: %d columns, want 4", len(r))
@@ -214,6 +215,8 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			ss[i-1], fs[i-1] = r[2], r[3]
 		case "hooked":
 			hooked[r[2]] = true
+		case "reach":
+			reached = append(reached, [2]string{r[2], r[3]})
 		default:
 			return nil, fmt.Errorf("validate: pin: unknown kind %q", r[0])
 		}
@@ -247,11 +250,14 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			} else if !slices.Contains(lock, q) {
 				lock = append(lock, q)
 			}
+		} else if strings.Contains(flags, "v") && strings.Contains(flags, "s") && !slices.Contains(lock, q) {
+			lock = append(lock, q)
 		}
 		if s.schema == "" {
 			inserts = append(inserts, ins{s.loc, pgx.Identifier{schema}.Sanitize() + "."})
 		}
 	}
+	lock, msgs = lockReached(reached, lock, msgs)
 	for i, s := range u.typeSites {
 		schema := typeSchema[i]
 		if schema == "" {
@@ -327,6 +333,27 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 	return p, nil
 }
 
+// lockReached adds to lock the relations that the policies of the query's
+// relations read (reach rows: name, flags) and the role may lock, and
+// refuses those of an untrusted schema or owner it may not lock: the
+// rewriter locks them only after the definitions check, so a tenant
+// holding one could change it (replace a view, add a policy) in between
+// (TestRedteam4PolicySubqueryViewReplaced).
+func lockReached(reached [][2]string, lock, msgs []string) ([]string, []string) {
+	for _, r := range reached {
+		switch {
+		case strings.Contains(r[1], "s"):
+			if !slices.Contains(lock, r[0]) {
+				lock = append(lock, r[0])
+			}
+		case strings.Contains(r[1], "u"):
+			msgs = append(msgs, fmt.Sprintf("relation %s, which a row-level security policy of the query's relations reads, belongs to a schema or owner "+
+				"that can change it while the query is checked, and the role may read only some of its columns, so it cannot be locked; grant SELECT on the relation", r[0]))
+		}
+	}
+	return lock, msgs
+}
+
 // identStart reports whether s starts with an identifier: a letter, an
 // underscore, a byte of a multibyte character, a quoted identifier or a
 // Unicode-escaped one (U&"...").
@@ -354,17 +381,31 @@ func (v *Validator) PinnedObjectsQuery(p *Pin) (string, []string) {
 
 // trustedRoles are the roles that may change what a query resolves to:
 // superusers, the database's owner and pg_database_owner (public's owner).
-// trustedNS(x) tells a schema only they can create in.
-const trustedRolesCTE = `tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper
-	OR r.oid {=} (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname {=} pg_catalog.current_database())
-	OR r.rolname {=} 'pg_database_owner'))`
+// trustedNS(x) tells a schema only they can create in. An owner that is
+// not a superuser is trusted only while no other role but a superuser can
+// become it: a member of it (even NOINHERIT, which has_schema_privilege
+// does not count, may SET ROLE to it), or a role with CREATEROLE, which
+// may grant itself the membership at any time (before PostgreSQL 16)
+// (TestRedteam4TenantBecomesOwner).
+const trustedRolesCTE = `db AS (SELECT d.datdba AS oid, o.rolsuper OR NOT EXISTS (SELECT FROM pg_catalog.pg_roles m
+	WHERE NOT m.rolsuper AND m.oid {<>} o.oid AND (m.rolcreaterole OR pg_catalog.pg_has_role(m.oid, o.oid, 'MEMBER'))) AS sole
+	FROM pg_catalog.pg_database d JOIN pg_catalog.pg_roles o ON o.oid {=} d.datdba WHERE d.datname {=} pg_catalog.current_database()),
+tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r, db WHERE r.rolsuper
+	OR (db.sole AND (r.oid {=} db.oid OR r.rolname {=} 'pg_database_owner'))))`
 
 // pinSQL is PinQuery's query. Rows (kind, i, a, b), ordered:
 //   - path, i, schema, t|f: the request's path but pg_catalog, in order, and
 //     whether only trusted roles can create in each schema;
 //   - rel, i, schema, flags: where the i-th relation named resolves ("" when
 //     it does not); flags u (an untrusted schema or owner), s (the role holds
-//     SELECT on the whole relation, so it may lock it);
+//     SELECT on the whole relation, so it may lock it), v (a view, locked
+//     even when trusted: locking a view locks what it reads, which may be
+//     a tenant's);
+//   - reach, 0, relation (quoted, qualified), flags: a relation a row-level
+//     security policy of those relations (or of what their views and
+//     policies read, recursively) reads in a subquery; flags u and s as
+//     for rel. The query locks nothing of these until its rewriter runs,
+//     after the definitions check;
 //   - hooked, 0, column, "": a column of those relations whose type (or its
 //     base or element type) an untrusted role owns or could create casts for;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
@@ -378,13 +419,19 @@ qt AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_cat
 typs AS MATERIALIZED (SELECT qt.i, t.oid, t.typnamespace, t.typtype FROM qt LEFT JOIN pg_catalog.pg_type t
 	ON t.oid {=} pg_catalog.to_regtype(CASE WHEN qt.s {=} '' THEN pg_catalog.quote_ident(qt.t)
 	ELSE pg_catalog.concat(pg_catalog.quote_ident(qt.s), '.', pg_catalog.quote_ident(qt.t)) END)),
+reach(oid, pol) AS (SELECT r.oid, false FROM rels r WHERE r.oid IS NOT NULL
+	UNION SELECT d.refobjid, o.classid {=} 3256 FROM reach x JOIN pg_catalog.pg_depend o ON o.refclassid {=} {pg_class}
+	AND o.refobjid {=} x.oid AND o.classid {=} ANY ('{2618,3256}'::pg_catalog.oid[]) AND o.deptype {=} ANY ('{a,i}'::pg_catalog."char"[])
+	JOIN pg_catalog.pg_depend d ON d.classid {=} o.classid AND d.objid {=} o.objid AND d.refclassid {=} {pg_class}
+	AND d.refobjid {<>} x.oid),
+policed AS MATERIALIZED (SELECT DISTINCT c.oid, c.relname, c.relnamespace, c.relowner FROM reach x JOIN pg_catalog.pg_class c ON c.oid {=} x.oid WHERE x.pol),
 cols AS MATERIALIZED (SELECT a.attname, a.atttypid AS root FROM rels r JOIN pg_catalog.pg_attribute a ON a.attrelid {=} r.oid
 	WHERE a.attnum {>} 0 AND NOT a.attisdropped),
 chain(root, oid) AS (SELECT c.root, c.root FROM cols c UNION SELECT t.oid, t.oid FROM typs t WHERE t.oid IS NOT NULL
 	UNION SELECT ch.root, v.u FROM chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid,
 	LATERAL (VALUES (t.typbasetype), (t.typelem)) v(u) WHERE v.u {<>} 0),
 nss AS (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false))
-	UNION SELECT r.relnamespace FROM rels r WHERE r.oid IS NOT NULL
+	UNION SELECT r.relnamespace FROM rels r WHERE r.oid IS NOT NULL UNION SELECT p.relnamespace FROM policed p
 	UNION SELECT t.typnamespace FROM chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid),
 nstrust AS MATERIALIZED (SELECT s.oid, (s.oid {=} 11 OR (n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
 	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, s.oid, 'CREATE')))) AS ok
@@ -397,8 +444,12 @@ FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY s(name
 JOIN pg_catalog.pg_namespace n ON n.nspname {=} s.name JOIN nstrust k ON k.oid {=} n.oid WHERE n.oid {<>} 11
 UNION ALL SELECT 'rel', r.i, COALESCE(n.nspname::pg_catalog.text, ''), CASE WHEN r.oid IS NULL THEN ''
 	ELSE pg_catalog.concat(CASE WHEN NOT k.ok OR NOT r.relowner {=} ANY (tr.oids) THEN 'u' END,
-	CASE WHEN pg_catalog.has_table_privilege(r.oid, 'SELECT') THEN 's' END) END
+	CASE WHEN pg_catalog.has_table_privilege(r.oid, 'SELECT') THEN 's' END,
+	CASE WHEN (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid {=} r.oid) {=} 'v' THEN 'v' END) END
 FROM tr, rels r LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} r.relnamespace LEFT JOIN nstrust k ON k.oid {=} r.relnamespace
+UNION ALL SELECT 'reach', 0, pg_catalog.format('%I.%I', n.nspname, p.relname), pg_catalog.concat(
+	CASE WHEN NOT k.ok OR NOT p.relowner {=} ANY (tr.oids) THEN 'u' END, CASE WHEN pg_catalog.has_table_privilege(p.oid, 'SELECT') THEN 's' END)
+FROM tr, policed p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.relnamespace JOIN nstrust k ON k.oid {=} p.relnamespace
 UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, '' FROM cols c JOIN bad b ON b.root {=} c.root
 UNION ALL SELECT 'type', t.i, COALESCE(n.nspname::pg_catalog.text, ''),
 	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END)

@@ -1,0 +1,251 @@
+// The fourth red team, on pinning (validate.Pin, issue 25): what a tenant
+// that owns div_01 can still change after the engine's checks, while the
+// engine waits on a lock the tenant holds.
+
+package execute
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/lookalikes"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/validate"
+)
+
+// openBypass skips the test of a bypass this red team found and could not
+// close within pinning (docs/redteam4.md) unless NL2SQL_REDTEAM_OPEN is
+// set: with it, the test fails while the bypass is open.
+func openBypass(t *testing.T) {
+	t.Helper()
+	if os.Getenv("NL2SQL_REDTEAM_OPEN") == "" {
+		t.Skip("open bypass (docs/redteam4.md); set NL2SQL_REDTEAM_OPEN=1 to run it")
+	}
+}
+
+// raceOutcome is what the engine's query returned.
+type raceOutcome struct {
+	res *Result
+	err error
+}
+
+// leaked reports whether the outcome holds div_02's secret or the marker.
+func (o raceOutcome) leaked() bool {
+	return lookalikes.Leaked(fmt.Sprint(o.res, o.err)) || (o.res != nil && lookalikes.Leaked(fmt.Sprint(o.res.Rows)))
+}
+
+// raceTenant runs sql through ex while the tenant holds what hold takes (it
+// starts a transaction as the tenant), then, once the engine waits for a
+// lock, runs change as the tenant (it ends with COMMIT).
+func raceTenant(t *testing.T, f *lookalikes.Fixture, ex *Executor, sql string, opts []QueryOption, hold, change string) raceOutcome {
+	t.Helper()
+	ctx := ctxT(t)
+	tenant := connect(t, f.AdminDSN)
+	if _, err := tenant.Exec(ctx, "SET ROLE "+f.Tenant+"; BEGIN; "+hold); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan raceOutcome, 1)
+	go func() {
+		res, err := ex.Query(ctx, sql, opts...)
+		done <- raceOutcome{res, err}
+	}()
+	admin := connect(t, f.AdminDSN)
+	waitFor(t, "the engine to wait for the tenant's lock", func() bool {
+		return scalar[bool](t, admin, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+			AND usename = '`+f.Engine+`')`)
+	})
+	if _, err := tenant.Exec(ctx, change); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case o := <-done:
+		return o
+	case <-ctx.Done():
+		t.Fatal("the engine's query did not return")
+	}
+	return raceOutcome{}
+}
+
+// TestRedteam4ImplicitCastAfterExplain: pin.go argued that an implicit cast
+// the tenant adds after the check cannot change a resolution that
+// succeeded. It can: m = 'ok' on a tenant's enum resolves to
+// =(anyenum, anyenum), and with an implicit cast from the enum to text the
+// unknown literal's preference for the string category picks
+// =(text, text), which calls the cast's function on every row. The engine
+// parses the query twice (its EXPLAIN, then the statement it runs): the
+// tenant holds an index of the table (REINDEX, which its SELECT lock does
+// not conflict with), so the EXPLAIN's planner waits after its parse, and
+// creates the cast meanwhile; the statement that runs is parsed after it.
+func TestRedteam4ImplicitCastAfterExplain(t *testing.T) {
+	openBypass(t)
+	f := lookalikes.New(t)
+	plantAsTenant(t, f, `CREATE TYPE div_01.mood AS ENUM ('ok', 'bad');
+CREATE TABLE div_01.moods (id int PRIMARY KEY, m div_01.mood);
+INSERT INTO div_01.moods VALUES (1, 'ok'), (2, 'bad');
+CREATE FUNCTION div_01.mood_text(div_01.mood) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN RETURN div_01.pwn(); END $$`)
+	ex := New(f.Pool(t))
+	scope := Scope("div_01", "public")
+	for _, sql := range []string{"SELECT id FROM moods WHERE m = 'ok'", "SELECT id FROM moods WHERE m IN ('ok')"} {
+		if res := mustQuery(t, ex, sql, scope); res.RowCount != 1 {
+			t.Fatalf("%s before the attack: %v", sql, res.Rows)
+		}
+	}
+	o := raceTenant(t, f, ex, "SELECT id FROM moods WHERE m = 'ok'", []QueryOption{scope}, "REINDEX INDEX div_01.moods_pkey",
+		"CREATE CAST (div_01.mood AS text) WITH FUNCTION div_01.mood_text(div_01.mood) AS IMPLICIT; COMMIT")
+	if o.leaked() {
+		t.Fatalf("the cast created after the check ran: %v, %v", o.res, o.err)
+	}
+	if o.err == nil && (o.res.RowCount != 1 || fmt.Sprint(o.res.Rows[0][0]) != "1") {
+		t.Errorf("the query's meaning changed: %v", o.res.Rows)
+	}
+}
+
+// TestRedteam4IndexAfterCheck: LOCK ... IN ACCESS SHARE MODE does not
+// conflict with CREATE INDEX (SHARE) or CREATE STATISTICS (SHARE UPDATE
+// EXCLUSIVE), and the planner folds the immutable functions of every
+// index's (and extended statistics') expressions of the tables it plans.
+// The tenant holds an index of the table (REINDEX), so the EXPLAIN's
+// planner waits, and creates an index (statistics) calling its function;
+// the statement that runs is planned again, with the new index.
+func TestRedteam4IndexAfterCheck(t *testing.T) {
+	openBypass(t)
+	f := lookalikes.New(t)
+	plantAsTenant(t, f, `CREATE TABLE div_01.cards (id int PRIMARY KEY, name text);
+INSERT INTO div_01.cards VALUES (1, 'a'), (2, 'b'); ANALYZE div_01.cards`)
+	ex := New(f.Pool(t))
+	scope := Scope("div_01", "public")
+	const sql = "SELECT name FROM cards WHERE id = 1"
+	for _, change := range []string{
+		"CREATE INDEX cards_evil ON div_01.cards (div_01.idx(id))",
+		"CREATE STATISTICS div_01.cards_evil ON (div_01.idx(id)), id FROM div_01.cards",
+		"CREATE TABLE div_01.cards_child () INHERITS (div_01.cards); CREATE INDEX ON div_01.cards_child (div_01.idx(id))",
+	} {
+		t.Run(change[:22], func(t *testing.T) {
+			if res := mustQuery(t, ex, sql, scope); res.RowCount != 1 {
+				t.Fatalf("before the attack: %v", res.Rows)
+			}
+			o := raceTenant(t, f, ex, sql, []QueryOption{scope}, "REINDEX INDEX div_01.cards_pkey", change+"; COMMIT")
+			plantAsTenant(t, f, "DROP INDEX IF EXISTS div_01.cards_evil; DROP STATISTICS IF EXISTS div_01.cards_evil; DROP TABLE IF EXISTS div_01.cards_child")
+			if o.leaked() {
+				t.Fatalf("the index created after the check ran: %v, %v", o.res, o.err)
+			}
+		})
+	}
+}
+
+// TestRedteam4DomainConstraintAfterCheck: a value that reaches a column
+// of the tenant's domain through an input function (a column definition
+// list of json_to_record, XMLTABLE's columns, a string literal of a row
+// type holding the domain) runs the domain's constraints when the query
+// runs. ALTER DOMAIN ... ADD CONSTRAINT ... NOT VALID takes no lock the
+// engine holds: the tenant adds one calling its function while the
+// engine's EXPLAIN waits. (COALESCE, CASE, UNION and ARRAY with a literal
+// reduce the domain to its base type, and run nothing.)
+func TestRedteam4DomainConstraintAfterCheck(t *testing.T) {
+	openBypass(t)
+	f := lookalikes.New(t)
+	plantAsTenant(t, f, `CREATE DOMAIN div_01.label AS text;
+CREATE TABLE div_01.labels (id int PRIMARY KEY, l div_01.label);
+INSERT INTO div_01.labels VALUES (1, 'plant'), (2, NULL)`)
+	ex := New(f.Pool(t))
+	scope := Scope("div_01", "public")
+	for _, sql := range []string{
+		"SELECT COALESCE(l, 'none') AS x FROM labels ORDER BY id",
+		`SELECT x.l FROM labels, json_to_record('{"l": "none"}') AS x(l label) WHERE labels.id = 1`,
+		`SELECT x.l FROM labels, json_to_record('{"l": "none"}') AS x(l div_01.label) WHERE labels.id = 1`,
+		`SELECT x.l FROM labels, XMLTABLE('/r' PASSING ('<r><l>none</l></r>'::xml) COLUMNS l label PATH 'l') x WHERE labels.id = 1`,
+	} {
+		t.Run(sql[:30], func(t *testing.T) {
+			res, err := ex.Query(ctxT(t), sql, scope)
+			if err != nil {
+				t.Skipf("refused before the attack: %v", err)
+			}
+			if res.RowCount == 0 {
+				t.Fatalf("before the attack: no rows")
+			}
+			o := raceTenant(t, f, ex, sql, []QueryOption{scope}, "REINDEX INDEX div_01.labels_pkey",
+				"ALTER DOMAIN div_01.label ADD CONSTRAINT evil CHECK (div_01.chk(VALUE)) NOT VALID; COMMIT")
+			plantAsTenant(t, f, "ALTER DOMAIN div_01.label DROP CONSTRAINT evil")
+			if o.leaked() {
+				t.Fatalf("the domain constraint added after the check ran: %v, %v", o.res, o.err)
+			}
+		})
+	}
+}
+
+// TestRedteam4PolicySubqueryViewReplaced: the relations a row-level
+// security policy's subquery reads are not named by the query, so they are
+// not locked before the definitions check; the rewriter locks them only
+// while the EXPLAIN runs. The tenant holds the view the policy reads and
+// replaces it with one calling its function after the check.
+func TestRedteam4PolicySubqueryViewReplaced(t *testing.T) {
+	f := lookalikes.New(t)
+	plantAsTenant(t, f, `CREATE VIEW div_01.gate AS SELECT 1 AS id;
+CREATE TABLE div_01.docs (id int, body text);
+INSERT INTO div_01.docs VALUES (1, 'hello'), (2, 'hidden');
+ALTER TABLE div_01.docs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY p ON div_01.docs USING (id IN (SELECT g.id FROM div_01.gate g))`)
+	ex := New(f.Pool(t))
+	scope := Scope("div_01", "public")
+	const sql = "SELECT body FROM docs"
+	if res := mustQuery(t, ex, sql, scope); res.RowCount != 1 {
+		t.Fatalf("before the attack: %v", res.Rows)
+	}
+	o := raceTenant(t, f, ex, sql, []QueryOption{scope}, "LOCK TABLE div_01.gate IN ACCESS EXCLUSIVE MODE",
+		"CREATE OR REPLACE VIEW div_01.gate AS SELECT length(div_01.pwn()) AS id; COMMIT")
+	if o.leaked() {
+		t.Fatalf("the view replaced after the check ran: %v, %v", o.res, o.err)
+	}
+	var ve *validate.Error
+	if !errors.As(o.err, &ve) || !ve.Has(validate.CodeLookalike) {
+		t.Errorf("after the attack: %v, %v; want a V025 refusal of the new view", o.res, o.err)
+	}
+}
+
+// TestRedteam4TenantBecomesOwner: the pin query trusts a schema owned by
+// the database's owner (or pg_database_owner) where no other role has
+// CREATE, as has_schema_privilege says. A role that may become the owner
+// is not counted: a NOINHERIT member of the owner (it has no privilege of
+// the owner until SET ROLE), or a role with CREATEROLE (which, before
+// PostgreSQL 16, may grant itself the owner's membership at any time).
+// Such a tenant creates a look-alike in public, as the owner, while the
+// engine's EXPLAIN waits; the statement that runs is parsed after it,
+// under a path that still holds public.
+func TestRedteam4TenantBecomesOwner(t *testing.T) {
+	for _, c := range []struct{ name, setup, become string }{
+		{"noinherit member", "ALTER ROLE TENANT NOINHERIT; GRANT DBO TO TENANT", "SET LOCAL ROLE DBO"},
+		{"createrole", "ALTER ROLE TENANT CREATEROLE", "GRANT DBO TO TENANT; SET LOCAL ROLE DBO"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := lookalikes.New(t)
+			dbo := "dbo_" + f.Tenant[len("tenant_"):]
+			r := strings.NewReplacer("TENANT", f.Tenant, "DBO", dbo)
+			db := scalar[string](t, connect(t, f.AdminDSN), "SELECT current_database()")
+			pgtest.Exec(t, f.AdminDSN, "CREATE ROLE "+dbo+" NOLOGIN")
+			t.Cleanup(func() {
+				pgtest.Exec(t, f.AdminDSN, "REASSIGN OWNED BY "+dbo+" TO CURRENT_USER; DROP OWNED BY "+dbo)
+				pgtest.Exec(t, pgtest.AdminDSN(t), "DROP ROLE "+dbo)
+			})
+			pgtest.Exec(t, f.AdminDSN, r.Replace("ALTER DATABASE "+db+" OWNER TO DBO; REVOKE CREATE ON SCHEMA public FROM TENANT; "+c.setup))
+			plantAsTenant(t, f, "CREATE TABLE div_01.staff (id int PRIMARY KEY, name varchar(40)); INSERT INTO div_01.staff VALUES (1, 'Ann'), (2, 'Bob')")
+			ex := New(f.Pool(t))
+			scope := Scope("div_01", "public")
+			const sql = "SELECT reverse(name) AS x FROM staff ORDER BY id"
+			if res := mustQuery(t, ex, sql, scope); res.RowCount != 2 || res.Rows[0][0] != "nnA" {
+				t.Fatalf("before the attack: %v", res.Rows)
+			}
+			o := raceTenant(t, f, ex, sql, []QueryOption{scope}, "REINDEX INDEX div_01.staff_pkey",
+				r.Replace(c.become)+`; SET LOCAL check_function_bodies = off;
+				CREATE FUNCTION public.reverse(varchar) RETURNS text LANGUAGE sql STABLE AS $$ SELECT iban FROM div_02.bank_accounts LIMIT 1 $$; COMMIT`)
+			if o.leaked() {
+				t.Fatalf("the look-alike the owner's member created ran: %v, %v", o.res, o.err)
+			}
+			if o.err != nil || o.res.RowCount != 2 || o.res.Rows[0][0] != "nnA" {
+				t.Errorf("after the attack: %v, %v; want the built-in's nnA", o.res, o.err)
+			}
+		})
+	}
+}
