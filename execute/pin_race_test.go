@@ -124,8 +124,10 @@ func TestRedteam3ViewReplacedAfterCheck(t *testing.T) {
 // TestPinCasts: explicit casts from or to a type the tenant owns are
 // refused (V029) in every spelling, since the tenant can create the cast's
 // function after any check (CREATE CAST takes no lock); a string literal
-// of the tenant's enum (its input function, no cast), comparisons and
-// sorting on it, and casts of built-in columns still run.
+// of the tenant's enum (its input function, no cast), comparisons with
+// such literals and sorting on it, and casts of built-in columns still
+// run (an untyped literal compared with it is refused:
+// TestRedteam4ImplicitCastAfterExplain).
 func TestPinCasts(t *testing.T) {
 	f := lookalikes.New(t)
 	plantAsTenant(t, f, `CREATE TYPE div_01.mood AS ENUM ('ok', 'bad');
@@ -164,12 +166,12 @@ INSERT INTO div_01.moods VALUES (1, 'ok', 'fine'), (2, 'bad', 'sad')`)
 		}
 	}
 	for sql, want := range map[string]string{
-		"SELECT id FROM moods WHERE m = 'ok'":                        "1",
-		"SELECT id FROM moods WHERE m = 'bad'::mood":                 "2",
-		"SELECT id FROM moods WHERE m = 'bad'::div_01.mood":          "2",
-		"SELECT id FROM moods ORDER BY m DESC LIMIT 1":               "2",
-		"SELECT note::text AS x FROM moods WHERE id = 1":             "fine",
-		"SELECT CAST(id AS text) AS x FROM moods WHERE m IN ('bad')": "2",
+		"SELECT id FROM moods WHERE m = 'ok'::mood":                        "1",
+		"SELECT id FROM moods WHERE m = 'bad'::mood":                       "2",
+		"SELECT id FROM moods WHERE m = 'bad'::div_01.mood":                "2",
+		"SELECT id FROM moods ORDER BY m DESC LIMIT 1":                     "2",
+		"SELECT note::text AS x FROM moods WHERE id = 1":                   "fine",
+		"SELECT CAST(id AS text) AS x FROM moods WHERE m IN ('bad'::mood)": "2",
 	} {
 		res := mustQuery(t, ex, sql, scope)
 		if res.RowCount != 1 || fmt.Sprint(res.Rows[0][0]) != want {

@@ -78,6 +78,14 @@ func (u *uses) castUse(loc int, arg *pg.Node, tn *pg.TypeName) {
 	if c := arg.GetAConst(); c != nil && c.GetSval() != nil {
 		cs.literal = true
 	}
+	cs.cols, cs.singles, cs.star = columnRefs(arg, cs.cols, cs.singles, cs.star)
+	u.casts = append(u.casts, cs)
+}
+
+// columnRefs appends the last names of the column references in n to
+// cols, the one-name ones (which may name a range item's whole row) to
+// singles, and tells a t.* or * too.
+func columnRefs(n proto.Message, cols, singles []string, star bool) ([]string, []string, bool) {
 	var visit func(m proto.Message)
 	visit = func(m proto.Message) {
 		if n, ok := m.(*pg.Node); ok {
@@ -91,18 +99,64 @@ func (u *uses) castUse(loc int, arg *pg.Node, tn *pg.TypeName) {
 			last := cr.Fields[len(cr.Fields)-1]
 			switch {
 			case last.GetAStar() != nil:
-				cs.star = true
+				star = true
 			case last.GetString_() != nil:
-				cs.cols = append(cs.cols, last.GetString_().Sval)
+				cols = append(cols, last.GetString_().Sval)
 				if len(cr.Fields) == 1 {
-					cs.singles = append(cs.singles, last.GetString_().Sval)
+					singles = append(singles, last.GetString_().Sval)
 				}
 			}
 		}
 		eachChild(m, func(_ string, child proto.Message) { visit(child) })
 	}
-	visit(arg)
-	u.casts = append(u.casts, cs)
+	visit(n)
+	return cols, singles, star
+}
+
+// literalOperands records the column references of the operands of one
+// operator, comparison, CASE x WHEN or call that has an untyped literal
+// (a string or NULL) among its operands: which operator or function the
+// server picks for a value of a tenant's enum, composite, range or array
+// type and an unknown literal depends on the implicit casts from that
+// type, which the tenant can create at any time (m = 'ok' is
+// =(anyenum, anyenum) until a cast to text makes it =(text, text), which
+// calls the cast's function), and the engine parses the query again after
+// its checks (TestRedteam4ImplicitCastAfterExplain). Row constructors and
+// lists (IN, BETWEEN) are flattened: (m, id) = ('ok', 1) compares m with
+// 'ok'.
+func (u *uses) literalOperands(ops []*pg.Node) {
+	var flat []*pg.Node
+	var add func(n *pg.Node)
+	add = func(n *pg.Node) {
+		switch {
+		case n == nil:
+		case n.GetList() != nil:
+			for _, i := range n.GetList().Items {
+				add(i)
+			}
+		case n.GetRowExpr() != nil:
+			for _, i := range n.GetRowExpr().Args {
+				add(i)
+			}
+		default:
+			flat = append(flat, n)
+		}
+	}
+	for _, o := range ops {
+		add(o)
+	}
+	lit := false
+	for _, o := range flat {
+		if c := o.GetAConst(); c != nil && (c.GetSval() != nil || c.Isnull) {
+			lit = true
+		}
+	}
+	if !lit {
+		return
+	}
+	for _, o := range flat {
+		u.litCols, u.litSingles, u.litStar = columnRefs(o, u.litCols, u.litSingles, u.litStar)
+	}
 }
 
 // rangeItem records the name or alias of a range item (its whole-row
@@ -190,6 +244,7 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 	typeSchema := make([]string, len(u.typeSites))
 	typeFlags := make([]string, len(u.typeSites))
 	hooked := map[string]bool{}
+	resolved := map[string]bool{} // hooked columns whose type resolution a tenant's implicit cast can change
 	var reached [][2]string
 	for _, r := range rows {
 		if len(r) != 4 {
@@ -215,6 +270,9 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			ss[i-1], fs[i-1] = r[2], r[3]
 		case "hooked":
 			hooked[r[2]] = true
+			if r[3] == "x" {
+				resolved[r[2]] = true
+			}
 		case "reach":
 			reached = append(reached, [2]string{r[2], r[3]})
 		default:
@@ -300,6 +358,7 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			msgs = append(msgs, "the cast of a whole row may run a cast function the owner of its table can create at any time; cast its columns instead")
 		}
 	}
+	msgs = append(msgs, literalOperandIssues(u, resolved, untrustedRows)...)
 	if len(msgs) > 0 {
 		slices.Sort(msgs)
 		msgs = slices.Compact(msgs)
@@ -331,6 +390,36 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 		p.Lock = "LOCK TABLE " + strings.Join(lock, ", ") + " IN ACCESS SHARE MODE"
 	}
 	return p, nil
+}
+
+// literalOperandIssues refuses an untyped literal compared with, or
+// passed along with, a column whose type resolution a role other than the
+// database's owners can change (resolved: its type, or one it holds, is
+// that role's enum, composite, range or array type), a whole row of such
+// a role's relation, or a column of a subquery, CTE or function while the
+// query reads such a column (see literalOperands). A literal written with
+// its type ('ok'::mood) resolves to the built-in or fails: a new cast
+// makes the choice ambiguous, never another one.
+func literalOperandIssues(u *uses, resolved map[string]bool, untrustedRows bool) []string {
+	var msgs []string
+	for _, col := range u.litCols {
+		if resolved[col] {
+			msgs = append(msgs, fmt.Sprintf("column %s is compared with (or passed along with) an untyped literal, and its type is a role's other than the database's owners, "+
+				"which can add an implicit cast at any time that changes the operator or function chosen and runs its own function; write the literal with its type ('...'::type)", col))
+		}
+	}
+	whole := u.litStar
+	for _, s := range u.litSingles {
+		whole = whole || u.ranges[s]
+	}
+	if whole && untrustedRows {
+		msgs = append(msgs, "a whole row of a relation whose owner can add an implicit cast from its row type at any time is compared with an untyped literal; compare its columns instead")
+	}
+	if len(resolved) > 0 && u.derived && len(u.litCols) > 0 {
+		msgs = append(msgs, "the query compares a column of a subquery, CTE or function with an untyped literal while it reads a column of a type whose owner can add an implicit cast "+
+			"at any time that changes the operator chosen; write the literal with its type ('...'::type)")
+	}
+	return msgs
 }
 
 // lockReached adds to lock the relations that the policies of the query's
@@ -406,8 +495,11 @@ tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r, db WHERE r.ro
 //     policies read, recursively) reads in a subquery; flags u and s as
 //     for rel. The query locks nothing of these until its rewriter runs,
 //     after the definitions check;
-//   - hooked, 0, column, "": a column of those relations whose type (or its
-//     base or element type) an untrusted role owns or could create casts for;
+//   - hooked, 0, column, x|"": a column of those relations whose type (or
+//     its base or element type) an untrusted role owns or could create casts
+//     for; x when one of those types is not a domain (an enum, composite,
+//     range or array type), whose casts take part in resolving operators
+//     and functions;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
 //     (untrusted, as above), d (a domain).
 var pinSQL = sqlText(`WITH RECURSIVE ` + trustedRolesCTE + `,
@@ -436,8 +528,8 @@ nss AS (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname {=} ANY (pg_
 nstrust AS MATERIALIZED (SELECT s.oid, (s.oid {=} 11 OR (n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
 	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, s.oid, 'CREATE')))) AS ok
 	FROM nss s JOIN pg_catalog.pg_namespace n ON n.oid {=} s.oid, tr),
-bad AS (SELECT DISTINCT ch.root FROM tr, chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid JOIN nstrust k ON k.oid {=} t.typnamespace
-	WHERE NOT k.ok OR NOT t.typowner {=} ANY (tr.oids))
+bad AS (SELECT ch.root, pg_catalog.bool_or(t.typtype {<>} 'd') AS x FROM tr, chain ch JOIN pg_catalog.pg_type t ON t.oid {=} ch.oid
+	JOIN nstrust k ON k.oid {=} t.typnamespace WHERE NOT k.ok OR NOT t.typowner {=} ANY (tr.oids) GROUP BY ch.root)
 SELECT x.kind, x.i::pg_catalog.text, x.a, x.b FROM (
 SELECT 'path' AS kind, s.i, s.name::pg_catalog.text AS a, CASE WHEN k.ok THEN 't' ELSE 'f' END AS b
 FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY s(name, i)
@@ -450,7 +542,7 @@ FROM tr, rels r LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} r.relnamespace 
 UNION ALL SELECT 'reach', 0, pg_catalog.format('%I.%I', n.nspname, p.relname), pg_catalog.concat(
 	CASE WHEN NOT k.ok OR NOT p.relowner {=} ANY (tr.oids) THEN 'u' END, CASE WHEN pg_catalog.has_table_privilege(p.oid, 'SELECT') THEN 's' END)
 FROM tr, policed p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.relnamespace JOIN nstrust k ON k.oid {=} p.relnamespace
-UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, '' FROM cols c JOIN bad b ON b.root {=} c.root
+UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, CASE WHEN b.x THEN 'x' ELSE '' END FROM cols c JOIN bad b ON b.root {=} c.root
 UNION ALL SELECT 'type', t.i, COALESCE(n.nspname::pg_catalog.text, ''),
 	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END)
 FROM typs t LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace LEFT JOIN bad b ON b.root {=} t.oid
