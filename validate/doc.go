@@ -215,7 +215,12 @@
 // policy refuses; see below), V026 system column (xmin, xmax, cmin, cmax, tableoid)
 // without WithSystemColumns(true), V027 the server's plan is over the plan
 // budget (CheckPlan, WithPlanBudget), V028 an operator that does not check
-// for interrupts on a value the query builds or collects, V030 rewrite did
+// for interrupts on a value the query builds or collects, V029 the query
+// depends on what a role other than the database's owners can change after
+// the check (Pin: a relation it cannot lock, a cast from or to such a
+// role's type, an untyped literal beside a column of such a role's enum,
+// composite, range or array type, a relation a policy reads that it cannot
+// lock, a relation resolved elsewhere than checked), V030 rewrite did
 // not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001

@@ -34,10 +34,26 @@ import (
 // from or to a type such a role owns (an enum, a domain, a table's row type)
 // is refused: its function could be created after any check. A string
 // literal cast to an enum runs the type's input function, not a cast, and
-// stays allowed. Implicit casts are not refused: where a tenant adds one
-// after the check, analysis either resolved without it (an exact or
-// polymorphic match, which the new cast does not outrank) or failed at the
-// EXPLAIN, so the query never ran.
+// stays allowed. The views the query names (even trusted ones: locking a
+// view locks what it reads) and the relations that row-level security
+// policies read in subqueries are locked too; the rewriter would lock
+// those only after the check.
+//
+// An implicit cast added later can change a resolution that succeeded,
+// and the server parses the query again after the EXPLAIN (the statement
+// that runs, and on every plan invalidation): m = 'ok' on a tenant's enum
+// is =(anyenum, anyenum) until an implicit cast to text makes the unknown
+// literal's string preference pick =(text, text), which calls the cast's
+// function. So an untyped literal beside a column of such a type is
+// refused; with two typed operands no built-in is preferred for an enum
+// or a composite, and a new cast only makes the choice ambiguous (an
+// error). A domain resolves as its base type.
+//
+// What no lock of a read-only transaction holds off stays open (see
+// docs/redteam4.md): the tenant may create an index, extended statistics,
+// an inheritance child or an attached partition of its table (the
+// planner folds their expressions with the engine's privileges), or a
+// domain constraint, while the query waits on a lock it holds.
 
 // relSite is a relation the query names: where, and as written.
 type relSite struct {
@@ -359,6 +375,7 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 		}
 	}
 	msgs = append(msgs, literalOperandIssues(u, resolved, untrustedRows)...)
+	msgs = append(msgs, inputIssues(u, typeFlags, len(hooked) > 0)...)
 	if len(msgs) > 0 {
 		slices.Sort(msgs)
 		msgs = slices.Compact(msgs)
@@ -418,6 +435,39 @@ func literalOperandIssues(u *uses, resolved map[string]bool, untrustedRows bool)
 	if len(resolved) > 0 && u.derived && len(u.litCols) > 0 {
 		msgs = append(msgs, "the query compares a column of a subquery, CTE or function with an untyped literal while it reads a column of a type whose owner can add an implicit cast "+
 			"at any time that changes the operator chosen; write the literal with its type ('...'::type)")
+	}
+	return msgs
+}
+
+// populates are the functions that read a row of a given row type from
+// JSON: every field through its type's input function.
+var populates = setOf("json_populate_record", "jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset")
+
+// inputIssues refuses what reads a value into a domain a role other than
+// the database's owners owns (or into a row type of such a role, whose
+// fields may be of one) through an input function, which runs the
+// domain's constraints: that role can add a constraint calling its own
+// function at any time (ALTER DOMAIN ... NOT VALID takes no lock the
+// query holds) and the engine parses and runs the query after its checks
+// (TestRedteam4DomainConstraintAfterCheck). That is naming such a type
+// anywhere (a column definition list of json_to_record, a literal of the
+// row type), and the json populate functions in a query that reads a
+// column of such a role's type.
+func inputIssues(u *uses, typeFlags []string, hooked bool) []string {
+	var msgs []string
+	for i, t := range u.typeSites {
+		if f := typeFlags[i]; strings.Contains(f, "u") && (strings.Contains(f, "d") || strings.Contains(f, "c")) {
+			msgs = append(msgs, fmt.Sprintf("type %s is a domain or a row type a role other than the database's owners owns: a value read into it runs "+
+				"domain constraints that role can change at any time; name a built-in type", qualified(t.schema, t.name)))
+		}
+	}
+	if hooked {
+		for name := range u.own {
+			if populates[name] {
+				msgs = append(msgs, name+" reads a row whose fields may be of a domain a role other than the database's owners can change at any time; "+
+					"read the JSON fields with ->> and casts to built-in types")
+			}
+		}
 	}
 	return msgs
 }
@@ -501,7 +551,7 @@ tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r, db WHERE r.ro
 //     range or array type), whose casts take part in resolving operators
 //     and functions;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
-//     (untrusted, as above), d (a domain).
+//     (untrusted, as above), d (a domain), c (a row type).
 var pinSQL = sqlText(`WITH RECURSIVE ` + trustedRolesCTE + `,
 q AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) WITH ORDINALITY q(s, r, i)),
 rels AS MATERIALIZED (SELECT q.i, c.oid, c.relnamespace, c.relowner FROM q LEFT JOIN pg_catalog.pg_class c
@@ -544,6 +594,6 @@ UNION ALL SELECT 'reach', 0, pg_catalog.format('%I.%I', n.nspname, p.relname), p
 FROM tr, policed p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.relnamespace JOIN nstrust k ON k.oid {=} p.relnamespace
 UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, CASE WHEN b.x THEN 'x' ELSE '' END FROM cols c JOIN bad b ON b.root {=} c.root
 UNION ALL SELECT 'type', t.i, COALESCE(n.nspname::pg_catalog.text, ''),
-	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END)
+	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END, CASE WHEN t.typtype {=} 'c' THEN 'c' END)
 FROM typs t LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace LEFT JOIN bad b ON b.root {=} t.oid
 ) x ORDER BY x.kind, x.i, x.a`)
