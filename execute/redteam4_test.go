@@ -281,15 +281,9 @@ func TestRedteam4TenantBecomesOwner(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := lookalikes.New(t)
-			dbo := "dbo_" + f.Tenant[len("tenant_"):]
+			dbo := ownerRole(t, f)
 			r := strings.NewReplacer("TENANT", f.Tenant, "DBO", dbo)
-			db := scalar[string](t, connect(t, f.AdminDSN), "SELECT current_database()")
-			pgtest.Exec(t, f.AdminDSN, "CREATE ROLE "+dbo+" NOLOGIN")
-			t.Cleanup(func() {
-				pgtest.Exec(t, f.AdminDSN, "REASSIGN OWNED BY "+dbo+" TO CURRENT_USER; DROP OWNED BY "+dbo)
-				pgtest.Exec(t, pgtest.AdminDSN(t), "DROP ROLE "+dbo)
-			})
-			pgtest.Exec(t, f.AdminDSN, r.Replace("ALTER DATABASE "+db+" OWNER TO DBO; REVOKE CREATE ON SCHEMA public FROM TENANT; "+c.setup))
+			pgtest.Exec(t, f.AdminDSN, r.Replace(c.setup))
 			plantAsTenant(t, f, "CREATE TABLE div_01.staff (id int PRIMARY KEY, name varchar(40)); INSERT INTO div_01.staff VALUES (1, 'Ann'), (2, 'Bob')")
 			ex := New(f.Pool(t))
 			scope := Scope("div_01", "public")
@@ -307,5 +301,50 @@ func TestRedteam4TenantBecomesOwner(t *testing.T) {
 				t.Errorf("after the attack: %v, %v; want the built-in's nnA", o.res, o.err)
 			}
 		})
+	}
+}
+
+// ownerRole makes a new role, not a superuser, the owner of f's database
+// (and so of public, through pg_database_owner), takes from the tenant its
+// CREATE on public, and returns the role's name.
+func ownerRole(t *testing.T, f *lookalikes.Fixture) string {
+	t.Helper()
+	dbo := "dbo_" + strings.TrimPrefix(f.Tenant, "tenant_")
+	db := scalar[string](t, connect(t, f.AdminDSN), "SELECT current_database()")
+	pgtest.Exec(t, f.AdminDSN, "CREATE ROLE "+dbo+" NOLOGIN")
+	t.Cleanup(func() {
+		pgtest.Exec(t, f.AdminDSN, "REASSIGN OWNED BY "+dbo+" TO CURRENT_USER; DROP OWNED BY "+dbo)
+		pgtest.Exec(t, pgtest.AdminDSN(t), "DROP ROLE "+dbo)
+	})
+	pgtest.Exec(t, f.AdminDSN, "ALTER DATABASE "+db+" OWNER TO "+dbo+"; REVOKE CREATE ON SCHEMA public FROM "+f.Tenant)
+	return dbo
+}
+
+// TestRedteam4TrustedViewOverTenantTable: a view of the database's owner
+// (trusted, so pinning did not lock it) reads the tenant's table; the
+// tenant holds the table, so the EXPLAIN's rewriter waits for it after the
+// checks, and enables row-level security with a policy whose immutable
+// call the planner folds (a policy applies to the view's owner, not a
+// superuser here). Pinning now locks the views the query names, which
+// locks what they read, before the definitions check.
+func TestRedteam4TrustedViewOverTenantTable(t *testing.T) {
+	f := lookalikes.New(t)
+	dbo := ownerRole(t, f)
+	pgtest.Exec(t, f.AdminDSN, "GRANT USAGE ON SCHEMA div_01 TO "+dbo+"; GRANT SELECT ON div_01.plain TO "+dbo+
+		"; SET ROLE "+dbo+"; CREATE VIEW public.pv AS SELECT id, name FROM div_01.plain; GRANT SELECT ON public.pv TO "+f.Engine+"; RESET ROLE")
+	ex := New(f.Pool(t))
+	scope := Scope("div_01", "public")
+	const sql = "SELECT name FROM pv ORDER BY id"
+	if res := mustQuery(t, ex, sql, scope); res.RowCount != 2 {
+		t.Fatalf("before the attack: %v", res.Rows)
+	}
+	o := raceTenant(t, f, ex, sql, []QueryOption{scope}, "LOCK TABLE div_01.plain IN ACCESS EXCLUSIVE MODE",
+		"ALTER TABLE div_01.plain ENABLE ROW LEVEL SECURITY; CREATE POLICY evil ON div_01.plain USING (length(div_01.pwn()) > 0); COMMIT")
+	if o.leaked() {
+		t.Fatalf("the policy added after the check ran: %v, %v", o.res, o.err)
+	}
+	var ve *validate.Error
+	if !errors.As(o.err, &ve) || !ve.Has(validate.CodeLookalike) {
+		t.Errorf("after the attack: %v, %v; want a V025 refusal of the new policy", o.res, o.err)
 	}
 }
