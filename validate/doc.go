@@ -216,9 +216,11 @@
 // without WithSystemColumns(true), V027 the server's plan is over the plan
 // budget (CheckPlan, WithPlanBudget), V028 an operator that does not check
 // for interrupts on a value the query builds or collects, V029 the query
-// depends on what an untrusted role can change after the check (a cast
-// from or to its type, a relation that cannot be locked, a name the server
-// resolves elsewhere; see Pinning), V030 rewrite did
+// depends on what a role other than the database's owners can change after
+// the check (Pin: a relation such a role owns, read as another role; a relation it cannot lock, a cast from or to such a
+// role's type, an untyped literal beside a column of such a role's enum,
+// composite, range or array type, a relation a policy reads that it cannot
+// lock, a relation resolved elsewhere than checked), V030 rewrite did
 // not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001

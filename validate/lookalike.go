@@ -25,6 +25,11 @@ type uses struct {
 	ranges    map[string]bool // names and aliases of range items
 	derived   bool            // a CTE, subquery, function or aliased join in FROM: columns may be renamed
 	base      int             // where Result.SQL starts in the text the sites' locations count in
+
+	// The column references of the operands beside an untyped literal
+	// (literalOperands): last names, one-name ones, a t.* or *.
+	litCols, litSingles []string
+	litStar             bool
 }
 
 func newUses() *uses {

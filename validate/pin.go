@@ -30,19 +30,33 @@ import (
 // What a tenant owns can still change, and no lock a read-only role may
 // take stops all of it: an index whose expression the planner folds
 // (CREATE INDEX takes a SHARE lock, which does not wait for ACCESS SHARE),
-// extended statistics, a child table, a policy, a view. So a relation whose
-// owner is not trusted is read only by a request running as that owner
-// (AsRole), whose own code then runs with its own privileges; as any other
-// role it is refused (V029), directly or reached through a view or policy
-// (the objects query). Such a relation, read by its owner, and the
-// relations of untrusted schemas are still locked (ACCESS SHARE, which
-// CREATE OR REPLACE VIEW, CREATE POLICY and ALTER TABLE wait for) before
-// the definitions check, so what the check reads is what the plan uses.
-// CREATE CAST takes no lock, so an explicit cast from or to a type an
-// untrusted role other than the request's owns (an enum, a domain, a
+// extended statistics, an inheritance child or attached partition, a
+// domain constraint added NOT VALID. So a relation whose owner is not
+// trusted is read only by a request running as that owner (AsRole), whose
+// own code then runs with its own privileges; as any other role it is
+// refused (V029), directly or reached through a view or policy (the
+// objects query), and a type such an owner holds is judged as below only
+// for the other roles. Relations of untrusted schemas or owners are still
+// locked (ACCESS SHARE, which CREATE OR REPLACE VIEW, CREATE POLICY and
+// ALTER TABLE wait for) before the definitions check, so what the check
+// reads is what the plan uses; so are the views the query names (even
+// trusted ones: locking a view locks what it reads) and the relations
+// that row-level security policies read in subqueries (the rewriter would
+// lock those only after the check). CREATE CAST takes no lock, so a cast
+// from or to a type another untrusted role owns (an enum, a domain, a
 // table's row type) is refused: its function could be created after any
-// check. A string literal cast to such an enum runs the type's input
-// function, not a cast, and stays allowed.
+// check. A string literal cast to an enum runs the type's input function,
+// not a cast, and stays allowed.
+//
+// An implicit cast added later can change a resolution that succeeded,
+// and the server parses the query again after the EXPLAIN (the statement
+// that runs, and on every plan invalidation): m = 'ok' on a tenant's enum
+// is =(anyenum, anyenum) until an implicit cast to text makes the unknown
+// literal's string preference pick =(text, text), which calls the cast's
+// function. So an untyped literal beside a column of such a type is
+// refused; with two typed operands no built-in is preferred for an enum
+// or a composite, and a new cast only makes the choice ambiguous (an
+// error). A domain resolves as its base type. See docs/redteam4.md.
 
 // LookalikeTTL is how long the rows of the look-alike query
 // (LookalikeQuery) run under a pinned search path may be kept and reused:
@@ -89,6 +103,14 @@ func (u *uses) castUse(loc int, arg *pg.Node, tn *pg.TypeName) {
 	if c := arg.GetAConst(); c != nil && c.GetSval() != nil {
 		cs.literal = true
 	}
+	cs.cols, cs.singles, cs.star = columnRefs(arg, cs.cols, cs.singles, cs.star)
+	u.casts = append(u.casts, cs)
+}
+
+// columnRefs appends the last names of the column references in n to
+// cols, the one-name ones (which may name a range item's whole row) to
+// singles, and tells a t.* or * too.
+func columnRefs(n proto.Message, cols, singles []string, star bool) ([]string, []string, bool) {
 	var visit func(m proto.Message)
 	visit = func(m proto.Message) {
 		if n, ok := m.(*pg.Node); ok {
@@ -102,18 +124,64 @@ func (u *uses) castUse(loc int, arg *pg.Node, tn *pg.TypeName) {
 			last := cr.Fields[len(cr.Fields)-1]
 			switch {
 			case last.GetAStar() != nil:
-				cs.star = true
+				star = true
 			case last.GetString_() != nil:
-				cs.cols = append(cs.cols, last.GetString_().Sval)
+				cols = append(cols, last.GetString_().Sval)
 				if len(cr.Fields) == 1 {
-					cs.singles = append(cs.singles, last.GetString_().Sval)
+					singles = append(singles, last.GetString_().Sval)
 				}
 			}
 		}
 		eachChild(m, func(_ string, child proto.Message) { visit(child) })
 	}
-	visit(arg)
-	u.casts = append(u.casts, cs)
+	visit(n)
+	return cols, singles, star
+}
+
+// literalOperands records the column references of the operands of one
+// operator, comparison, CASE x WHEN or call that has an untyped literal
+// (a string or NULL) among its operands: which operator or function the
+// server picks for a value of a tenant's enum, composite, range or array
+// type and an unknown literal depends on the implicit casts from that
+// type, which the tenant can create at any time (m = 'ok' is
+// =(anyenum, anyenum) until a cast to text makes it =(text, text), which
+// calls the cast's function), and the engine parses the query again after
+// its checks (TestRedteam4ImplicitCastAfterExplain). Row constructors and
+// lists (IN, BETWEEN) are flattened: (m, id) = ('ok', 1) compares m with
+// 'ok'.
+func (u *uses) literalOperands(ops []*pg.Node) {
+	var flat []*pg.Node
+	var add func(n *pg.Node)
+	add = func(n *pg.Node) {
+		switch {
+		case n == nil:
+		case n.GetList() != nil:
+			for _, i := range n.GetList().Items {
+				add(i)
+			}
+		case n.GetRowExpr() != nil:
+			for _, i := range n.GetRowExpr().Args {
+				add(i)
+			}
+		default:
+			flat = append(flat, n)
+		}
+	}
+	for _, o := range ops {
+		add(o)
+	}
+	lit := false
+	for _, o := range flat {
+		if c := o.GetAConst(); c != nil && (c.GetSval() != nil || c.Isnull) {
+			lit = true
+		}
+	}
+	if !lit {
+		return
+	}
+	for _, o := range flat {
+		u.litCols, u.litSingles, u.litStar = columnRefs(o, u.litCols, u.litSingles, u.litStar)
+	}
 }
 
 // rangeItem records the name or alias of a range item (its whole-row
@@ -207,6 +275,8 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 	typeSchema := make([]string, len(u.typeSites))
 	typeFlags := make([]string, len(u.typeSites))
 	hooked := map[string]bool{}
+	resolved := map[string]bool{} // hooked columns whose type resolution a tenant's implicit cast can change
+	var reached [][2]string
 	for _, r := range rows {
 		if len(r) != 4 {
 			return nil, fmt.Errorf("validate: pin: %d columns, want 4", len(r))
@@ -229,10 +299,15 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 				return nil, fmt.Errorf("validate: pin: %s %d of %d", r[0], i, len(ss))
 			}
 			ss[i-1], fs[i-1] = r[2], r[3]
-		case "hooked":
-			hooked[r[2]] = true
 		case "objects":
 			p.objects = true
+		case "hooked":
+			hooked[r[2]] = true
+			if r[3] == "x" {
+				resolved[r[2]] = true
+			}
+		case "reach":
+			reached = append(reached, [2]string{r[2], r[3]})
 		default:
 			return nil, fmt.Errorf("validate: pin: unknown kind %q", r[0])
 		}
@@ -272,11 +347,14 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			} else if !slices.Contains(lock, q) {
 				lock = append(lock, q)
 			}
+		} else if strings.Contains(flags, "v") && strings.Contains(flags, "s") && !slices.Contains(lock, q) {
+			lock = append(lock, q)
 		}
 		if s.schema == "" {
 			inserts = append(inserts, ins{s.loc, pgx.Identifier{schema}.Sanitize() + "."})
 		}
 	}
+	lock, msgs = lockReached(reached, lock, msgs)
 	for i, s := range u.typeSites {
 		schema := typeSchema[i]
 		if schema == "" {
@@ -319,6 +397,8 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 			msgs = append(msgs, "the cast of a whole row may run a cast function the owner of its table can create at any time; cast its columns instead")
 		}
 	}
+	msgs = append(msgs, literalOperandIssues(u, resolved, untrustedRows)...)
+	msgs = append(msgs, inputIssues(u, typeFlags, len(hooked) > 0)...)
 	if len(msgs) > 0 {
 		slices.Sort(msgs)
 		msgs = slices.Compact(msgs)
@@ -352,6 +432,90 @@ func (v *Validator) Pin(res *Result, rows [][]string) (*Pin, error) {
 	return p, nil
 }
 
+// literalOperandIssues refuses an untyped literal compared with, or
+// passed along with, a column whose type resolution a role other than the
+// database's owners can change (resolved: its type, or one it holds, is
+// that role's enum, composite, range or array type), a whole row of such
+// a role's relation, or a column of a subquery, CTE or function while the
+// query reads such a column (see literalOperands). A literal written with
+// its type ('ok'::mood) resolves to the built-in or fails: a new cast
+// makes the choice ambiguous, never another one.
+func literalOperandIssues(u *uses, resolved map[string]bool, untrustedRows bool) []string {
+	var msgs []string
+	for _, col := range u.litCols {
+		if resolved[col] {
+			msgs = append(msgs, fmt.Sprintf("column %s is compared with (or passed along with) an untyped literal, and its type is a role's other than the database's owners, "+
+				"which can add an implicit cast at any time that changes the operator or function chosen and runs its own function; write the literal with its type ('...'::type)", col))
+		}
+	}
+	whole := u.litStar
+	for _, s := range u.litSingles {
+		whole = whole || u.ranges[s]
+	}
+	if whole && untrustedRows {
+		msgs = append(msgs, "a whole row of a relation whose owner can add an implicit cast from its row type at any time is compared with an untyped literal; compare its columns instead")
+	}
+	if len(resolved) > 0 && u.derived && len(u.litCols) > 0 {
+		msgs = append(msgs, "the query compares a column of a subquery, CTE or function with an untyped literal while it reads a column of a type whose owner can add an implicit cast "+
+			"at any time that changes the operator chosen; write the literal with its type ('...'::type)")
+	}
+	return msgs
+}
+
+// populates are the functions that read a row of a given row type from
+// JSON: every field through its type's input function.
+var populates = setOf("json_populate_record", "jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset")
+
+// inputIssues refuses what reads a value into a domain a role other than
+// the database's owners owns (or into a row type of such a role, whose
+// fields may be of one) through an input function, which runs the
+// domain's constraints: that role can add a constraint calling its own
+// function at any time (ALTER DOMAIN ... NOT VALID takes no lock the
+// query holds) and the engine parses and runs the query after its checks
+// (TestRedteam4DomainConstraintAfterCheck). That is naming such a type
+// anywhere (a column definition list of json_to_record, a literal of the
+// row type), and the json populate functions in a query that reads a
+// column of such a role's type.
+func inputIssues(u *uses, typeFlags []string, hooked bool) []string {
+	var msgs []string
+	for i, t := range u.typeSites {
+		if f := typeFlags[i]; strings.Contains(f, "u") && (strings.Contains(f, "d") || strings.Contains(f, "c")) {
+			msgs = append(msgs, fmt.Sprintf("type %s is a domain or a row type a role other than the database's owners owns: a value read into it runs "+
+				"domain constraints that role can change at any time; name a built-in type", qualified(t.schema, t.name)))
+		}
+	}
+	if hooked {
+		for name := range u.own {
+			if populates[name] {
+				msgs = append(msgs, name+" reads a row whose fields may be of a domain a role other than the database's owners can change at any time; "+
+					"read the JSON fields with ->> and casts to built-in types")
+			}
+		}
+	}
+	return msgs
+}
+
+// lockReached adds to lock the relations that the policies of the query's
+// relations read (reach rows: name, flags) and the role may lock, and
+// refuses those of an untrusted schema or owner it may not lock: the
+// rewriter locks them only after the definitions check, so a tenant
+// holding one could change it (replace a view, add a policy) in between
+// (TestRedteam4PolicySubqueryViewReplaced).
+func lockReached(reached [][2]string, lock, msgs []string) ([]string, []string) {
+	for _, r := range reached {
+		switch {
+		case strings.Contains(r[1], "s"):
+			if !slices.Contains(lock, r[0]) {
+				lock = append(lock, r[0])
+			}
+		case strings.Contains(r[1], "u"):
+			msgs = append(msgs, fmt.Sprintf("relation %s, which a row-level security policy of the query's relations reads, belongs to a schema or owner "+
+				"that can change it while the query is checked, and the role may read only some of its columns, so it cannot be locked; grant SELECT on the relation", r[0]))
+		}
+	}
+	return lock, msgs
+}
+
 // identStart reports whether s starts with an identifier: a letter, an
 // underscore, a byte of a multibyte character, a quoted identifier or a
 // Unicode-escaped one (U&"...").
@@ -379,28 +543,45 @@ func (v *Validator) PinnedObjectsQuery(p *Pin) (string, []string) {
 
 // trustedRoles are the roles that may change what a query resolves to:
 // superusers, the database's owner and pg_database_owner (public's owner).
-// trustedNS(x) tells a schema only they can create in.
-const trustedRolesCTE = `tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper
-	OR r.oid {=} (SELECT d.datdba FROM pg_catalog.pg_database d WHERE d.datname {=} pg_catalog.current_database())
-	OR r.rolname {=} 'pg_database_owner'))`
+// trustedNS(x) tells a schema only they can create in. An owner that is
+// not a superuser is trusted only while no other role but a superuser can
+// become it: a member of it (even NOINHERIT, which has_schema_privilege
+// does not count, may SET ROLE to it), or a role with CREATEROLE, which
+// may grant itself the membership at any time (before PostgreSQL 16)
+// (TestRedteam4TenantBecomesOwner).
+const trustedRolesCTE = `db AS (SELECT d.datdba AS oid, o.rolsuper OR NOT EXISTS (SELECT FROM pg_catalog.pg_roles m
+	WHERE NOT m.rolsuper AND m.oid {<>} o.oid AND (m.rolcreaterole OR pg_catalog.pg_has_role(m.oid, o.oid, 'MEMBER'))) AS sole
+	FROM pg_catalog.pg_database d JOIN pg_catalog.pg_roles o ON o.oid {=} d.datdba WHERE d.datname {=} pg_catalog.current_database()),
+tr(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r, db WHERE r.rolsuper
+	OR (db.sole AND (r.oid {=} db.oid OR r.rolname {=} 'pg_database_owner'))))`
 
 // pinSQL is PinQuery's query. Rows (kind, i, a, b), ordered:
 //   - path, i, schema, t|f: the request's path but pg_catalog, in order, and
 //     whether only trusted roles can create in each schema;
 //   - rel, i, schema, flags: where the i-th relation named resolves ("" when
 //     it does not); flags u (an untrusted schema or owner), w (an untrusted
-//     owner other than the request's role), s (the role holds SELECT on the
-//     whole relation, so it may lock it);
-//   - hooked, 0, column, "": a column of those relations whose type (or its
-//     base or element type) an untrusted role other than the request's owns,
-//     and so may create casts for;
+//     owner other than the request's role), s (the role holds
+//     SELECT on the whole relation, so it may lock it), v (a view, locked
+//     even when trusted: locking a view locks what it reads, which may be
+//     a tenant's);
+//   - reach, 0, relation (quoted, qualified), flags: a relation a row-level
+//     security policy of those relations (or of what their views and
+//     policies read, recursively) reads in a subquery; flags u and s as
+//     for rel. The query locks nothing of these until its rewriter runs,
+//     after the definitions check;
+//   - hooked, 0, column, x|"": a column of those relations whose type (or
+//     its base or element type) an untrusted role other than the request's
+//     owns, and so may create casts for; x when one of those types is not a domain (an enum, composite,
+//     range or array type), whose casts take part in resolving operators
+//     and functions;
 //   - type, i, schema, flags: where the i-th type named resolves; flags u
-//     (untrusted, as above), d (a domain);
+//     (untrusted, as above), d (a domain), c (a row type);
 //   - objects, 0, "", "": the database holds a user function or operator,
 //     a policy, a view or a domain constraint of its own, so the objects
 //     query must run (NeedsObjects).
 var pinSQL = sqlText(`WITH RECURSIVE ` + trustedRolesCTE + `,
 supers(oids) AS (SELECT ARRAY(SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolsuper)),
+me(oid) AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname {=} CURRENT_USER),
 q AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) WITH ORDINALITY q(s, r, i)),
 rels AS MATERIALIZED (SELECT q.i, c.oid, c.relnamespace, c.relowner FROM q LEFT JOIN LATERAL (SELECT c.oid, c.relnamespace, c.relowner
 	FROM pg_catalog.pg_class c WHERE c.oid {=} pg_catalog.to_regclass(CASE WHEN q.s {=} '' THEN pg_catalog.quote_ident(q.r)
@@ -409,22 +590,25 @@ qt AS (SELECT * FROM ROWS FROM (pg_catalog.unnest($3::pg_catalog.text[]), pg_cat
 typs AS MATERIALIZED (SELECT qt.i, t.oid, t.typnamespace, t.typtype FROM qt LEFT JOIN LATERAL (SELECT t.oid, t.typnamespace, t.typtype
 	FROM pg_catalog.pg_type t WHERE t.oid {=} pg_catalog.to_regtype(CASE WHEN qt.s {=} '' THEN pg_catalog.quote_ident(qt.t)
 	ELSE pg_catalog.concat(pg_catalog.quote_ident(qt.s), '.', pg_catalog.quote_ident(qt.t)) END) OFFSET 0) t ON true),
+reach(oid, pol) AS (SELECT r.oid, false FROM rels r WHERE r.oid IS NOT NULL
+	UNION SELECT d.refobjid, o.classid {=} 3256 FROM reach x JOIN pg_catalog.pg_depend o ON o.refclassid {=} {pg_class}
+	AND o.refobjid {=} x.oid AND o.classid {=} ANY ('{2618,3256}'::pg_catalog.oid[]) AND o.deptype {=} ANY ('{a,i}'::pg_catalog."char"[])
+	JOIN pg_catalog.pg_depend d ON d.classid {=} o.classid AND d.objid {=} o.objid AND d.refclassid {=} {pg_class}
+	AND d.refobjid {<>} x.oid),
+policed AS MATERIALIZED (SELECT DISTINCT c.oid, c.relname, c.relnamespace, c.relowner FROM reach x JOIN pg_catalog.pg_class c ON c.oid {=} x.oid WHERE x.pol),
 cols AS MATERIALIZED (SELECT a.attname, a.atttypid AS root FROM rels r, LATERAL (SELECT a.attname, a.atttypid
 	FROM pg_catalog.pg_attribute a WHERE a.attrelid {=} r.oid AND a.attnum {>} 0 AND NOT a.attisdropped OFFSET 0) a),
 chain(root, oid) AS (SELECT c.root, c.root FROM cols c UNION SELECT t.oid, t.oid FROM typs t WHERE t.oid IS NOT NULL
 	UNION SELECT ch.root, v.u FROM chain ch, LATERAL (SELECT t.typbasetype, t.typelem FROM pg_catalog.pg_type t
 	WHERE t.oid {=} ch.oid OFFSET 0) t, LATERAL (VALUES (t.typbasetype), (t.typelem)) v(u) WHERE v.u {<>} 0),
-chaintypes AS MATERIALIZED (SELECT ch.root, t.typnamespace, t.typowner FROM chain ch, LATERAL (SELECT t.typnamespace, t.typowner
-	FROM pg_catalog.pg_type t WHERE t.oid {=} ch.oid OFFSET 0) t),
 nss AS (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname {=} ANY (pg_catalog.current_schemas(false))
-	UNION SELECT r.relnamespace FROM rels r WHERE r.oid IS NOT NULL
-	UNION SELECT ct.typnamespace FROM chaintypes ct),
+	UNION SELECT r.relnamespace FROM rels r WHERE r.oid IS NOT NULL UNION SELECT p.relnamespace FROM policed p),
 nstrust AS MATERIALIZED (SELECT s.oid, (s.oid {=} 11 OR (n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
 	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, s.oid, 'CREATE')))) AS ok
 	FROM nss s JOIN pg_catalog.pg_namespace n ON n.oid {=} s.oid, tr),
-me(oid) AS (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname {=} CURRENT_USER),
-bad AS (SELECT DISTINCT ct.root FROM tr, chaintypes ct WHERE NOT ct.typowner {=} ANY (tr.oids)
-	AND NOT EXISTS (SELECT FROM me WHERE me.oid {=} ct.typowner))
+bad AS (SELECT ch.root, pg_catalog.bool_or(t.typtype {<>} 'd') AS x FROM tr, chain ch, LATERAL (SELECT t.typtype, t.typowner
+	FROM pg_catalog.pg_type t WHERE t.oid {=} ch.oid OFFSET 0) t WHERE NOT t.typowner {=} ANY (tr.oids)
+	AND NOT EXISTS (SELECT FROM me WHERE me.oid {=} t.typowner) GROUP BY ch.root)
 SELECT x.kind, x.i::pg_catalog.text, x.a, x.b FROM (
 SELECT 'path' AS kind, s.i, s.name::pg_catalog.text AS a, CASE WHEN k.ok THEN 't' ELSE 'f' END AS b
 FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY s(name, i)
@@ -432,11 +616,15 @@ JOIN pg_catalog.pg_namespace n ON n.nspname {=} s.name JOIN nstrust k ON k.oid {
 UNION ALL SELECT 'rel', r.i, COALESCE(n.nspname::pg_catalog.text, ''), CASE WHEN r.oid IS NULL THEN ''
 	ELSE pg_catalog.concat(CASE WHEN NOT k.ok OR NOT r.relowner {=} ANY (tr.oids) THEN 'u' END,
 	CASE WHEN NOT r.relowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM me WHERE me.oid {=} r.relowner) THEN 'w' END,
-	CASE WHEN pg_catalog.has_table_privilege(r.oid, 'SELECT') THEN 's' END) END
+	CASE WHEN pg_catalog.has_table_privilege(r.oid, 'SELECT') THEN 's' END,
+	CASE WHEN (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid {=} r.oid) {=} 'v' THEN 'v' END) END
 FROM tr, rels r LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} r.relnamespace LEFT JOIN nstrust k ON k.oid {=} r.relnamespace
-UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, '' FROM cols c JOIN bad b ON b.root {=} c.root
+UNION ALL SELECT 'reach', 0, pg_catalog.format('%I.%I', n.nspname, p.relname), pg_catalog.concat(
+	CASE WHEN NOT k.ok OR NOT p.relowner {=} ANY (tr.oids) THEN 'u' END, CASE WHEN pg_catalog.has_table_privilege(p.oid, 'SELECT') THEN 's' END)
+FROM tr, policed p JOIN pg_catalog.pg_namespace n ON n.oid {=} p.relnamespace JOIN nstrust k ON k.oid {=} p.relnamespace
+UNION ALL SELECT DISTINCT 'hooked', 0, c.attname::pg_catalog.text, CASE WHEN b.x THEN 'x' ELSE '' END FROM cols c JOIN bad b ON b.root {=} c.root
 UNION ALL SELECT 'type', t.i, COALESCE(n.nspname::pg_catalog.text, ''),
-	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END)
+	pg_catalog.concat(CASE WHEN b.root IS NOT NULL THEN 'u' END, CASE WHEN t.typtype {=} 'd' THEN 'd' END, CASE WHEN t.typtype {=} 'c' THEN 'c' END)
 FROM typs t LEFT JOIN pg_catalog.pg_namespace n ON n.oid {=} t.typnamespace LEFT JOIN bad b ON b.root {=} t.oid
 UNION ALL SELECT 'objects', 0, '', '' WHERE ` + objectsExist + `
 ) x ORDER BY x.kind, x.i, x.a`)

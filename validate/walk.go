@@ -188,6 +188,9 @@ func (c *checker) walk(m proto.Message) {
 		c.rangeVar(x)
 	case *pg.FuncCall:
 		c.funcCall(x)
+		if !c.plan {
+			c.uses.literalOperands(x.Args)
+		}
 		if qn := splitName(x.Funcname); !c.plan && len(x.Args) == 1 && (qn.schema == "" || qn.schema == "pg_catalog") &&
 			builtinTypes[qn.name] {
 			c.uses.castUse(int(x.Location), x.Args[0], nil) // text(x) is a cast when no function text(x) exists
@@ -215,9 +218,19 @@ func (c *checker) walk(m proto.Message) {
 			c.checkOperands(opSymbol(x.Name), "operator "+opSymbol(x.Name), []*pg.Node{x.Lexpr, x.Rexpr}, nil)
 		}
 		c.uses.implied(x)
+		if !c.plan {
+			c.uses.literalOperands([]*pg.Node{x.Lexpr, x.Rexpr})
+		}
 	case *pg.CaseExpr:
 		if x.Arg != nil {
 			c.uses.ops["="] = true // CASE x WHEN v compares with =
+			if !c.plan {
+				ops := []*pg.Node{x.Arg}
+				for _, w := range x.Args {
+					ops = append(ops, w.GetCaseWhen().GetExpr())
+				}
+				c.uses.literalOperands(ops)
+			}
 		}
 	case *pg.JoinExpr:
 		if x.Alias != nil {
