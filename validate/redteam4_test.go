@@ -39,7 +39,9 @@ func explainRace(t *testing.T, f *lookalikes.Fixture, sql, hold, change string, 
 	}
 	v := validate.New(validate.WithSearchPath("div_01", "public"))
 	done := make(chan validate.ExplainResult, 1)
-	go func() { done <- v.Explain(ctx, f.Pool(t), []string{sql}, append(opts, validate.Timeout(30*time.Second))...)[0] }()
+	go func() {
+		done <- v.Explain(ctx, f.Pool(t), []string{sql}, append(opts, validate.Timeout(30*time.Second))...)[0]
+	}()
 	for waiting := false; !waiting; time.Sleep(20 * time.Millisecond) {
 		if ctx.Err() != nil {
 			t.Fatal("the engine never waited for the tenant's lock")
