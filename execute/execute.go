@@ -146,6 +146,9 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 	if err := checkNames(qc.scope, qc.role); err != nil {
 		return nil, &Error{Op: "options", SQL: sql, Message: err.Error(), Err: err}
 	}
+	if err := checkSettings(qc.settings); err != nil {
+		return nil, &Error{Op: "options", SQL: sql, Message: err.Error(), Err: err}
+	}
 	run := sql
 	var vres *validate.Result
 	var v *validate.Validator // checks the plan; nil when bypassed (tests)
@@ -352,6 +355,9 @@ type session struct {
 	tempFileLimit bool
 	// prepared counts the session's prepared statements before the query.
 	prepared int64
+	// settings reports that the query's custom settings were sent after
+	// the setup (Setting).
+	settings bool
 	// mayBackup reports that the login role may start a backup.
 	mayBackup bool
 	// stmt describes the query, prepared as the unnamed statement.
@@ -393,6 +399,14 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	}
 	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
 	p.SendQueryParams(setup, params, nil, nil, nil)
+	if len(qc.settings) > 0 {
+		var kv [][]byte
+		for _, st := range qc.settings {
+			kv = append(kv, []byte(st[0]), []byte(st[1]))
+		}
+		p.SendQueryParams(settingsSQL(len(qc.settings)), kv, nil, nil, nil)
+		s.settings = true
+	}
 	var look *validate.Lookalikes
 	var pin *validate.Pin
 	run := sql
@@ -566,6 +580,11 @@ func readSetup(p *pgconn.Pipeline, s *session) error {
 		return fmt.Errorf("execute: session setup: %w", err)
 	}
 	s.mayBackup = string(rows[0][2]) == "t"
+	if s.settings {
+		if _, err := pipelineRows(p); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

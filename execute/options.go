@@ -198,8 +198,9 @@ type queryOptionFunc func(*queryConfig)
 func (f queryOptionFunc) applyQuery(c *queryConfig) { f(c) }
 
 type queryConfig struct {
-	scope []string
-	role  string
+	scope    []string
+	role     string
+	settings [][2]string
 	caps
 	validateOpts []validate.Option
 

@@ -61,6 +61,7 @@ type explainConfig struct {
 	concurrency int
 	timeout     time.Duration
 	role        string
+	settings    [][2]string
 }
 
 // Explain defaults.
@@ -76,6 +77,14 @@ const (
 // role. "" is the login role.
 func AsRole(role string) ExplainOption {
 	return explainOptionFunc(func(c *explainConfig) { c.role = role })
+}
+
+// Setting sets the custom setting name (CustomSetting) to value in each
+// EXPLAIN's transaction (SET LOCAL), as the executor's Setting does for the
+// query: row-level security policies that read the request's identity plan
+// as they will run. Other names fail each candidate.
+func Setting(name, value string) ExplainOption {
+	return explainOptionFunc(func(c *explainConfig) { c.settings = append(c.settings, [2]string{name, value}) })
 }
 
 // Concurrency bounds how many candidates are explained at once
@@ -138,7 +147,7 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 		wg.Add(1)
 		go func(r *ExplainResult) {
 			defer func() { <-sem; wg.Done() }()
-			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath), cfg.role)
+			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath), cfg.role, cfg.settings)
 		}(&out[i])
 	}
 	wg.Wait()
@@ -156,7 +165,8 @@ func searchPathSetting(path []string) string {
 	return strings.Join(append(parts, "pg_temp"), ", ")
 }
 
-func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath, role string) {
+func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath, role string,
+	settings [][2]string) {
 	fail := func(err error) {
 		r.Err = err
 		r.Message = err.Error()
@@ -200,6 +210,16 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
+	}
+	for _, kv := range settings {
+		if !CustomSetting(kv[0]) {
+			fail(fmt.Errorf("validate: explain: setting %q: only custom dotted names may be set", kv[0]))
+			return
+		}
+		if _, err := tx.Exec(cctx, "SELECT pg_catalog.set_config($1, $2, true)", pgx.QueryExecModeExec, kv[0], kv[1]); err != nil {
+			fail(fmt.Errorf("validate: explain: setting %s: %w", kv[0], err))
+			return
+		}
 	}
 	if role != "" {
 		// The role is set last: set_config takes the name itself.

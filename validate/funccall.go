@@ -25,6 +25,10 @@ func (c *checker) funcCall(f *pg.FuncCall) {
 		c.violation(CodeSystemCatalog, "%s looks up the system catalogs and is not allowed; remove it", display)
 		return
 	}
+	if lower == "current_setting" && (qn.schema == "" || qn.schema == "pg_catalog") && c.readsSetting(f) {
+		c.funcs["current_setting"] = true
+		return // a custom setting the configuration lets queries read (WithSettings)
+	}
 	if funcDenied(lower) {
 		c.violation(CodeFuncDenied, "function %s is not allowed (side effects, system access or SQL from a string); remove it", display)
 		return

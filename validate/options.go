@@ -59,6 +59,9 @@ type config struct {
 	allowFuncs    map[string]bool
 	denyFuncs     map[string]bool
 	allowCatalogs bool
+	// settings are the custom settings queries and policies may read
+	// (WithSettings), lower case.
+	settings map[string]bool
 	// allowSystemColumns lets queries read xmin, xmax, cmin, cmax and
 	// tableoid.
 	allowSystemColumns bool
