@@ -42,6 +42,11 @@ type HTTPConfig struct {
 	// holding a connection, and a session slot, for ever); 0:
 	// defaultBodyTimeout.
 	BodyTimeout time.Duration
+	// Stateless serves every request on a session of its own (the SDK's
+	// StreamableHTTPOptions.Stateless): no Mcp-Session-Id, so replicas
+	// behind a load balancer need no sticky sessions. The server makes no
+	// request of the client, so nothing is lost but the GET stream (405).
+	Stateless bool
 }
 
 // defaultBodyTimeout bounds the arrival of a request body.
@@ -101,7 +106,7 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 		cfg.BodyTimeout = defaultBodyTimeout
 	}
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody})
+		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody, Stateless: cfg.Stateless})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
