@@ -236,3 +236,32 @@ func TestReplicasShareKnowledge(t *testing.T) {
 		return !strings.Contains(p, "paused by the client") && !strings.Contains(p, "'On Hold' ORDER BY project_id"), p
 	})
 }
+
+// TestCloseBeforeFirstBuild: an engine closed before its first build never
+// starts a watch (a Prepare after Close answers, and leaks nothing); a
+// negative interval is no watch.
+func TestCloseBeforeFirstBuild(t *testing.T) {
+	pool := pgtest.Pool(t, erptest.Single(t))
+	for _, d := range []time.Duration{time.Second, -time.Second} {
+		eng, err := nl2sql.New(pool, nl2sql.WithValueIndex(false), nl2sql.WithRefreshEvery(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d > 0 {
+			if err := eng.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := eng.Prepare(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if watching() {
+			t.Errorf("WithRefreshEvery(%v): a watch runs (closed before the first build, or a negative interval)", d)
+		}
+		eng.Close()
+	}
+	var nilEngine *nl2sql.Engine
+	if err := nilEngine.Close(); err != nil {
+		t.Errorf("Close of a nil Engine: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -157,5 +158,24 @@ func TestReplicasBehindRoundRobin(t *testing.T) {
 	}
 	if lb.served[0] == 0 || lb.served[1] == 0 {
 		t.Errorf("requests per replica %v: both should have served", lb.served)
+	}
+}
+
+// TestReplicaFlags: --refresh-every defaults to a minute and may be 0
+// (never); a negative one, and --index with --store (two places for the
+// index), are refused at start; --stateless reaches the HTTP config.
+func TestReplicaFlags(t *testing.T) {
+	f, err := parseFlags([]string{"--dsn", "postgres://x/y"}, io.Discard)
+	if err != nil || f.refreshEvery != time.Minute || f.httpCfg.Stateless {
+		t.Fatalf("defaults: %+v, %v", f, err)
+	}
+	f, err = parseFlags([]string{"--dsn", "postgres://x/y", "--refresh-every", "0", "--stateless", "--store", "postgres://s/t"}, io.Discard)
+	if err != nil || f.refreshEvery != 0 || !f.httpCfg.Stateless || f.store.Resolve() != "postgres://s/t" {
+		t.Fatalf("--refresh-every 0 --stateless --store: %+v, %v", f, err)
+	}
+	for _, bad := range [][]string{{"--refresh-every", "-1s"}, {"--index", "x.idx", "--store", "postgres://s/t"}} {
+		if _, err := parseFlags(append([]string{"--dsn", "postgres://x/y"}, bad...), io.Discard); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
 	}
 }
