@@ -121,7 +121,9 @@ func (e *Engine) watchFailed(ctx context.Context, what string, err error) {
 // catalogDigestSQL is the cheap check of WithRefreshEvery: a digest of
 // what the engine reads of the catalog (relations and their columns,
 // constraints, comments, enums and domains, privileges) outside the system
-// schemas, computed in the server. It may move when nothing the engine
+// schemas, computed in the server: the count of those catalog rows and the
+// sum of their 64-bit hashes (hashtextextended), which needs no sort and
+// sends one short value. It may move when nothing the engine
 // uses changed (Refresh then compares the catalog's own fingerprint and
 // re-indexes nothing).
 const catalogDigestSQL = `
@@ -129,7 +131,7 @@ WITH user_ns AS (
   SELECT oid FROM pg_namespace
   WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg\_toast%' AND nspname NOT LIKE 'pg\_temp\_%'
 )
-SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) FROM (
+SELECT count(*) || ':' || coalesce(sum(hashtextextended(x, 0)), 0) FROM (
   SELECT 'r ' || c.oid || ' ' || c.relnamespace::regnamespace::text || '.' || c.relname || ' ' || c.relkind::text || ' ' || coalesce(c.relacl::text, '') || ' ' ||
          coalesce((SELECT string_agg(a.attname || ' ' || a.atttypid || ' ' || a.atttypmod || ' ' || a.attnotnull || ' ' || coalesce(a.attacl::text, ''), ',' ORDER BY a.attnum)
                    FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '')
@@ -138,8 +140,8 @@ SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) FROM (
   SELECT 'c ' || conrelid || ' ' || conname || ' ' || contype::text || ' ' || coalesce(conkey::text, '') || ' ' || confrelid || ' ' || coalesce(confkey::text, '')
   FROM pg_constraint WHERE connamespace IN (SELECT oid FROM user_ns)
   UNION ALL
-  SELECT 'd ' || objoid || ' ' || objsubid || ' ' || md5(description)
-  FROM pg_description WHERE classoid = 'pg_class'::regclass
+  SELECT 'd ' || objoid || ' ' || objsubid || ' ' || description
+  FROM pg_description WHERE classoid = 'pg_class'::regclass AND objoid >= 16384 -- FirstNormalObjectId: not the system's
   UNION ALL
   SELECT 't ' || t.oid || ' ' || t.typname || ' ' || t.typtype::text || ' ' || t.typbasetype || ' ' || coalesce((SELECT string_agg(enumlabel, ',' ORDER BY enumsortorder) FROM pg_enum WHERE enumtypid = t.oid), '')
   FROM pg_type t WHERE t.typnamespace IN (SELECT oid FROM user_ns) AND t.typtype IN ('d', 'e')
