@@ -46,6 +46,7 @@ type HTTPConfig struct {
 	// StreamableHTTPOptions.Stateless): no Mcp-Session-Id, so replicas
 	// behind a load balancer need no sticky sessions. The server makes no
 	// request of the client, so nothing is lost but the GET stream (405).
+	// MaxCallsPerSession then bounds the calls of one client address.
 	Stateless bool
 }
 
@@ -118,7 +119,8 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 	if cfg.MaxCallsPerSession <= 0 {
 		cfg.MaxCallsPerSession = defaultMaxCallsPerSession
 	}
-	var h http.Handler = &callGuard{next: mcpHandler, maxBody: cfg.MaxBody, total: cfg.MaxCalls, perSession: cfg.MaxCallsPerSession}
+	var h http.Handler = &callGuard{next: mcpHandler, maxBody: cfg.MaxBody, total: cfg.MaxCalls, perSession: cfg.MaxCallsPerSession,
+		byClient: cfg.Stateless}
 	if cfg.MaxSessions > 0 || cfg.MaxSessionsPerClient > 0 {
 		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions, perClient: cfg.MaxSessionsPerClient}
 	}

@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.IntVar(&f.httpCfg.MaxSessions, "max-sessions", 1000, "HTTP: most live sessions; more get 503 (0: no cap)")
 	fs.IntVar(&f.httpCfg.MaxSessionsPerClient, "max-sessions-per-client", 100, "HTTP: most live sessions of one client address; more get 429 (0: no cap; behind a proxy every client has its address)")
 	fs.IntVar(&f.httpCfg.MaxCalls, "max-calls", defaultMaxCalls, "HTTP: most requests in flight in all; more get 429")
-	fs.IntVar(&f.httpCfg.MaxCallsPerSession, "max-calls-per-session", defaultMaxCallsPerSession, "HTTP: most requests in flight of one session; more get 429")
+	fs.IntVar(&f.httpCfg.MaxCallsPerSession, "max-calls-per-session", defaultMaxCallsPerSession, "HTTP: most requests in flight of one session (with --stateless, of one client address); more get 429")
 	fs.StringVar(&f.httpCfg.Token, "auth-token", "", "HTTP: bearer token required on every request but /healthz (default $NL2SQL_MCP_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
