@@ -170,6 +170,19 @@
 // and the CLI on one file lose nothing of each other's
 // (examples/mcp-server: TestLearnBesideCLI).
 //
+// # A schema that changes, and replicas
+//
+// [WithRefreshEvery] makes a long-running Engine follow migrations and its
+// replicas: every interval one catalog query (a digest computed in the
+// server) says whether to [Engine.Refresh], at once when the event trigger
+// of [CatalogTriggerSQL] notifies [CatalogChannel]; and what other engines
+// sharing its store learnt or forgot is taken on (the pgvector store's
+// version is one query: [retrieve.KnowledgeVersioner]). A refresh swaps the
+// new state in whole: a question asked before it is answered on the old
+// catalog, one asked after on the new. [Engine.Close] stops the watch. The
+// delays, the flags of the servers and the tests:
+// docs/deployment.md.
+//
 // # Descriptions
 //
 // Descriptions: Result.Description says in plain English what the chosen

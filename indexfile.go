@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"reflect"
 	"slices"
 	"sync"
 
@@ -305,23 +304,14 @@ func (e *Engine) takeOn(ctx context.Context, ix *loadedIndex, pending []knowledg
 			want[c.k.ID] = c.k
 		}
 	}
-	e.know.mu.RLock()
-	have := maps.Clone(e.know.items)
-	e.know.mu.RUnlock()
-	var upsert []retrieve.Document
-	var added, dropped []Knowledge
-	for _, id := range slices.Sorted(maps.Keys(want)) {
-		if k, ok := have[id]; !ok || !reflect.DeepEqual(k, want[id]) {
-			upsert, added = append(upsert, want[id].document()), append(added, want[id])
-			terms = terms || want[id].Kind == KnowledgeTerm
-		}
+	added, dropped, terms := e.knowledgeDiff(want)
+	upsert := make([]retrieve.Document, 0, len(added))
+	for _, k := range added {
+		upsert = append(upsert, k.document())
 	}
-	var remove []string
-	for _, id := range slices.Sorted(maps.Keys(have)) {
-		if _, ok := want[id]; !ok {
-			remove, dropped = append(remove, id), append(dropped, have[id])
-			terms = terms || have[id].Kind == KnowledgeTerm
-		}
+	remove := make([]string, 0, len(dropped))
+	for _, k := range dropped {
+		remove = append(remove, k.ID)
 	}
 	store := st.retriever.Store()
 	if len(upsert) > 0 {
@@ -334,11 +324,6 @@ func (e *Engine) takeOn(ctx context.Context, ix *loadedIndex, pending []knowledg
 			return false, err
 		}
 	}
-	for _, k := range dropped {
-		e.unremember(k)
-	}
-	for _, k := range added {
-		e.remember(ctx, k)
-	}
+	e.adopt(ctx, want)
 	return terms, nil
 }

@@ -66,6 +66,7 @@ type Engine struct {
 	know     knowledgeBase
 	file     indexFile // see LoadIndexFile
 	gen      *generate.Generator
+	watching watcher // WithRefreshEvery; stopped by Close
 }
 
 // state is everything derived from one catalog.
@@ -194,6 +195,7 @@ func (e *Engine) state(ctx context.Context) (*state, error) {
 	e.st.Store(st)
 	// Once per Engine: warn when the role can do more than read.
 	e.checkPrivileges(ctx, st.cat)
+	e.startWatching()
 	return st, nil
 }
 

@@ -50,6 +50,7 @@ type config struct {
 	valueIndex       *link.ValueIndex
 	workload         *workload.Knowledge // see WithWorkload
 	indexFile        string              // see LoadIndexFile
+	refreshEvery     time.Duration       // see WithRefreshEvery
 	progress         func(Progress)
 	tracer           Tracer
 	logger           *slog.Logger

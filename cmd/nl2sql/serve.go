@@ -10,16 +10,20 @@ import (
 	"os"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/console"
 )
 
-const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE] [--min-confidence P] [--uncertain-below P]
+const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE] [--min-confidence P] [--uncertain-below P] [--store DSN] [--refresh-every D]
 
 Serve the web console: ask, why this query, check and run SQL, schema,
 retrieval and teach. It listens on loopback unless --addr says otherwise;
 with --auth-token (or $NL2SQL_AUTH_TOKEN) every page needs the token (as a
 bearer header or through the login form). With --scope it shows only that
-schema and the shared ones. It stops on SIGINT.`
+schema and the shared ones. Every --refresh-every it checks whether the
+catalog changed (at once, with the event trigger of 'nl2sql trigger') and
+re-indexes what did, and takes on what other servers sharing --store
+learnt. It stops on SIGINT.`
 
 // runServe is the serve command: flags, the engine, and an http.Server
 // with timeouts that shuts down gracefully when ctx ends.
@@ -30,6 +34,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var allow stringsFlag
 	s.fs.Var(&allow, "allow-host", "without --auth-token, a host name the console answers besides loopback (repeatable; the --addr host is allowed)")
 	token := s.fs.String("auth-token", "", "require this token (default $NL2SQL_AUTH_TOKEN; none: no authentication)")
+	refreshEvery := s.fs.Duration("refresh-every", time.Minute, "check this often whether the catalog changed (then re-index what changed) and take on the knowledge other servers sharing --store learnt (0: never)")
 	budget := s.fs.Int64("result-budget", console.DefaultResultBudget, "bytes of results the console keeps for paging, charts and teaching (a large one keeps its first page)")
 	verdicts := s.verdictFlags("abstain (show why and the alternatives, the query not run) when an answer's confidence is below this",
 		"show an answer whose confidence is below this as unsure (amber, with its reasons and the alternatives)")
@@ -43,6 +48,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *budget <= 0 {
 		return usageErr("--result-budget must be positive")
 	}
+	if *refreshEvery < 0 {
+		return usageErr("--refresh-every must not be negative")
+	}
 	if *token == "" {
 		*token = os.Getenv("NL2SQL_AUTH_TOKEN")
 	}
@@ -54,11 +62,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	eng, err := s.open(ctx, model, thresholds...)
+	eng, err := s.open(ctx, model, append(thresholds, nl2sql.WithRefreshEvery(*refreshEvery))...)
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	defer eng.Close() // the watch stops before the pools close
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return usageErr("--addr: %v", err)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/http"
 	"sync"
+
+	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
 // Defaults of the calls in flight (HTTPConfig.MaxCalls,
@@ -34,6 +36,10 @@ type callGuard struct {
 	maxBody    int64
 	total      int
 	perSession int
+	// byClient bounds a request without a session (all of them with
+	// --stateless) by its client address (throttle.ClientKey) instead, so
+	// that one client cannot take every slot of total.
+	byClient bool
 
 	mu        sync.Mutex
 	inFlight  int
@@ -68,6 +74,9 @@ func (g *callGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	session := r.Header.Get("Mcp-Session-Id")
+	if session == "" && g.byClient {
+		session = "client " + throttle.ClientKey(r)
+	}
 	if !g.acquire(session) {
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusTooManyRequests, fmt.Sprintf("too many calls in flight (at most %d per session, %d in all): retry when one has ended", g.perSession, g.total))

@@ -105,3 +105,45 @@ func TestHTTPSessionsPerClient(t *testing.T) {
 		t.Errorf("%d sessions, want 3", n)
 	}
 }
+
+// TestCallGuardStateless: with --stateless no request names a session, so
+// the per-session bound holds per client address: one address gets 429
+// beyond it while another is served.
+func TestCallGuardStateless(t *testing.T) {
+	entered, release := make(chan struct{}, 4), make(chan struct{})
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Block") != "" {
+			entered <- struct{}{}
+			<-release
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	g := &callGuard{next: next, maxBody: 1 << 20, total: 6, perSession: 2, byClient: true}
+	send := func(addr string, block bool) int {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_sql"}}`))
+		r.RemoteAddr = addr
+		if block {
+			r.Header.Set("X-Block", "1")
+		}
+		w := httptest.NewRecorder()
+		g.ServeHTTP(w, r)
+		return w.Code
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { send("10.0.0.1:1000", true) })
+	}
+	<-entered
+	<-entered
+	if code := send("10.0.0.1:1001", false); code != http.StatusTooManyRequests {
+		t.Errorf("a third call of 10.0.0.1: %d", code)
+	}
+	if code := send("10.0.0.2:1000", false); code != http.StatusOK {
+		t.Errorf("10.0.0.2's call while 10.0.0.1 is at its bound: %d", code)
+	}
+	close(release)
+	wg.Wait()
+	if g.inFlight != 0 || len(g.bySession) != 0 {
+		t.Errorf("left in flight: %d %v", g.inFlight, g.bySession)
+	}
+}

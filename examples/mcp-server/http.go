@@ -42,6 +42,12 @@ type HTTPConfig struct {
 	// holding a connection, and a session slot, for ever); 0:
 	// defaultBodyTimeout.
 	BodyTimeout time.Duration
+	// Stateless serves every request on a session of its own (the SDK's
+	// StreamableHTTPOptions.Stateless): no Mcp-Session-Id, so replicas
+	// behind a load balancer need no sticky sessions. The server makes no
+	// request of the client, so nothing is lost but the GET stream (405).
+	// MaxCallsPerSession then bounds the calls of one client address.
+	Stateless bool
 }
 
 // defaultBodyTimeout bounds the arrival of a request body.
@@ -101,7 +107,7 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 		cfg.BodyTimeout = defaultBodyTimeout
 	}
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody})
+		&mcp.StreamableHTTPOptions{SessionTimeout: cfg.SessionIdle, MaxRequestBodyBytes: cfg.MaxBody, Stateless: cfg.Stateless})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -113,7 +119,8 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 	if cfg.MaxCallsPerSession <= 0 {
 		cfg.MaxCallsPerSession = defaultMaxCallsPerSession
 	}
-	var h http.Handler = &callGuard{next: mcpHandler, maxBody: cfg.MaxBody, total: cfg.MaxCalls, perSession: cfg.MaxCallsPerSession}
+	var h http.Handler = &callGuard{next: mcpHandler, maxBody: cfg.MaxBody, total: cfg.MaxCalls, perSession: cfg.MaxCallsPerSession,
+		byClient: cfg.Stateless}
 	if cfg.MaxSessions > 0 || cfg.MaxSessionsPerClient > 0 {
 		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions, perClient: cfg.MaxSessionsPerClient}
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
+	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -53,6 +54,8 @@ type flags struct {
 	// --min-confidence, --uncertain-below: the engine's verdict thresholds.
 	minConfidence, uncertainBelow float64
 	httpCfg                       HTTPConfig
+	store                         cliflags.Store // --store: knowledge shared by replicas
+	refreshEvery                  time.Duration  // --refresh-every: see nl2sql.WithRefreshEvery
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -62,6 +65,9 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.db.Register(fs, "")
 	fs.StringVar(&f.scope, "scope", "", "restrict to this schema plus public; also pins search_path")
 	fs.StringVar(&f.index, "index", "", "use an index saved by 'nl2sql index' instead of introspecting at start")
+	f.store.Register(fs)
+	fs.DurationVar(&f.refreshEvery, "refresh-every", time.Minute, "check this often whether the catalog changed (then re-index what changed) and take on the knowledge other replicas sharing --store learnt (0: never)")
+	fs.BoolVar(&f.httpCfg.Stateless, "stateless", false, "HTTP: keep no session between requests, so any replica behind a load balancer serves any request (no server-to-client requests, no GET stream)")
 	f.model.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
@@ -75,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.IntVar(&f.httpCfg.MaxSessions, "max-sessions", 1000, "HTTP: most live sessions; more get 503 (0: no cap)")
 	fs.IntVar(&f.httpCfg.MaxSessionsPerClient, "max-sessions-per-client", 100, "HTTP: most live sessions of one client address; more get 429 (0: no cap; behind a proxy every client has its address)")
 	fs.IntVar(&f.httpCfg.MaxCalls, "max-calls", defaultMaxCalls, "HTTP: most requests in flight in all; more get 429")
-	fs.IntVar(&f.httpCfg.MaxCallsPerSession, "max-calls-per-session", defaultMaxCallsPerSession, "HTTP: most requests in flight of one session; more get 429")
+	fs.IntVar(&f.httpCfg.MaxCallsPerSession, "max-calls-per-session", defaultMaxCallsPerSession, "HTTP: most requests in flight of one session (with --stateless, of one client address); more get 429")
 	fs.StringVar(&f.httpCfg.Token, "auth-token", "", "HTTP: bearer token required on every request but /healthz (default $NL2SQL_MCP_TOKEN)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -88,6 +94,12 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 		return nil, err
 	}
 	f.dsn = dsn
+	if f.refreshEvery < 0 {
+		return nil, errors.New("--refresh-every must not be negative")
+	}
+	if f.index != "" && f.store.Resolve() != "" {
+		return nil, errors.New("--index and --store name two places for the index: pass one")
+	}
 	if f.maxRows < 1 {
 		return nil, errors.New("--max-rows must be positive")
 	}
@@ -138,7 +150,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		logger.Error("the database could not be reached; serving anyway, tool calls will retry it", "err", err)
 	}
 	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.model.Timeout), nl2sql.WithLogger(logger),
-		nl2sql.WithMinConfidence(f.minConfidence), nl2sql.WithUncertainBelow(f.uncertainBelow)}
+		nl2sql.WithMinConfidence(f.minConfidence), nl2sql.WithUncertainBelow(f.uncertainBelow), nl2sql.WithRefreshEvery(f.refreshEvery)}
+	// Replicas share what they learn through one store: each takes on
+	// the others' knowledge within --refresh-every.
+	store, storeDB, err := f.store.Open(ctx, retrieve.NewHashEmbedder(0).Dimension())
+	if err != nil {
+		return fmt.Errorf("--store: %w", err)
+	}
+	if store != nil {
+		defer storeDB.Close()
+		opts = append(opts, nl2sql.WithStore(store))
+	}
 	if model != nil {
 		opts = append(opts, nl2sql.WithLLM(model))
 	}
@@ -159,6 +181,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer eng.Close() // stops the watch before the pools close
 	// Read and index the catalog in the background so the client's
 	// initialize is answered at once; tool calls wait for it (and retry it
 	// if it failed).

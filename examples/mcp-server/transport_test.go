@@ -90,6 +90,19 @@ func startRaw(t *testing.T, bin string, args ...string) *rawServer {
 
 func (s *rawServer) stderr() string { b, _ := os.ReadFile(s.errLog); return string(b) }
 
+// url is the address an --http server logged it serves on ("http://host:port/").
+func (s *rawServer) url() string {
+	s.t.Helper()
+	re := regexp.MustCompile(`url=(http://\S+/)`)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if m := re.FindStringSubmatch(s.stderr()); m != nil {
+			return m[1]
+		}
+	}
+	s.t.Fatalf("no URL logged:\n%s", s.stderr())
+	return ""
+}
+
 func (s *rawServer) send(frame string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.stdin, frame+"\n"); err != nil {
@@ -277,16 +290,7 @@ func TestShutdown(t *testing.T) {
 	})
 	t.Run("http SIGTERM", func(t *testing.T) {
 		s := startRaw(t, bin, "--dsn", dsn, "--llm", "none", "--http", "127.0.0.1:0")
-		var url string
-		re := regexp.MustCompile(`url=(http://\S+/)`)
-		for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if m := re.FindStringSubmatch(s.stderr()); m != nil {
-				url = m[1]
-			}
-		}
-		if url == "" {
-			t.Fatalf("no URL logged:\n%s", s.stderr())
-		}
+		url := s.url()
 		// An open session (with its SSE stream) must not delay the stop.
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 			Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
