@@ -24,18 +24,17 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		// ctx is the request's, with its budget once set.
 		return res, res.fail(ended(ctx, err))
 	}
-	if err := e.usable(ctx); err != nil {
-		return fail(err)
-	}
-	ac := e.askConfig(opts)
-	if err := e.checkRequest(question, ac); err != nil {
-		res.Question = "" // not echoed: it may be megabytes
-		return fail(err)
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error {
+		if err := e.checkRequest(question, ac); err != nil {
+			res.Question = "" // not echoed: it may be megabytes
+			return err
+		}
+		return nil
+	})
 	if err != nil {
 		return fail(err)
 	}
+	st, ac := rq.st, rq.ac
 	if ac.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, ac.timeout, &budgetError{ac.timeout})
@@ -47,7 +46,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if ac.progress != nil {
 		ctx = context.WithValue(ctx, progressKey{}, ac.progress)
 	}
-	c, err := e.context(ctx, st, question, ac)
+	c, err := e.context(ctx, rq, question)
 	if err != nil {
 		return fail(err)
 	}
@@ -94,15 +93,15 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginSample, Votes: oc.Votes}})
 	}
 	sp = e.begin(ctx, StageValidate)
-	e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
+	e.check(sp.ctx, rq.scope, cands)
 	sp.end(res.Timings, nil)
 
 	// Backward recall, once: the candidates failed on tables of the scope
 	// the context lacked; show them and sample again.
 	if !anyOK(cands) {
-		if recalled := st.recallTables(c, cands); len(recalled) > 0 {
+		if recalled := rq.scope.recallTables(c, cands); len(recalled) > 0 {
 			sp = e.begin(ctx, StageBackward)
-			nc, more, berr := e.backward(sp.ctx, st, c, ac, recalled, res)
+			nc, more, berr := e.backward(sp.ctx, rq, c, recalled, res)
 			c = nc
 			res.Context = append(res.Context, recalled...)
 			cands = append(cands, more...)
@@ -142,7 +141,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		}
 		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginRepairPrompt, Votes: 1}}
 		cands = append(cands, nc)
-		e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, []*candidate{nc})
+		e.check(sp.ctx, rq.scope, []*candidate{nc})
 	}
 	sp.end(res.Timings, lastErr)
 
@@ -171,7 +170,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	}
 
 	sp = e.begin(ctx, StageScore)
-	sc := e.score(sp.ctx, st, c, ac, ok, res.Context)
+	sc := e.score(sp.ctx, rq, c, ok, res.Context)
 	sp.end(res.Timings, nil)
 	chosen := ok[sc.best]
 	chosen.Chosen = true
@@ -185,7 +184,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	}
 
 	sp = e.begin(ctx, StageExecute)
-	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(sp.ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
+	er, err := rq.scope.query(sp.ctx, res.SQL, ac.maxRows)
 	sp.end(res.Timings, err)
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))

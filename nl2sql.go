@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/llm"
@@ -78,13 +77,13 @@ type state struct {
 	valueSets  valueSets           // the index's complete value sets, for scoring
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
-	repairers  sync.Map            // scope key -> *repair.Repairer
+	repairers  sync.Map            // scopeKey -> *repair.Repairer
 	tables     []validate.Table
 	types      []string            // enums and column types, for validate.WithTypes
 	budget     validate.PlanBudget // WithPlanBudget
-	validators sync.Map            // scope key -> *validate.Validator
-	executors  sync.Map            // scope key -> *execute.Executor
-	scoped     sync.Map            // search path -> *schema.Catalog (ScopeCatalog)
+	validators sync.Map            // scopeKey -> *validate.Validator
+	executors  sync.Map            // scopeKey -> *execute.Executor
+	scoped     sync.Map            // scopeKey -> *schema.Catalog (ScopeCatalog)
 }
 
 // maxK bounds WithK: each sample is a model call.
@@ -309,66 +308,6 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	}
 	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
-}
-
-// scopeTables returns the tables a request may read: with a scope, those of
-// the search path's schemas only, so a scoped request cannot reach another
-// tenant's schema even by qualifying names; without one, every table.
-func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
-	if !scoped {
-		return st.tables
-	}
-	var out []validate.Table
-	for _, t := range st.tables {
-		if slices.Contains(path, t.Schema) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// policy is the one validator configuration of every entry point (Ask,
-// Run, Check, Repair, Pick, Learn and the executor's own check): the tables
-// a request may read, its search path, the catalog's types, the plan
-// budget and, when
-// scoped, only the search path's schemas, whatever the query qualifies.
-func (st *state) policy(path []string, scoped bool) []validate.Option {
-	opts := []validate.Option{validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...),
-		validate.WithTypes(st.types...), validate.WithPlanBudget(st.budget)}
-	if scoped {
-		opts = append(opts, validate.WithSchemas(path...))
-	}
-	return opts
-}
-
-// validator returns the validator for a search path (cached). It adds no
-// LIMIT: the SQL the Engine shows is the query as written plus its fixes,
-// and the row cap is applied by the executor when the query runs (it adds
-// LIMIT cap+1 to what it sends, so that a cut result is reported as
-// truncated instead of silently ending at the cap).
-func (st *state) validator(path []string, scoped bool) *validate.Validator {
-	key := fmt.Sprint(path, scoped)
-	if v, ok := st.validators.Load(key); ok {
-		return v.(*validate.Validator)
-	}
-	actual, _ := st.validators.LoadOrStore(key, validate.New(st.policy(path, scoped)...))
-	return actual.(*validate.Validator)
-}
-
-// executor returns the executor for a search path (cached): its own
-// validator has the same policy, as a second line of defence.
-func (e *Engine) executor(st *state, path []string, scoped bool) *execute.Executor {
-	key := fmt.Sprint(path, scoped)
-	if x, ok := st.executors.Load(key); ok {
-		return x.(*execute.Executor)
-	}
-	x := execute.New(e.db,
-		execute.WithValidateOptions(st.policy(path, scoped)...),
-		execute.WithStatementTimeout(e.cfg.statementTimeout),
-		execute.MaxRows(e.cfg.maxRows),
-		execute.WithLogger(e.cfg.logger))
-	actual, _ := st.executors.LoadOrStore(key, x)
-	return actual.(*execute.Executor)
 }
 
 // catalogTypes lists the user types a query may cast to: the catalog's

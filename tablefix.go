@@ -9,34 +9,13 @@ import (
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
-// repairerFor returns the repairer of a request's scope (cached): it knows
-// only the tables the request may read and resolves names along its search
-// path, so a misspelt table is corrected to a table of this scope, never to
-// another tenant's.
-func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
-	key := fmt.Sprint(path, scoped)
-	if r, ok := st.repairers.Load(key); ok {
-		return r.(*repair.Repairer)
-	}
-	opts := []repair.Option{repair.WithSearchPath(path...)}
-	if scoped {
-		var names []string
-		for _, t := range st.scopeTables(path, scoped) {
-			names = append(names, t.Schema+"."+t.Name)
-		}
-		opts = append(opts, repair.WithTables(names...))
-	}
-	actual, _ := st.repairers.LoadOrStore(key, st.repairer.With(opts...))
-	return actual.(*repair.Repairer)
-}
-
 // unknownRelation reports whether a rejection is only about relations that
 // exist nowhere in the catalog, named unqualified or in a schema of the
 // request (V012 for a misspelt "custmers"), and returns the failure the
 // server would have given for the first (its position in sql): such a name is a slip the 42P01
 // correction may fix, then the fixed query is validated again. A relation
 // of another schema (another tenant's table) stays refused.
-func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) (repair.Failure, bool) {
+func (sc *scope) unknownRelation(ve *validate.Error, sql string) (repair.Failure, bool) {
 	if ve == nil {
 		return repair.Failure{}, false
 	}
@@ -50,10 +29,10 @@ func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) 
 		if !ok || is.Location < 0 {
 			return repair.Failure{}, false
 		}
-		if schemaName != "" && !slices.Contains(path, schemaName) {
+		if schemaName != "" && !slices.Contains(sc.path, schemaName) {
 			return repair.Failure{}, false
 		}
-		for _, t := range st.cat.Tables {
+		for _, t := range sc.st.cat.Tables {
 			if t.Name == rel {
 				return repair.Failure{}, false // it exists: outside the scope
 			}
@@ -92,21 +71,4 @@ func (st *state) otherScope(ve *validate.Error) bool {
 		}
 	}
 	return false
-}
-
-// resolver maps a relation named in a query of the scope to its qualified
-// name: a schema-qualified name as is, an unqualified one along the search
-// path; "" when it is not a table the request may read (scopeTables: with a
-// scope, the tables of the search path's schemas; without, every table).
-func (st *state) resolver(path []string, scoped bool) func(schemaName, name string) string {
-	return func(schemaName, name string) string {
-		t := st.cat.Lookup(schemaName, name)
-		if schemaName == "" {
-			t = st.cat.Resolve(name, path)
-		}
-		if t == nil || (scoped && !slices.Contains(path, t.Schema)) {
-			return ""
-		}
-		return t.QualifiedName()
-	}
 }

@@ -1,0 +1,42 @@
+package nl2sql
+
+import "context"
+
+// request is what every Engine entry point starts from: the call's
+// options, the prepared engine state and the request's scope. newRequest
+// builds it, in one order for every call, so that no entry point checks
+// less than another.
+type request struct {
+	ac    askConfig
+	st    *state
+	scope *scope
+}
+
+// newRequest checks the engine and ctx, applies opts, checks the call's
+// input with input (nil: none), before any other work, so an over-long
+// input costs nothing but its check; then prepares the engine and
+// resolves the request's scope.
+func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(askConfig) error) (*request, error) {
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
+	rq := &request{ac: e.askConfig(opts)}
+	if input != nil {
+		if err := input(rq.ac); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if rq.st, err = e.state(ctx); err != nil {
+		return nil, err
+	}
+	if rq.scope, err = e.newScope(rq.st, rq.ac); err != nil {
+		return nil, err
+	}
+	return rq, nil
+}
+
+// sqlInput is the input check of a call on caller-written SQL.
+func sqlInput(sql string) func(askConfig) error {
+	return func(askConfig) error { return checkSQL("the SQL", sql) }
+}
