@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -79,7 +80,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 				c.Repairs = append(c.Repairs, ch.Rule)
 			}
 		}
-		if sql, notes := sc.st.valueSets.storedValues(c.SQL, sc.resolve); len(notes) > 0 {
+		if sql, notes := sc.st.valueSets.StoredValues(c.SQL, sc.resolve); len(notes) > 0 {
 			c.SQL = sql
 			c.Repairs = append(c.Repairs, RuleStoredValue)
 		}
@@ -151,7 +152,7 @@ func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*
 		if c.Status != StatusOK {
 			continue
 		}
-		if sql, ok := breakTies(c.validated.SQL); ok {
+		if sql, ok := rewrite.BreakTies(c.validated.SQL); ok {
 			live, sqls = append(live, c), append(sqls, sql)
 		}
 	}

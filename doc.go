@@ -90,7 +90,7 @@
 // connection a query left in a state it cannot reset, which only a pooled
 // connection allows; its documentation says why an interface result would
 // break every caller. Give the Engine a role that can only read (see
-// [ReaderRole]); [Engine.Prepare] warns when it can do more.
+// [provision.ReaderRole]); [Engine.Prepare] warns when it can do more.
 //
 // # Options
 //

@@ -149,13 +149,11 @@ func unsaved(what string, err error) error {
 // is an input error.
 func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, nil, nil)
 	if err != nil {
 		return err
 	}
+	st := rq.st
 	k, ok := e.known(id)
 	if !ok && e.cfg.indexFile != "" {
 		// Another writer may have taught it since this engine read the file.
@@ -211,10 +209,7 @@ func (e *Engine) unremember(k Knowledge) {
 // Knowledge lists what the engine was taught, ordered by kind and ID.
 func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	if _, err := e.state(ctx); err != nil {
+	if _, err := e.newRequest(ctx, nil, nil); err != nil {
 		return nil, err
 	}
 	e.takeOnOthers(ctx)

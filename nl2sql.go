@@ -20,6 +20,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -74,7 +75,7 @@ type state struct {
 	graph      *plan.Graph
 	linker     *link.Linker
 	values     *link.ValueIndex
-	valueSets  valueSets           // the index's complete value sets, for scoring
+	valueSets  rewrite.ValueSets   // the index's complete value sets, for scoring
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
 	repairers  sync.Map            // scopeKey -> *repair.Repairer
@@ -131,10 +132,7 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 // to keep the first question fast, or Refresh after schema changes.
 func (e *Engine) Prepare(ctx context.Context) (err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	_, err = e.state(ctx)
+	_, err = e.newRequest(ctx, nil, nil)
 	return err
 }
 
@@ -167,14 +165,11 @@ func (e *Engine) rebuild(ctx context.Context, knowledgeOnly bool) error {
 // Catalog returns the catalog the engine works with, reading it if needed.
 func (e *Engine) Catalog(ctx context.Context) (_ *schema.Catalog, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return st.cat, nil
+	return rq.st.cat, nil
 }
 
 func (e *Engine) state(ctx context.Context) (*state, error) {
@@ -283,7 +278,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
-		st.values, st.valueSets = vi, newValueSets(vi)
+		st.values, st.valueSets = vi, rewrite.NewValueSets(vi)
 		// Once here, not per question: it walks every column of the index.
 		st.examples = vi.Examples(3)
 		lopts = append(lopts, link.WithValueIndex(vi))

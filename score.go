@@ -477,7 +477,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			ResultGroup:   runs[i].group,
-			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables),
+			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
