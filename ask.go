@@ -43,9 +43,6 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if e.cfg.modelTimeout > 0 {
 		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
 	}
-	if ac.progress != nil {
-		ctx = context.WithValue(ctx, progressKey{}, ac.progress)
-	}
 	c, err := e.context(ctx, rq, question)
 	if err != nil {
 		return fail(err)
@@ -63,11 +60,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(&Error{Class: ClassRetrievalMiss, Message: fmt.Sprintf("the question does not match the schema (match %s, %.0f%% of its words known); not asking the model", c.Match, 100*c.Known)})
 	}
 
-	sp := e.begin(ctx, StageGenerate)
+	sp := rq.tracers.begin(ctx, StageGenerate)
 	k := e.gen.K(c.Difficulty)
-	e.progress(ctx, Progress{Stage: StageGenerate, Total: k})
+	rq.tracers.progress(ctx, Progress{Stage: StageGenerate, Total: k})
 	out, err := e.gen.Generate(sp.ctx, c.Prompt, k)
-	e.progress(ctx, Progress{Stage: StageGenerate, Done: k, Total: k, Took: time.Since(sp.start)})
+	rq.tracers.progress(ctx, Progress{Stage: StageGenerate, Done: k, Total: k, Took: time.Since(sp.start)})
 	sp.end(res.Timings, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
@@ -92,7 +89,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginSample, Votes: oc.Votes}})
 	}
-	sp = e.begin(ctx, StageValidate)
+	sp = rq.tracers.begin(ctx, StageValidate)
 	e.check(sp.ctx, rq.scope, cands)
 	sp.end(res.Timings, nil)
 
@@ -100,7 +97,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	// the context lacked; show them and sample again.
 	if !anyOK(cands) {
 		if recalled := rq.scope.recallTables(c, cands); len(recalled) > 0 {
-			sp = e.begin(ctx, StageBackward)
+			sp = rq.tracers.begin(ctx, StageBackward)
 			nc, more, berr := e.backward(sp.ctx, rq, c, recalled, res)
 			c = nc
 			res.Context = append(res.Context, recalled...)
@@ -112,7 +109,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	// LLM repair turns, only when nothing deterministic worked.
 	var lastWait *Error // the last repair turn cut short by a time bound
 	var lastErr error   // the last repair turn's failure
-	sp = e.begin(ctx, StageRepair)
+	sp = rq.tracers.begin(ctx, StageRepair)
 	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
 		if ctx.Err() != nil {
 			break // ended outside a model wait: reported below as such
@@ -126,10 +123,10 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
 		}
-		e.progress(ctx, Progress{Stage: StageRepair, Total: 1})
+		rq.tracers.progress(ctx, Progress{Stage: StageRepair, Total: 1})
 		rt := time.Now()
 		sql, err := e.gen.Repair(sp.ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
-		e.progress(ctx, Progress{Stage: StageRepair, Done: 1, Total: 1, Took: time.Since(rt)})
+		rq.tracers.progress(ctx, Progress{Stage: StageRepair, Done: 1, Total: 1, Took: time.Since(rt)})
 		res.Attempts++
 		lastErr = err
 		if err != nil {
@@ -169,7 +166,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(classify(cands))
 	}
 
-	sp = e.begin(ctx, StageScore)
+	sp = rq.tracers.begin(ctx, StageScore)
 	sc := e.score(sp.ctx, rq, c, ok, res.Context)
 	sp.end(res.Timings, nil)
 	chosen := ok[sc.best]
@@ -183,7 +180,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 			Message: fmt.Sprintf("confidence %.2f is below the minimum %.2f; not running the query", res.Confidence, ac.abstain), Err: ErrLowConfidence})
 	}
 
-	sp = e.begin(ctx, StageExecute)
+	sp = rq.tracers.begin(ctx, StageExecute)
 	er, err := rq.scope.query(sp.ctx, res.SQL, ac.maxRows)
 	sp.end(res.Timings, err)
 	if err != nil {

@@ -118,9 +118,9 @@ func byteOffset(sql string, pos int) int {
 func (e *Engine) backward(ctx context.Context, rq *request, c *SchemaContext, recalled []string, res *Result) (*SchemaContext, []*candidate, error) {
 	nc := e.widen(ctx, rq, c, recalled)
 	k, t := e.gen.K(nc.Difficulty), time.Now()
-	e.progress(ctx, Progress{Stage: StageBackward, Total: k})
+	rq.tracers.progress(ctx, Progress{Stage: StageBackward, Total: k})
 	out, err := e.gen.Generate(ctx, nc.Prompt, k)
-	e.progress(ctx, Progress{Stage: StageBackward, Done: k, Total: k, Took: time.Since(t)})
+	rq.tracers.progress(ctx, Progress{Stage: StageBackward, Done: k, Total: k, Took: time.Since(t)})
 	if out != nil {
 		res.Attempts += len(out.Samples)
 	}

@@ -46,7 +46,7 @@ func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...Ask
 
 func (e *Engine) context(ctx context.Context, rq *request, question string) (*SchemaContext, error) {
 	st, sc, ac := rq.st, rq.scope, rq.ac
-	sp := e.begin(ctx, StageRetrieve)
+	sp := rq.tracers.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
 	if sc.scoped {
 		qopts = append(qopts, retrieve.Scope(sc.path[0]))
@@ -77,7 +77,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	c.Tables = tables
 	names := (&retrieve.Result{Tables: tables}).Names()
 
-	sp := e.begin(ctx, StageLink)
+	sp := rq.tracers.begin(ctx, StageLink)
 	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
 	if c.Scoped {
 		// A glossary term may mean another tenant's column too.
@@ -85,12 +85,12 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	}
 	sp.end(c.Timings, nil)
 
-	sp = e.begin(ctx, StagePlan)
+	sp = rq.tracers.begin(ctx, StagePlan)
 	jp := e.planJoins(sp.ctx, st, c, names)
 	c.Joins, c.Skeleton = jp.joins, jp.skeleton
 	sp.end(c.Timings, nil)
 
-	sp = e.begin(ctx, StagePrompt)
+	sp = rq.tracers.begin(ctx, StagePrompt)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant are one store: a scoped

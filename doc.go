@@ -200,15 +200,22 @@
 //
 // # Tracing
 //
-// Tracing: a [Tracer] ([WithTracer]) is told as each stage ends
-// ([StageRetrieve], [StageLink], [StagePlan], [StagePrompt], [StageGenerate],
-// [StageValidate], [StageBackward], [StageRepair], [StageScore],
-// [StageExecute]; [SchemaContext] runs the first four) with its wall time and
-// its own error. A Tracer that also implements [StageStarter] is told as each
-// stage starts and returns the stage's context, under which the stage's model
-// requests and queries run and with which it ends: a span per stage, in the
-// pgx style. Candidates carry typed Origin (sample, backward,
-// repair_prompt, input) and Status (ok, rejected, failed).
+// A [Tracer] ([WithTracer]) is the one way a request is observed, in the
+// pgx style: it is told as each stage ends ([StageRetrieve], [StageLink],
+// [StagePlan], [StagePrompt], [StageGenerate], [StageValidate],
+// [StageBackward], [StageRepair], [StageScore], [StageExecute];
+// [SchemaContext] runs the first four) with its wall time and its own
+// error. A Tracer that also implements [StageStarter] is told as each stage
+// starts and returns the stage's context, under which the stage's model
+// requests and queries run and with which it ends: a span per stage. One
+// that implements [ProgressTracer] hears of long work ([Progress]: Prepare's
+// introspection and indexing, each wait of Ask for the model), inside the
+// stage that waits. [WithProgress] and [OnProgress] are adapters of it (a
+// callback as a ProgressTracer), and [Result].Timings holds what the
+// tracers are told at each stage's end. Logging ([WithLogger]) stays apart:
+// it carries the stage packages' own debug lines, not stage events.
+// Candidates carry typed Origin (sample, backward, repair_prompt, input)
+// and Status (ok, rejected, failed).
 //
 // # Time budgets
 //

@@ -66,6 +66,7 @@ type Engine struct {
 	know     knowledgeBase
 	file     indexFile // see LoadIndexFile
 	gen      *generate.Generator
+	tracers  tracers // WithTracer, then WithProgress's adapter
 }
 
 // state is everything derived from one catalog.
@@ -119,7 +120,8 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 	if emb == nil {
 		emb = retrieve.NewHashEmbedder(256)
 	}
-	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb)}
+	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb),
+		tracers: tracers(nil).with(cfg.tracer).with(progressTracer(cfg.progress))}
 	if cfg.llm != nil {
 		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
 			generate.WithBudget(cfg.generateBudget))
@@ -203,7 +205,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	if knowledgeOnly {
 		cat = prev.cat
 	} else if cat == nil || prev != nil {
-		e.progress(ctx, Progress{Stage: StageIntrospect})
+		e.tracers.progress(ctx, Progress{Stage: StageIntrospect})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			if ce := connectionError("reading the catalog failed", err); ce != nil {
 				return nil, ce
@@ -228,7 +230,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		// the bar jump back).
 		retrieve.WithProgress(func(p retrieve.Progress) {
 			if p.Stage == "embed" {
-				e.progress(ctx, Progress{Stage: StageIndex, Done: p.Done, Total: p.Total})
+				e.tracers.progress(ctx, Progress{Stage: StageIndex, Done: p.Done, Total: p.Total})
 			}
 		}),
 	}
@@ -270,7 +272,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 			vi = prev.values
 		}
 		if vi == nil || (prev != nil && !knowledgeOnly) {
-			e.progress(ctx, Progress{Stage: StageValues})
+			e.tracers.progress(ctx, Progress{Stage: StageValues})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
@@ -301,7 +303,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
 		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
 	}
-	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
+	e.tracers.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
 

@@ -5,19 +5,22 @@ import (
 	"time"
 )
 
-// progress reports p to WithProgress's callback and to the request's own
-// (Progress, carried by ctx).
-func (e *Engine) progress(ctx context.Context, p Progress) {
-	if e.cfg.progress != nil {
-		e.cfg.progress(p)
-	}
-	if fn, _ := ctx.Value(progressKey{}).(func(Progress)); fn != nil {
-		fn(p)
-	}
-}
+// progressFunc is a callback of WithProgress or OnProgress as a Tracer:
+// it hears of long work and of no stage.
+type progressFunc func(Progress)
 
-// progressKey carries a request's Progress callback in its context.
-type progressKey struct{}
+func (progressFunc) Stage(context.Context, Stage, time.Duration, error) {}
+
+// TraceProgress implements ProgressTracer.
+func (f progressFunc) TraceProgress(_ context.Context, p Progress) { f(p) }
+
+// progressTracer is fn as a Tracer, nil when fn is.
+func progressTracer(fn func(Progress)) Tracer {
+	if fn == nil {
+		return nil
+	}
+	return progressFunc(fn)
+}
 
 // Progress reports long work: introspection and indexing ("introspect",
 // "values", "index", "ready"), and the waits of Ask for the model

@@ -7,9 +7,10 @@ import "context"
 // builds it, in one order for every call, so that no entry point checks
 // less than another.
 type request struct {
-	ac    askConfig
-	st    *state
-	scope *scope
+	ac      askConfig
+	st      *state
+	scope   *scope
+	tracers tracers // the engine's, then OnProgress's adapter
 }
 
 // newRequest checks the engine and ctx, applies opts, checks the call's
@@ -21,6 +22,7 @@ func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(as
 		return nil, err
 	}
 	rq := &request{ac: e.askConfig(opts)}
+	rq.tracers = e.tracers.with(progressTracer(rq.ac.progress))
 	if input != nil {
 		if err := input(rq.ac); err != nil {
 			return nil, err
