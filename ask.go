@@ -191,18 +191,6 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	return res, nil
 }
 
-// budgetError is the cause of an Ask's context when its budget
-// (WithTimeout, Timeout) ran out.
-type budgetError struct{ d time.Duration }
-
-func (b *budgetError) Error() string {
-	return fmt.Sprintf("nl2sql: the question's %s budget ran out", b.d)
-}
-
-// Unwrap makes a spent budget a deadline (errors.Is with
-// context.DeadlineExceeded), as the context's own error says.
-func (b *budgetError) Unwrap() error { return context.DeadlineExceeded }
-
 // timeoutError is the Ask error for a model call err cut short by a time
 // bound: the request's budget, the caller's context or the per-call model
 // timeout; nil when err is not about time. ctx is the request's context.

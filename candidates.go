@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
@@ -167,15 +166,6 @@ func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*
 		c.SQL, c.validated, c.cost, c.rows = sqls[i], r.Validation, r.TotalCost, r.PlanRows
 		c.Repairs = append(c.Repairs, RuleTieOrder)
 	}
-}
-
-// charPosition turns a byte offset into sql into the 1-based character
-// position PostgreSQL reports; 0 when the offset is unknown.
-func charPosition(sql string, offset int) int {
-	if offset < 0 || offset > len(sql) {
-		return 0
-	}
-	return utf8.RuneCountInString(sql[:offset]) + 1
 }
 
 // missingColumn reports whether every violation of a rejection is a

@@ -307,6 +307,15 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	return st, nil
 }
 
+// knownScope reports an *Error (ErrConfig) when scope is set and no table
+// of the catalog lives in that schema.
+func (st *state) knownScope(scope string) error {
+	if scope == "" || slices.ContainsFunc(st.cat.Tables, func(t *schema.Table) bool { return t.Schema == scope }) {
+		return nil
+	}
+	return &Error{Class: ClassConfig, Message: fmt.Sprintf("unknown scope %q: no table of the database is in a schema of that name", scope)}
+}
+
 // catalogTypes lists the user types a query may cast to: the catalog's
 // enums (qualified and bare) and the base names of its column types
 // (domains, extension types).

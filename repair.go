@@ -62,19 +62,3 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 	out.Executes = true
 	return out, nil
 }
-
-// lostOrEnded is the error of a check or run of caller SQL that failed
-// because the database could not be reached or the request's context
-// ended, nil when err is the query's own failure (or nil).
-func lostOrEnded(ctx context.Context, msg string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if ce := connectionError(msg, err); ce != nil {
-		return ce
-	}
-	if ctx.Err() != nil {
-		return ended(ctx, executionError(msg, err))
-	}
-	return nil
-}

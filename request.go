@@ -1,6 +1,9 @@
 package nl2sql
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // request is what every Engine entry point starts from: the call's
 // options, the prepared engine state and the request's scope. newRequest
@@ -41,4 +44,30 @@ func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(as
 // sqlInput is the input check of a call on caller-written SQL.
 func sqlInput(sql string) func(askConfig) error {
 	return func(askConfig) error { return checkSQL("the SQL", sql) }
+}
+
+// errNotNew is the cause of a call on an Engine New did not make.
+var errNotNew = errors.New("the Engine was not made by New")
+
+// usable is the error of a call on an Engine New did not make (nil, or the
+// zero value) or with a nil context, nil otherwise: the first thing every
+// public method checks, so such a call fails at once instead of panicking
+// deep inside.
+func (e *Engine) usable(ctx context.Context) error {
+	switch {
+	case e == nil || e.db == nil:
+		return &Error{Class: ClassConfig, Message: "no database: build the Engine with New", Err: errNotNew}
+	case ctx == nil:
+		return &Error{Class: ClassInput, Message: "nil context (pass context.Background() or context.TODO())"}
+	}
+	return nil
+}
+
+// checkRequest returns the input error of a request's text: question,
+// evidence and history.
+func (e *Engine) checkRequest(question string, ac askConfig) error {
+	if err := e.checkQuestion(question, ac.evidence); err != nil {
+		return err
+	}
+	return e.checkHistory(ac.history)
 }

@@ -1,9 +1,11 @@
 package nl2sql
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -71,4 +73,29 @@ func (st *state) otherScope(ve *validate.Error) bool {
 		}
 	}
 	return false
+}
+
+// rejection is the error for caller-written SQL the validator refused,
+// with the first violation's code: unsafe when it breaks the policy
+// (validate.Unsafe, or a table of another scope named by its schema),
+// invalid otherwise (a syntax error, a misspelt table).
+func (st *state) rejection(msg string, err error) *Error {
+	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
+	var ve *validate.Error
+	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+		e.Code = ve.Violations()[0].Code
+		if validate.Unsafe(e.Code) || st.otherScope(ve) {
+			e.Class = ClassUnsafe
+		}
+	}
+	return e
+}
+
+// charPosition turns a byte offset into sql into the 1-based character
+// position PostgreSQL reports; 0 when the offset is unknown.
+func charPosition(sql string, offset int) int {
+	if offset < 0 || offset > len(sql) {
+		return 0
+	}
+	return utf8.RuneCountInString(sql[:offset]) + 1
 }

@@ -2,6 +2,7 @@ package nl2sql
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -118,4 +119,45 @@ func (s span) end(t Timings, err error) {
 	for _, tr := range s.tracers {
 		tr.Stage(s.ctx, s.stage, d, err)
 	}
+}
+
+// Timings are per-stage wall times; JSON renders them in milliseconds.
+type Timings map[string]time.Duration
+
+// MarshalJSON renders durations as milliseconds.
+func (t Timings) MarshalJSON() ([]byte, error) {
+	m := make(map[string]float64, len(t))
+	for k, d := range t {
+		m[k] = float64(d.Microseconds()) / 1000
+	}
+	return json.Marshal(m)
+}
+
+// progressFunc is a callback of WithProgress or OnProgress as a Tracer:
+// it hears of long work and of no stage.
+type progressFunc func(Progress)
+
+func (progressFunc) Stage(context.Context, Stage, time.Duration, error) {}
+
+// TraceProgress implements ProgressTracer.
+func (f progressFunc) TraceProgress(_ context.Context, p Progress) { f(p) }
+
+// progressTracer is fn as a Tracer, nil when fn is.
+func progressTracer(fn func(Progress)) Tracer {
+	if fn == nil {
+		return nil
+	}
+	return progressFunc(fn)
+}
+
+// Progress reports long work: introspection and indexing ("introspect",
+// "values", "index", "ready"), and the waits of Ask for the model
+// ("generate": Total samples; "backward": samples after backward recall;
+// "repair": one repair turn). A wait is reported when it starts (Done 0)
+// and when it ends (Done == Total, Took its wall time).
+type Progress struct {
+	Stage Stage
+	Done  int
+	Total int
+	Took  time.Duration
 }
