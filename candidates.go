@@ -55,7 +55,7 @@ const maxFixRounds = 3
 // check normalizes dialect, validates and EXPLAINs candidates (in
 // parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
 func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
-	v, rp := sc.validator(), sc.repairer()
+	rp := sc.repairer()
 	// fix asks repair about a failure of sql and takes its first fix that
 	// holds (see firstVerified); when repair declined to guess, c keeps the
 	// alternatives. It reports whether c holds a new statement to check.
@@ -91,7 +91,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 			sqls[i] = c.SQL
 		}
 		// Explain validates each candidate and plans the ones that pass.
-		results := v.Explain(ctx, e.db, sqls)
+		results := sc.explain(ctx, sqls)
 		live := pending
 		pending = nil
 		for i, r := range results {
@@ -137,14 +137,14 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 			}
 		}
 	}
-	e.breakTies(ctx, v, cands)
+	e.breakTies(ctx, sc, cands)
 }
 
 // breakTies gives the candidates that planned, and whose ORDER BY ...
 // LIMIT can tie between groups, their grouping keys as last sort keys (see
 // RuleTieOrder). The rewrite is validated and planned again; a candidate
 // keeps its own text when that fails.
-func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*candidate) {
+func (e *Engine) breakTies(ctx context.Context, sc *scope, cands []*candidate) {
 	var live []*candidate
 	var sqls []string
 	for _, c := range cands {
@@ -158,7 +158,7 @@ func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*
 	if len(live) == 0 {
 		return
 	}
-	for i, r := range v.Explain(ctx, e.db, sqls) {
+	for i, r := range sc.explain(ctx, sqls) {
 		if r.Validation == nil || r.Err != nil {
 			continue
 		}

@@ -38,7 +38,7 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 	if err != nil {
 		return nil, err
 	}
-	r := rq.scope.validator().Explain(ctx, e.db, []string{sql})[0]
+	r := rq.scope.explain(ctx, []string{sql})[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues

@@ -105,6 +105,13 @@ func (sc *scope) executor() *execute.Executor {
 	return actual.(*execute.Executor)
 }
 
+// explain validates and plans sqls with the scope's validator, as the
+// scope's role: its privileges, row-level security and pinning are those
+// the query will run with.
+func (sc *scope) explain(ctx context.Context, sqls []string) []validate.ExplainResult {
+	return sc.validator().Explain(ctx, sc.e.db, sqls, validate.AsRole(sc.role))
+}
+
 // repairer returns the scope's repairer (cached): it knows only the tables
 // the request may read and resolves names along its search path, so a
 // misspelt table is corrected to a table of this scope, never to another

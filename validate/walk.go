@@ -188,10 +188,28 @@ func (c *checker) walk(m proto.Message) {
 		c.rangeVar(x)
 	case *pg.FuncCall:
 		c.funcCall(x)
+		if !c.plan {
+			c.uses.literalOperands(x.Args)
+		}
+		if qn := splitName(x.Funcname); !c.plan && len(x.Args) == 1 && (qn.schema == "" || qn.schema == "pg_catalog") &&
+			builtinTypes[qn.name] {
+			c.uses.castUse(int(x.Location), x.Args[0], nil) // text(x) is a cast when no function text(x) exists
+		}
 	case *pg.TypeName:
 		c.typeName(x)
 	case *pg.TypeCast:
 		c.textCast(x)
+		if !c.plan {
+			c.uses.castUse(int(x.Location), x.Arg, x.TypeName)
+		}
+	case *pg.RangeSubselect:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.RangeFunction:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.RangeTableFunc:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.JsonTable:
+		c.uses.rangeItem("", x.Alias, true)
 	case *pg.A_Expr:
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
@@ -200,11 +218,24 @@ func (c *checker) walk(m proto.Message) {
 			c.checkOperands(opSymbol(x.Name), "operator "+opSymbol(x.Name), []*pg.Node{x.Lexpr, x.Rexpr}, nil)
 		}
 		c.uses.implied(x)
+		if !c.plan {
+			c.uses.literalOperands([]*pg.Node{x.Lexpr, x.Rexpr})
+		}
 	case *pg.CaseExpr:
 		if x.Arg != nil {
 			c.uses.ops["="] = true // CASE x WHEN v compares with =
+			if !c.plan {
+				ops := []*pg.Node{x.Arg}
+				for _, w := range x.Args {
+					ops = append(ops, w.GetCaseWhen().GetExpr())
+				}
+				c.uses.literalOperands(ops)
+			}
 		}
 	case *pg.JoinExpr:
+		if x.Alias != nil {
+			c.uses.rangeItem("", x.Alias, true)
+		}
 		if x.IsNatural || len(x.UsingClause) > 0 {
 			c.uses.ops["="] = true
 		}
@@ -310,6 +341,7 @@ func (c *checker) withClause(w *pg.WithClause) {
 		}
 		c.children(cte, "ctequery")
 		scope[cte.Ctename] = true
+		c.uses.rangeItem(cte.Ctename, nil, true)
 	}
 }
 
