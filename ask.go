@@ -24,18 +24,17 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		// ctx is the request's, with its budget once set.
 		return res, res.fail(ended(ctx, err))
 	}
-	if err := e.usable(ctx); err != nil {
-		return fail(err)
-	}
-	ac := e.askConfig(opts)
-	if err := e.checkRequest(question, ac); err != nil {
-		res.Question = "" // not echoed: it may be megabytes
-		return fail(err)
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error {
+		if err := e.checkRequest(question, ac); err != nil {
+			res.Question = "" // not echoed: it may be megabytes
+			return err
+		}
+		return nil
+	})
 	if err != nil {
 		return fail(err)
 	}
+	st, ac := rq.st, rq.ac
 	if ac.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, ac.timeout, &budgetError{ac.timeout})
@@ -44,10 +43,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if e.cfg.modelTimeout > 0 {
 		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
 	}
-	if ac.progress != nil {
-		ctx = context.WithValue(ctx, progressKey{}, ac.progress)
-	}
-	c, err := e.context(ctx, st, question, ac)
+	c, err := e.context(ctx, rq, question)
 	if err != nil {
 		return fail(err)
 	}
@@ -64,11 +60,11 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(&Error{Class: ClassRetrievalMiss, Message: fmt.Sprintf("the question does not match the schema (match %s, %.0f%% of its words known); not asking the model", c.Match, 100*c.Known)})
 	}
 
-	sp := e.begin(ctx, StageGenerate)
+	sp := rq.tracers.begin(ctx, StageGenerate)
 	k := e.gen.K(c.Difficulty)
-	e.progress(ctx, Progress{Stage: StageGenerate, Total: k})
+	rq.tracers.progress(ctx, Progress{Stage: StageGenerate, Total: k})
 	out, err := e.gen.Generate(sp.ctx, c.Prompt, k)
-	e.progress(ctx, Progress{Stage: StageGenerate, Done: k, Total: k, Took: time.Since(sp.start)})
+	rq.tracers.progress(ctx, Progress{Stage: StageGenerate, Done: k, Total: k, Took: time.Since(sp.start)})
 	sp.end(res.Timings, err)
 	if out != nil {
 		res.Attempts = len(out.Samples)
@@ -93,16 +89,16 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginSample, Votes: oc.Votes}})
 	}
-	sp = e.begin(ctx, StageValidate)
-	e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, cands)
+	sp = rq.tracers.begin(ctx, StageValidate)
+	e.check(sp.ctx, rq.scope, cands)
 	sp.end(res.Timings, nil)
 
 	// Backward recall, once: the candidates failed on tables of the scope
 	// the context lacked; show them and sample again.
 	if !anyOK(cands) {
-		if recalled := st.recallTables(c, cands); len(recalled) > 0 {
-			sp = e.begin(ctx, StageBackward)
-			nc, more, berr := e.backward(sp.ctx, st, c, ac, recalled, res)
+		if recalled := rq.scope.recallTables(c, cands); len(recalled) > 0 {
+			sp = rq.tracers.begin(ctx, StageBackward)
+			nc, more, berr := e.backward(sp.ctx, rq, c, recalled, res)
 			c = nc
 			res.Context = append(res.Context, recalled...)
 			cands = append(cands, more...)
@@ -113,7 +109,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	// LLM repair turns, only when nothing deterministic worked.
 	var lastWait *Error // the last repair turn cut short by a time bound
 	var lastErr error   // the last repair turn's failure
-	sp = e.begin(ctx, StageRepair)
+	sp = rq.tracers.begin(ctx, StageRepair)
 	for i := 0; i < e.cfg.attempts && !anyOK(cands); i++ {
 		if ctx.Err() != nil {
 			break // ended outside a model wait: reported below as such
@@ -127,10 +123,10 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")
 		}
-		e.progress(ctx, Progress{Stage: StageRepair, Total: 1})
+		rq.tracers.progress(ctx, Progress{Stage: StageRepair, Total: 1})
 		rt := time.Now()
 		sql, err := e.gen.Repair(sp.ctx, c.Prompt, generate.RepairDelta{SQL: worst.failedSQL, SQLState: worst.sqlstate, Message: worst.message, Hints: hints})
-		e.progress(ctx, Progress{Stage: StageRepair, Done: 1, Total: 1, Took: time.Since(rt)})
+		rq.tracers.progress(ctx, Progress{Stage: StageRepair, Done: 1, Total: 1, Took: time.Since(rt)})
 		res.Attempts++
 		lastErr = err
 		if err != nil {
@@ -142,7 +138,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		}
 		nc := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginRepairPrompt, Votes: 1}}
 		cands = append(cands, nc)
-		e.check(sp.ctx, st, c.SearchPath, c.Scoped, ac.role, []*candidate{nc})
+		e.check(sp.ctx, rq.scope, []*candidate{nc})
 	}
 	sp.end(res.Timings, lastErr)
 
@@ -170,8 +166,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		return fail(classify(cands))
 	}
 
-	sp = e.begin(ctx, StageScore)
-	sc := e.score(sp.ctx, st, c, ac, ok, res.Context)
+	sp = rq.tracers.begin(ctx, StageScore)
+	sc := e.score(sp.ctx, rq, c, ok, res.Context)
 	sp.end(res.Timings, nil)
 	chosen := ok[sc.best]
 	chosen.Chosen = true
@@ -184,8 +180,8 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 			Message: fmt.Sprintf("confidence %.2f is below the minimum %.2f; not running the query", res.Confidence, ac.abstain), Err: ErrLowConfidence})
 	}
 
-	sp = e.begin(ctx, StageExecute)
-	er, err := e.executor(st, c.SearchPath, c.Scoped).Query(sp.ctx, res.SQL, e.queryOptions(c.SearchPath, ac.maxRows, ac.role)...)
+	sp = rq.tracers.begin(ctx, StageExecute)
+	er, err := rq.scope.query(sp.ctx, res.SQL, ac.maxRows)
 	sp.end(res.Timings, err)
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
@@ -194,18 +190,6 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	res.Timings["total"] = time.Since(start)
 	return res, nil
 }
-
-// budgetError is the cause of an Ask's context when its budget
-// (WithTimeout, Timeout) ran out.
-type budgetError struct{ d time.Duration }
-
-func (b *budgetError) Error() string {
-	return fmt.Sprintf("nl2sql: the question's %s budget ran out", b.d)
-}
-
-// Unwrap makes a spent budget a deadline (errors.Is with
-// context.DeadlineExceeded), as the context's own error says.
-func (b *budgetError) Unwrap() error { return context.DeadlineExceeded }
 
 // timeoutError is the Ask error for a model call err cut short by a time
 // bound: the request's budget, the caller's context or the per-call model

@@ -16,7 +16,7 @@ import (
 const reasonBackward = "backward"
 
 // Backward recall. The validator allows every table of the request's scope
-// (state.policy), not only the context's: SQL over a real table of the
+// (scope.policy), not only the context's: SQL over a real table of the
 // scope that retrieval left out validates and plans when the model guessed
 // its name and columns right, and needs nothing. What fails is what the
 // model had to guess without the table's schema:
@@ -33,13 +33,13 @@ const reasonBackward = "backward"
 // to what fails next) or outside the scope (another tenant's table), which
 // stays refused. Neither is recalled, nor is a table the request may not
 // read: every recalled name is resolved along the request's search path and
-// checked against its scope (state.resolver, the tables the policy allows).
+// checked against its scope (scope.resolve, the tables the policy allows).
 
 // recallTables returns the tables backward recall adds to c: qualified
 // names, in candidate order, of tables of the request's scope that are not
 // in c and that a failed candidate's failure is about (see above).
-func (st *state) recallTables(c *SchemaContext, cands []*candidate) []string {
-	resolve := st.resolver(c.SearchPath, c.Scoped)
+func (sc *scope) recallTables(c *SchemaContext, cands []*candidate) []string {
+	resolve := sc.resolve
 	shown := make(map[string]bool, len(c.Tables))
 	for _, h := range c.Tables {
 		shown[h.Name] = true
@@ -64,7 +64,7 @@ func (st *state) recallTables(c *SchemaContext, cands []*candidate) []string {
 			if off < 0 {
 				continue
 			}
-			refs, err := sqlrefs.Extract(cd.failedSQL, st.cat, c.SearchPath)
+			refs, err := sqlrefs.Extract(cd.failedSQL, sc.st.cat, sc.path)
 			if err != nil {
 				continue
 			}
@@ -115,12 +115,12 @@ func byteOffset(sql string, pos int) int {
 // candidates the model writes from its prompt, checked (Origin "backward").
 // A failed generation leaves no candidate; the error goes to the log and
 // the stage's tracer call.
-func (e *Engine) backward(ctx context.Context, st *state, c *SchemaContext, ac askConfig, recalled []string, res *Result) (*SchemaContext, []*candidate, error) {
-	nc := e.widen(ctx, st, c, ac, recalled)
+func (e *Engine) backward(ctx context.Context, rq *request, c *SchemaContext, recalled []string, res *Result) (*SchemaContext, []*candidate, error) {
+	nc := e.widen(ctx, rq, c, recalled)
 	k, t := e.gen.K(nc.Difficulty), time.Now()
-	e.progress(ctx, Progress{Stage: StageBackward, Total: k})
+	rq.tracers.progress(ctx, Progress{Stage: StageBackward, Total: k})
 	out, err := e.gen.Generate(ctx, nc.Prompt, k)
-	e.progress(ctx, Progress{Stage: StageBackward, Done: k, Total: k, Took: time.Since(t)})
+	rq.tracers.progress(ctx, Progress{Stage: StageBackward, Done: k, Total: k, Took: time.Since(t)})
 	if out != nil {
 		res.Attempts += len(out.Samples)
 	}
@@ -132,16 +132,16 @@ func (e *Engine) backward(ctx context.Context, st *state, c *SchemaContext, ac a
 	for _, oc := range out.Candidates {
 		cands = append(cands, &candidate{Candidate: Candidate{SQL: oc.SQL, Origin: OriginBackward, Votes: oc.Votes}})
 	}
-	e.check(ctx, st, nc.SearchPath, nc.Scoped, ac.role, cands)
+	e.check(ctx, rq.scope, cands)
 	return nc, cands, nil
 }
 
 // widen returns c rebuilt with the recalled tables after its own (reason
 // reasonBackward): link, plan and prompt see them all, and no cap applies.
-func (e *Engine) widen(ctx context.Context, st *state, c *SchemaContext, ac askConfig, recalled []string) *SchemaContext {
+func (e *Engine) widen(ctx context.Context, rq *request, c *SchemaContext, recalled []string) *SchemaContext {
 	hits := slices.Clip(slices.Clone(c.Tables))
 	for _, name := range recalled {
 		hits = append(hits, retrieve.TableHit{Name: name, Reasons: []string{reasonBackward}})
 	}
-	return e.buildContext(ctx, st, c.Question, ac, hits)
+	return e.buildContext(ctx, rq, c.Question, hits)
 }

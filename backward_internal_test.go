@@ -22,12 +22,11 @@ func TestRecallTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := eng.state(ctx)
+	rq, err := eng.newRequest(ctx, []AskOption{Scope("div_02")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ac := eng.askConfig([]AskOption{Scope("div_02")})
-	c := eng.buildContext(ctx, st, "How many employees are there?", ac,
+	c := eng.buildContext(ctx, rq, "How many employees are there?",
 		[]retrieve.TableHit{{Name: "div_02.employees"}, {Name: "div_02.expense_lines"}})
 	failed := func(state, sql, at, message string) *candidate {
 		pos := 0
@@ -64,7 +63,7 @@ func TestRecallTables(t *testing.T) {
 		// failure of the context.
 		{&candidate{Candidate: Candidate{Status: "rejected", Code: "V012"}}, nil},
 	} {
-		if got := st.recallTables(c, []*candidate{tc.cand}); !slices.Equal(got, tc.want) {
+		if got := rq.scope.recallTables(c, []*candidate{tc.cand}); !slices.Equal(got, tc.want) {
 			t.Errorf("%s %q: recalled %v, want %v", tc.cand.sqlstate, tc.cand.failedSQL, got, tc.want)
 		}
 	}
@@ -72,16 +71,19 @@ func TestRecallTables(t *testing.T) {
 	// Unscoped, a qualified name of any schema is a table the request may
 	// read (the policy allows every table); the same failure in div_02's
 	// scope recalls nothing.
-	open := eng.askConfig(nil)
-	oc := eng.buildContext(ctx, st, "How many employees are there?", open, nil)
+	open, err := eng.newRequest(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc := eng.buildContext(ctx, open, "How many employees are there?", nil)
 	cand := failed("42703", "SELECT v.mileage FROM div_01.vehicles v", "v.mileage", "")
-	if got := st.recallTables(oc, []*candidate{cand}); !slices.Equal(got, []string{"div_01.vehicles"}) {
+	if got := open.scope.recallTables(oc, []*candidate{cand}); !slices.Equal(got, []string{"div_01.vehicles"}) {
 		t.Errorf("unscoped: recalled %v", got)
 	}
 
 	// The rebuilt context keeps the retrieval's tables first, adds the
 	// recalled ones after them with reason "backward", and shows them.
-	nc := eng.widen(ctx, st, c, ac, []string{"div_02.vehicles"})
+	nc := eng.widen(ctx, rq, c, []string{"div_02.vehicles"})
 	if len(nc.Tables) != 3 || nc.Tables[0].Name != "div_02.employees" || nc.Tables[2].Name != "div_02.vehicles" ||
 		!slices.Equal(nc.Tables[2].Reasons, []string{"backward"}) || !strings.Contains(nc.Prompt.User, "# Table: vehicles") ||
 		strings.Contains(c.Prompt.User, "# Table: vehicles") || len(c.Tables) != 2 {

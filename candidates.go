@@ -5,9 +5,9 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -54,9 +54,8 @@ const maxFixRounds = 3
 
 // check normalizes dialect, validates and EXPLAINs candidates (in
 // parallel), applying deterministic fixes keyed on SQLSTATE between rounds.
-func (e *Engine) check(ctx context.Context, st *state, path []string, scoped bool, role string, cands []*candidate) {
-	v, rp := st.validator(path, scoped), st.repairerFor(path, scoped)
-	resolve := st.resolver(path, scoped)
+func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
+	rp := sc.repairer()
 	// fix asks repair about a failure of sql and takes its first fix that
 	// holds (see firstVerified); when repair declined to guess, c keeps the
 	// alternatives. It reports whether c holds a new statement to check.
@@ -66,7 +65,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 		if errors.As(err, &ae) {
 			c.alternatives = ae.Alternatives
 		}
-		fx, ok := e.firstVerified(ctx, st, path, scoped, role, fixes)
+		fx, ok := e.firstVerified(ctx, sc, fixes)
 		if ok {
 			c.SQL = fx.SQL
 			c.Repairs = append(c.Repairs, fx.Rule)
@@ -80,7 +79,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 				c.Repairs = append(c.Repairs, ch.Rule)
 			}
 		}
-		if sql, notes := st.valueSets.storedValues(c.SQL, resolve); len(notes) > 0 {
+		if sql, notes := sc.st.valueSets.StoredValues(c.SQL, sc.resolve); len(notes) > 0 {
 			c.SQL = sql
 			c.Repairs = append(c.Repairs, RuleStoredValue)
 		}
@@ -92,7 +91,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			sqls[i] = c.SQL
 		}
 		// Explain validates each candidate and plans the ones that pass.
-		results := v.Explain(ctx, e.db, sqls, validate.AsRole(role))
+		results := sc.explain(ctx, sqls)
 		live := pending
 		pending = nil
 		for i, r := range results {
@@ -110,7 +109,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 					// saw it (it could be a function call), and repaired like
 					// the server's own 42703/42P01.
 					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
-				} else if f, ok := st.unknownRelation(ve, path, sqls[i]); ok && round < maxFixRounds {
+				} else if f, ok := sc.unknownRelation(ve, sqls[i]); ok && round < maxFixRounds {
 					// A table name that names nothing: corrected to the one
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
@@ -138,28 +137,28 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			}
 		}
 	}
-	e.breakTies(ctx, v, role, cands)
+	e.breakTies(ctx, sc, cands)
 }
 
 // breakTies gives the candidates that planned, and whose ORDER BY ...
 // LIMIT can tie between groups, their grouping keys as last sort keys (see
 // RuleTieOrder). The rewrite is validated and planned again; a candidate
 // keeps its own text when that fails.
-func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, role string, cands []*candidate) {
+func (e *Engine) breakTies(ctx context.Context, sc *scope, cands []*candidate) {
 	var live []*candidate
 	var sqls []string
 	for _, c := range cands {
 		if c.Status != StatusOK {
 			continue
 		}
-		if sql, ok := breakTies(c.validated.SQL); ok {
+		if sql, ok := rewrite.BreakTies(c.validated.SQL); ok {
 			live, sqls = append(live, c), append(sqls, sql)
 		}
 	}
 	if len(live) == 0 {
 		return
 	}
-	for i, r := range v.Explain(ctx, e.db, sqls, validate.AsRole(role)) {
+	for i, r := range sc.explain(ctx, sqls) {
 		if r.Validation == nil || r.Err != nil {
 			continue
 		}
@@ -167,15 +166,6 @@ func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, role stri
 		c.SQL, c.validated, c.cost, c.rows = sqls[i], r.Validation, r.TotalCost, r.PlanRows
 		c.Repairs = append(c.Repairs, RuleTieOrder)
 	}
-}
-
-// charPosition turns a byte offset into sql into the 1-based character
-// position PostgreSQL reports; 0 when the offset is unknown.
-func charPosition(sql string, offset int) int {
-	if offset < 0 || offset > len(sql) {
-		return 0
-	}
-	return utf8.RuneCountInString(sql[:offset]) + 1
 }
 
 // missingColumn reports whether every violation of a rejection is a
@@ -256,13 +246,13 @@ const verifyTimeout = 2 * time.Second
 // query runs (read-only, under the request's policy) and finds no row: a
 // fix whose check finds a counter-example, fails or times out would change
 // the answer, and is not applied.
-func (e *Engine) firstVerified(ctx context.Context, st *state, path []string, scoped bool, role string, fixes []repair.Fix) (repair.Fix, bool) {
+func (e *Engine) firstVerified(ctx context.Context, sc *scope, fixes []repair.Fix) (repair.Fix, bool) {
 	for _, f := range fixes {
 		if f.Verify == "" {
 			return f, true
 		}
 		vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-		r, err := e.executor(st, path, scoped).Query(vctx, f.Verify, e.queryOptions(path, 1, role)...)
+		r, err := sc.query(vctx, f.Verify, 1)
 		cancel()
 		if err == nil && len(r.Rows) == 0 {
 			return f, true

@@ -34,15 +34,11 @@ type CheckResult struct {
 // resolved functions are checked against the same policy). Nothing runs.
 func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *CheckResult, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	rq, err := e.sqlRequest(ctx, sql, opts)
+	rq, err := e.newRequest(ctx, opts, sqlInput(sql))
 	if err != nil {
 		return nil, err
 	}
-	st, path, scoped := rq.st, rq.path, rq.scoped
-	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql}, validate.AsRole(rq.ac.role))[0]
+	r := rq.scope.explain(ctx, []string{sql})[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues

@@ -2,6 +2,7 @@ package nl2sql
 
 import (
 	"context"
+	"slices"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
@@ -36,29 +37,19 @@ type SchemaContext struct {
 // calling the model (the CLI's --dry-run and retrieve commands).
 func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	ac := e.askConfig(opts)
-	if err := e.checkRequest(question, ac); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error { return e.checkRequest(question, ac) })
 	if err != nil {
 		return nil, err
 	}
-	return e.context(ctx, st, question, ac)
+	return e.context(ctx, rq, question)
 }
 
-func (e *Engine) context(ctx context.Context, st *state, question string, ac askConfig) (*SchemaContext, error) {
-	path, scoped, err := e.requestScope(st, ac.scope)
-	if err != nil {
-		return nil, err
-	}
-	sp := e.begin(ctx, StageRetrieve)
+func (e *Engine) context(ctx context.Context, rq *request, question string) (*SchemaContext, error) {
+	st, sc, ac := rq.st, rq.scope, rq.ac
+	sp := rq.tracers.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
-	if scoped {
-		qopts = append(qopts, retrieve.Scope(path[0]))
+	if sc.scoped {
+		qopts = append(qopts, retrieve.Scope(sc.path[0]))
 	}
 	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.Evidence(ac.evidence))...)
 	retrieved := Timings{}
@@ -66,8 +57,8 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 	if err != nil {
 		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
 	}
-	st.withHistory(rr, ac.history, path, scoped)
-	c := e.buildContext(ctx, st, question, ac, rr.Tables)
+	sc.withHistory(rr, ac.history)
+	c := e.buildContext(ctx, rq, question, rr.Tables)
 	c.Match, c.Known = rr.Match, rr.Known
 	c.Timings[string(StageRetrieve)] = retrieved[string(StageRetrieve)]
 	return c, nil
@@ -78,25 +69,28 @@ func (e *Engine) context(ctx context.Context, st *state, question string, ac ask
 // backward recall added, with reason "backward"): links, join plan,
 // few-shot examples and prompt. Its timings are "link", "plan" and
 // "prompt".
-func (e *Engine) buildContext(ctx context.Context, st *state, question string, ac askConfig, tables []retrieve.TableHit) *SchemaContext {
-	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: e.cfg.searchPath(ac.scope), Scoped: e.cfg.scoped(ac.scope), Timings: Timings{}}
+func (e *Engine) buildContext(ctx context.Context, rq *request, question string, tables []retrieve.TableHit) *SchemaContext {
+	st, sc, ac := rq.st, rq.scope, rq.ac
+	// The context's own copy of the path: a caller may change what
+	// SchemaContext returns, never the scope's cached validator.
+	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: slices.Clone(sc.path), Scoped: sc.scoped, Timings: Timings{}}
 	c.Tables = tables
 	names := (&retrieve.Result{Tables: tables}).Names()
 
-	sp := e.begin(ctx, StageLink)
+	sp := rq.tracers.begin(ctx, StageLink)
 	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
 	if c.Scoped {
 		// A glossary term may mean another tenant's column too.
-		scopeLinks(c.Links, c.SearchPath)
+		sc.links(c.Links)
 	}
 	sp.end(c.Timings, nil)
 
-	sp = e.begin(ctx, StagePlan)
+	sp = rq.tracers.begin(ctx, StagePlan)
 	jp := e.planJoins(sp.ctx, st, c, names)
 	c.Joins, c.Skeleton = jp.joins, jp.skeleton
 	sp.end(c.Timings, nil)
 
-	sp = e.begin(ctx, StagePrompt)
+	sp = rq.tracers.begin(ctx, StagePrompt)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant are one store: a scoped
@@ -107,7 +101,7 @@ func (e *Engine) buildContext(ctx context.Context, st *state, question string, a
 		}
 		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", draw)
 		if c.Scoped {
-			c.Examples = st.scopeExamples(c.Examples, c.SearchPath, 3)
+			c.Examples = sc.examples(c.Examples, 3)
 		}
 	}
 	data := generate.PromptData{

@@ -90,7 +90,7 @@
 // connection a query left in a state it cannot reset, which only a pooled
 // connection allows; its documentation says why an interface result would
 // break every caller. Give the Engine a role that can only read (see
-// [ReaderRole]); [Engine.Prepare] warns when it can do more.
+// [provision.ReaderRole]); [Engine.Prepare] warns when it can do more.
 //
 // # Options
 //
@@ -213,15 +213,22 @@
 //
 // # Tracing
 //
-// Tracing: a [Tracer] ([WithTracer]) is told as each stage ends
-// ([StageRetrieve], [StageLink], [StagePlan], [StagePrompt], [StageGenerate],
-// [StageValidate], [StageBackward], [StageRepair], [StageScore],
-// [StageExecute]; [SchemaContext] runs the first four) with its wall time and
-// its own error. A Tracer that also implements [StageStarter] is told as each
-// stage starts and returns the stage's context, under which the stage's model
-// requests and queries run and with which it ends: a span per stage, in the
-// pgx style. Candidates carry typed Origin (sample, backward,
-// repair_prompt, input) and Status (ok, rejected, failed).
+// A [Tracer] ([WithTracer]) is the one way a request is observed, in the
+// pgx style: it is told as each stage ends ([StageRetrieve], [StageLink],
+// [StagePlan], [StagePrompt], [StageGenerate], [StageValidate],
+// [StageBackward], [StageRepair], [StageScore], [StageExecute];
+// [SchemaContext] runs the first four) with its wall time and its own
+// error. A Tracer that also implements [StageStarter] is told as each stage
+// starts and returns the stage's context, under which the stage's model
+// requests and queries run and with which it ends: a span per stage. One
+// that implements [ProgressTracer] hears of long work ([Progress]: Prepare's
+// introspection and indexing, each wait of Ask for the model), inside the
+// stage that waits. [WithProgress] and [OnProgress] are adapters of it (a
+// callback as a ProgressTracer), and [Result].Timings holds what the
+// tracers are told at each stage's end. Logging ([WithLogger]) stays apart:
+// it carries the stage packages' own debug lines, not stage events.
+// Candidates carry typed Origin (sample, backward, repair_prompt, input)
+// and Status (ok, rejected, failed).
 //
 // # Time budgets
 //

@@ -3,11 +3,12 @@ package nl2sql
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/llm"
-	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // Class says which stage lost when Ask fails.
@@ -110,23 +111,6 @@ func coded(err *error) {
 func finish(ctx context.Context, err *error) {
 	*err = ended(ctx, *err)
 	coded(err)
-}
-
-// errNotNew is the cause of a call on an Engine New did not make.
-var errNotNew = errors.New("the Engine was not made by New")
-
-// usable is the error of a call on an Engine New did not make (nil, or the
-// zero value) or with a nil context, nil otherwise: the first thing every
-// public method checks, so such a call fails at once instead of panicking
-// deep inside.
-func (e *Engine) usable(ctx context.Context) error {
-	switch {
-	case e == nil || e.db == nil:
-		return &Error{Class: ClassConfig, Message: "no database: build the Engine with New", Err: errNotNew}
-	case ctx == nil:
-		return &Error{Class: ClassInput, Message: "nil context (pass context.Background() or context.TODO())"}
-	}
-	return nil
 }
 
 // ended returns err, unless it came of ctx's end (the caller cancelled, or
@@ -234,18 +218,35 @@ func executionError(msg string, err error) *Error {
 	return e
 }
 
-// rejection is the error for caller-written SQL the validator refused,
-// with the first violation's code: unsafe when it breaks the policy
-// (validate.Unsafe, or a table of another scope named by its schema),
-// invalid otherwise (a syntax error, a misspelt table).
-func (st *state) rejection(msg string, err error) *Error {
-	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
-	var ve *validate.Error
-	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
-		e.Code = ve.Violations()[0].Code
-		if validate.Unsafe(e.Code) || st.otherScope(ve) {
-			e.Class = ClassUnsafe
-		}
-	}
-	return e
+// budgetError is the cause of an Ask's context when its budget
+// (WithTimeout, Timeout) ran out.
+type budgetError struct{ d time.Duration }
+
+func (b *budgetError) Error() string {
+	return fmt.Sprintf("nl2sql: the question's %s budget ran out", b.d)
 }
+
+// Unwrap makes a spent budget a deadline (errors.Is with
+// context.DeadlineExceeded), as the context's own error says.
+func (b *budgetError) Unwrap() error { return context.DeadlineExceeded }
+
+// lostOrEnded is the error of a check or run of caller SQL that failed
+// because the database could not be reached or the request's context
+// ended, nil when err is the query's own failure (or nil).
+func lostOrEnded(ctx context.Context, msg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ce := connectionError(msg, err); ce != nil {
+		return ce
+	}
+	if ctx.Err() != nil {
+		return ended(ctx, executionError(msg, err))
+	}
+	return nil
+}
+
+// ErrTooLong is wrapped by the *Error (class ClassInput) of an input over
+// its limit: errors.Is(err, ErrTooLong) and errors.Is(err, ErrInput) both
+// hold.
+var ErrTooLong = errors.New("input too long")

@@ -60,11 +60,11 @@ func (e *Engine) checkHistory(turns []Turn) error {
 // tables its SQL reads that this request may read (validated against the
 // request's scope, so a turn never brings in another tenant's table). A
 // question that matched nothing becomes a follow-up about them.
-func (st *state) withHistory(rr *retrieve.Result, turns []Turn, path []string, scoped bool) {
+func (sc *scope) withHistory(rr *retrieve.Result, turns []Turn) {
 	if len(turns) == 0 {
 		return
 	}
-	vr, err := st.validator(path, scoped).Validate(turns[len(turns)-1].SQL)
+	vr, err := sc.validator().Validate(turns[len(turns)-1].SQL)
 	if err != nil || len(vr.Tables) == 0 {
 		return // nothing usable: the prompt still shows the turn
 	}

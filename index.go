@@ -35,13 +35,11 @@ type indexHeader struct {
 // already; saving an engine that uses one is an error.
 func (e *Engine) SaveIndex(ctx context.Context, w io.Writer) (err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, nil, nil)
 	if err != nil {
 		return err
 	}
+	st := rq.st
 	if w == nil {
 		return &Error{Class: ClassInput, Message: "SaveIndex needs a writer (got nil)"}
 	}

@@ -102,19 +102,12 @@ func (kb *knowledgeBase) set(k Knowledge) {
 // table names is confirmed with it.
 func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return Knowledge{}, err
-	}
-	ac := e.askConfig(opts)
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, opts, nil)
 	if err != nil {
 		return Knowledge{}, err
 	}
-	path, scoped, err := e.requestScope(st, ac.scope)
-	if err != nil {
-		return Knowledge{}, err
-	}
-	if k, err = e.checkKnowledge(ctx, st, k, path, scoped); err != nil {
+	st := rq.st
+	if k, err = e.checkKnowledge(ctx, rq.scope, k); err != nil {
 		return Knowledge{}, err
 	}
 	e.file.changing.RLock()
@@ -156,13 +149,11 @@ func unsaved(what string, err error) error {
 // is an input error.
 func (e *Engine) Forget(ctx context.Context, id string) (err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, nil, nil)
 	if err != nil {
 		return err
 	}
+	st := rq.st
 	k, ok := e.known(id)
 	if !ok && e.cfg.indexFile != "" {
 		// Another writer may have taught it since this engine read the file.
@@ -218,10 +209,7 @@ func (e *Engine) unremember(k Knowledge) {
 // Knowledge lists what the engine was taught, ordered by kind and ID.
 func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	if _, err := e.state(ctx); err != nil {
+	if _, err := e.newRequest(ctx, nil, nil); err != nil {
 		return nil, err
 	}
 	e.takeOnOthers(ctx)
@@ -239,7 +227,7 @@ func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
 
 // checkKnowledge validates k against the database and returns it
 // normalised, with its ID.
-func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, path []string, scoped bool) (Knowledge, error) {
+func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Knowledge, error) {
 	invalid := func(format string, a ...any) error {
 		return &Error{Class: ClassInvalid, Code: "invalid_knowledge", Message: fmt.Sprintf(format, a...)}
 	}
@@ -255,7 +243,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 		if err := checkSQL("the SQL", k.SQL); err != nil {
 			return k, err
 		}
-		if err := e.checkExample(ctx, st, k.SQL, path, scoped); err != nil {
+		if err := e.checkExample(ctx, sc, k.SQL); err != nil {
 			return k, err
 		}
 		canon, err := generate.Canonical(k.SQL)
@@ -272,12 +260,12 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 			return k, err
 		}
 		if k.Table != "" {
-			t := st.lookupTable(k.Table, path, scoped)
+			t := sc.lookupTable(k.Table)
 			if t == "" {
 				return k, invalid("the doc's table %q is not in the catalog (or not in the request's scope)", k.Table)
 			}
 			k.Table = t
-			if k.Column != "" && st.cat.Lookup(splitQualified(t)).Column(k.Column) == nil {
+			if k.Column != "" && sc.st.cat.Lookup(splitQualified(t)).Column(k.Column) == nil {
 				return k, invalid("the doc's column %q is not a column of %s", k.Column, t)
 			}
 		} else if k.Column != "" {
@@ -298,7 +286,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 		}
 		qualified := make([]string, 0, len(k.Targets)) // the caller's slice stays as it was
 		for _, tg := range k.Targets {
-			q, ok := st.lookupTarget(tg, path, scoped)
+			q, ok := sc.lookupTarget(tg)
 			if !ok {
 				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
 			}
@@ -315,8 +303,8 @@ func (e *Engine) checkKnowledge(ctx context.Context, st *state, k Knowledge, pat
 }
 
 // checkExample validates and plans an example's SQL.
-func (e *Engine) checkExample(ctx context.Context, st *state, sql string, path []string, scoped bool) error {
-	v := st.validator(path, scoped)
+func (e *Engine) checkExample(ctx context.Context, sc *scope, sql string) error {
+	v := sc.validator()
 	res := v.Explain(ctx, e.db, []string{sql})
 	if res[0].Err == nil {
 		return nil
@@ -327,7 +315,7 @@ func (e *Engine) checkExample(ctx context.Context, st *state, sql string, path [
 	if res[0].Validation != nil { // validated, but the server refused to plan it
 		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
 	}
-	return st.rejection("the example does not validate", res[0].Err)
+	return sc.st.rejection("the example does not validate", res[0].Err)
 }
 
 // knowledgeID is a stable ID from a kind and its identifying parts.
@@ -498,24 +486,24 @@ func (e *Engine) docsFor(tables []string, question string) []string {
 }
 
 // lookupTable resolves a table name (qualified, or along the search path)
-// to its qualified name, as a query of the request would (resolver): ""
+// to its qualified name, as a query of the request would (resolve): ""
 // when there is none, or when it is outside a scoped request's schemas.
-func (st *state) lookupTable(name string, path []string, scoped bool) string {
-	return st.resolver(path, scoped)(splitQualified(name))
+func (sc *scope) lookupTable(name string) string {
+	return sc.resolve(splitQualified(name))
 }
 
 // lookupTarget resolves a glossary target: a table, or table.column (the
 // table qualified or not), to its qualified name.
-func (st *state) lookupTarget(target string, path []string, scoped bool) (string, bool) {
-	if t := st.lookupTable(target, path, scoped); t != "" {
+func (sc *scope) lookupTarget(target string) (string, bool) {
+	if t := sc.lookupTable(target); t != "" {
 		return t, true
 	}
 	i := strings.LastIndexByte(target, '.')
 	if i < 0 {
 		return "", false
 	}
-	t := st.lookupTable(target[:i], path, scoped)
-	if t == "" || st.cat.Lookup(splitQualified(t)).Column(target[i+1:]) == nil {
+	t := sc.lookupTable(target[:i])
+	if t == "" || sc.st.cat.Lookup(splitQualified(t)).Column(target[i+1:]) == nil {
 		return "", false
 	}
 	return t + "." + target[i+1:], true

@@ -1,7 +1,6 @@
 package nl2sql
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -25,11 +24,6 @@ const (
 	// as V024).
 	MaxSQLBytes = pgparse.MaxLen
 )
-
-// ErrTooLong is wrapped by the *Error (class ClassInput) of an input over
-// its limit: errors.Is(err, ErrTooLong) and errors.Is(err, ErrInput) both
-// hold.
-var ErrTooLong = errors.New("input too long")
 
 // WithInputLimits sets the longest question and evidence text Ask, SchemaContext
 // and Pick accept, in characters (defaults DefaultMaxQuestionChars and
@@ -92,15 +86,6 @@ func (e *Engine) checkQuestion(question, evidence string) error {
 		return errEmptyQuestion()
 	}
 	return e.checkText(question, evidence)
-}
-
-// checkRequest returns the input error of a request's text: question,
-// evidence and history.
-func (e *Engine) checkRequest(question string, ac askConfig) error {
-	if err := e.checkQuestion(question, ac.evidence); err != nil {
-		return err
-	}
-	return e.checkHistory(ac.history)
 }
 
 // checkSQL returns the input error of SQL text over MaxSQLBytes.

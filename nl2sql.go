@@ -14,13 +14,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -67,6 +67,7 @@ type Engine struct {
 	file     indexFile // see LoadIndexFile
 	gen      *generate.Generator
 	watching watcher // WithRefreshEvery; stopped by Close
+	tracers  tracers // WithTracer, then WithProgress's adapter
 }
 
 // state is everything derived from one catalog.
@@ -76,16 +77,16 @@ type state struct {
 	graph      *plan.Graph
 	linker     *link.Linker
 	values     *link.ValueIndex
-	valueSets  valueSets           // the index's complete value sets, for scoring
+	valueSets  rewrite.ValueSets   // the index's complete value sets, for scoring
 	examples   map[string][]string // table.column -> up to 3 sample values, for prompts
 	repairer   *repair.Repairer    // the whole catalog's, for repair prompts
-	repairers  sync.Map            // scope key -> *repair.Repairer
+	repairers  sync.Map            // scopeKey -> *repair.Repairer
 	tables     []validate.Table
 	types      []string            // enums and column types, for validate.WithTypes
 	budget     validate.PlanBudget // WithPlanBudget
-	validators sync.Map            // scope key -> *validate.Validator
-	executors  sync.Map            // scope key -> *execute.Executor
-	scoped     sync.Map            // search path -> *schema.Catalog (ScopeCatalog)
+	validators sync.Map            // scopeKey -> *validate.Validator
+	executors  sync.Map            // scopeKey -> *execute.Executor
+	scoped     sync.Map            // scopeKey -> *schema.Catalog (ScopeCatalog)
 }
 
 // maxK bounds WithK: each sample is a model call.
@@ -120,7 +121,8 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 	if emb == nil {
 		emb = retrieve.NewHashEmbedder(256)
 	}
-	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb)}
+	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb),
+		tracers: tracers(nil).with(cfg.tracer).with(progressTracer(cfg.progress))}
 	if cfg.llm != nil {
 		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
 			generate.WithBudget(cfg.generateBudget))
@@ -133,10 +135,7 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 // to keep the first question fast, or Refresh after schema changes.
 func (e *Engine) Prepare(ctx context.Context) (err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return err
-	}
-	_, err = e.state(ctx)
+	_, err = e.newRequest(ctx, nil, nil)
 	return err
 }
 
@@ -169,14 +168,11 @@ func (e *Engine) rebuild(ctx context.Context, knowledgeOnly bool) error {
 // Catalog returns the catalog the engine works with, reading it if needed.
 func (e *Engine) Catalog(ctx context.Context) (_ *schema.Catalog, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	st, err := e.state(ctx)
+	rq, err := e.newRequest(ctx, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return st.cat, nil
+	return rq.st.cat, nil
 }
 
 func (e *Engine) state(ctx context.Context) (*state, error) {
@@ -211,7 +207,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	if knowledgeOnly {
 		cat = prev.cat
 	} else if cat == nil || prev != nil {
-		e.progress(ctx, Progress{Stage: StageIntrospect})
+		e.tracers.progress(ctx, Progress{Stage: StageIntrospect})
 		if cat, err = schema.Introspect(ctx, e.db, e.cfg.introspect...); err != nil {
 			if ce := connectionError("reading the catalog failed", err); ce != nil {
 				return nil, ce
@@ -236,7 +232,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		// the bar jump back).
 		retrieve.WithProgress(func(p retrieve.Progress) {
 			if p.Stage == "embed" {
-				e.progress(ctx, Progress{Stage: StageIndex, Done: p.Done, Total: p.Total})
+				e.tracers.progress(ctx, Progress{Stage: StageIndex, Done: p.Done, Total: p.Total})
 			}
 		}),
 	}
@@ -278,7 +274,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 			vi = prev.values
 		}
 		if vi == nil || (prev != nil && !knowledgeOnly) {
-			e.progress(ctx, Progress{Stage: StageValues})
+			e.tracers.progress(ctx, Progress{Stage: StageValues})
 			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
@@ -286,7 +282,7 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
-		st.values, st.valueSets = vi, newValueSets(vi)
+		st.values, st.valueSets = vi, rewrite.NewValueSets(vi)
 		// Once here, not per question: it walks every column of the index.
 		st.examples = vi.Examples(3)
 		lopts = append(lopts, link.WithValueIndex(vi))
@@ -309,68 +305,17 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
 		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
 	}
-	e.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
+	e.tracers.progress(ctx, Progress{Stage: StageReady, Done: len(cat.Tables), Total: len(cat.Tables), Took: time.Since(start)})
 	return st, nil
 }
 
-// scopeTables returns the tables a request may read: with a scope, those of
-// the search path's schemas only, so a scoped request cannot reach another
-// tenant's schema even by qualifying names; without one, every table.
-func (st *state) scopeTables(path []string, scoped bool) []validate.Table {
-	if !scoped {
-		return st.tables
+// knownScope reports an *Error (ErrConfig) when scope is set and no table
+// of the catalog lives in that schema.
+func (st *state) knownScope(scope string) error {
+	if scope == "" || slices.ContainsFunc(st.cat.Tables, func(t *schema.Table) bool { return t.Schema == scope }) {
+		return nil
 	}
-	var out []validate.Table
-	for _, t := range st.tables {
-		if slices.Contains(path, t.Schema) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// policy is the one validator configuration of every entry point (Ask,
-// Run, Check, Repair, Pick, Learn and the executor's own check): the tables
-// a request may read, its search path, the catalog's types, the plan
-// budget and, when
-// scoped, only the search path's schemas, whatever the query qualifies.
-func (st *state) policy(path []string, scoped bool) []validate.Option {
-	opts := []validate.Option{validate.WithTables(st.scopeTables(path, scoped)...), validate.WithSearchPath(path...),
-		validate.WithTypes(st.types...), validate.WithPlanBudget(st.budget)}
-	if scoped {
-		opts = append(opts, validate.WithSchemas(path...))
-	}
-	return opts
-}
-
-// validator returns the validator for a search path (cached). It adds no
-// LIMIT: the SQL the Engine shows is the query as written plus its fixes,
-// and the row cap is applied by the executor when the query runs (it adds
-// LIMIT cap+1 to what it sends, so that a cut result is reported as
-// truncated instead of silently ending at the cap).
-func (st *state) validator(path []string, scoped bool) *validate.Validator {
-	key := fmt.Sprint(path, scoped)
-	if v, ok := st.validators.Load(key); ok {
-		return v.(*validate.Validator)
-	}
-	actual, _ := st.validators.LoadOrStore(key, validate.New(st.policy(path, scoped)...))
-	return actual.(*validate.Validator)
-}
-
-// executor returns the executor for a search path (cached): its own
-// validator has the same policy, as a second line of defence.
-func (e *Engine) executor(st *state, path []string, scoped bool) *execute.Executor {
-	key := fmt.Sprint(path, scoped)
-	if x, ok := st.executors.Load(key); ok {
-		return x.(*execute.Executor)
-	}
-	x := execute.New(e.db,
-		execute.WithValidateOptions(st.policy(path, scoped)...),
-		execute.WithStatementTimeout(e.cfg.statementTimeout),
-		execute.MaxRows(e.cfg.maxRows),
-		execute.WithLogger(e.cfg.logger))
-	actual, _ := st.executors.LoadOrStore(key, x)
-	return actual.(*execute.Executor)
+	return &Error{Class: ClassConfig, Message: fmt.Sprintf("unknown scope %q: no table of the database is in a schema of that name", scope)}
 }
 
 // catalogTypes lists the user types a query may cast to: the catalog's

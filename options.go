@@ -215,10 +215,12 @@ func WithIntrospectOptions(opts ...schema.IntrospectOption) Option {
 
 // WithProgress reports long work: introspection and indexing, and each
 // wait of Ask for the model (see Progress). With concurrent Asks it is
-// called from several goroutines at once.
+// called from several goroutines at once. It is an adapter of the tracer:
+// fn hears what a ProgressTracer given to WithTracer would, after it.
 func WithProgress(fn func(Progress)) Option { return optionFunc(func(c *config) { c.progress = fn }) }
 
-// WithTracer observes every stage of every Ask.
+// WithTracer observes every stage of every Ask (see Tracer, StageStarter
+// and ProgressTracer).
 func WithTracer(t Tracer) Option { return optionFunc(func(c *config) { c.tracer = t }) }
 
 // WithLogger sets the logger (silent by default).
@@ -266,7 +268,9 @@ func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxR
 
 // OnProgress reports this request's waits for the model (see Progress) to
 // fn, as well as to WithProgress's callback: a server answering many clients
-// at once routes each request's progress to its own client.
+// at once routes each request's progress to its own client. It is an
+// adapter of the tracer: the request's own ProgressTracer, after the
+// engine's.
 func OnProgress(fn func(Progress)) AskOption {
 	return askOptionFunc(func(c *askConfig) { c.progress = fn })
 }

@@ -33,26 +33,24 @@ type PickResult struct {
 // reuse the scoring stage.
 func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts ...AskOption) (_ *PickResult, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	ac := e.askConfig(opts)
-	if err := e.checkQuestion(question, ac.evidence); err != nil {
-		return nil, err
-	}
-	if len(sqls) == 0 {
-		return nil, &Error{Class: ClassInput, Message: "no candidate SQL to pick from"}
-	}
-	for i, s := range sqls {
-		if err := checkSQL(fmt.Sprintf("candidate %d", i), s); err != nil {
-			return nil, err
+	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error {
+		if err := e.checkQuestion(question, ac.evidence); err != nil {
+			return err
 		}
-	}
-	st, err := e.state(ctx)
+		if len(sqls) == 0 {
+			return &Error{Class: ClassInput, Message: "no candidate SQL to pick from"}
+		}
+		for i, s := range sqls {
+			if err := checkSQL(fmt.Sprintf("candidate %d", i), s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	cx, err := e.context(ctx, st, question, ac)
+	cx, err := e.context(ctx, rq, question)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +58,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	for i, s := range sqls {
 		cands[i] = &candidate{Candidate: Candidate{SQL: s, Origin: OriginInput, Votes: 1}}
 	}
-	e.check(ctx, st, cx.SearchPath, cx.Scoped, ac.role, cands)
+	e.check(ctx, rq.scope, cands)
 	res := &PickResult{Chosen: -1, Scores: make([]*float64, len(sqls))}
 	var ok []*candidate
 	var idx []int
@@ -75,14 +73,14 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 		for _, t := range cx.Tables {
 			tables = append(tables, t.Name)
 		}
-		sc := e.score(ctx, st, cx, ac, ok, tables)
+		sc := e.score(ctx, rq, cx, ok, tables)
 		for j, i := range idx {
 			s := sc.scores[j]
 			res.Scores[i] = &s
 		}
 		res.Chosen, res.SQL = idx[sc.best], ok[sc.best].validated.SQL
 		ok[sc.best].Chosen = true
-		res.Confidence, res.Assessment = e.assess(sc, ok, ac)
+		res.Confidence, res.Assessment = e.assess(sc, ok, rq.ac)
 	}
 	for _, c := range cands {
 		res.Candidates = append(res.Candidates, c.Candidate)

@@ -2,12 +2,8 @@ package nl2sql
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -55,90 +51,6 @@ func (r *recorder) at(level slog.Level) []string {
 	return out
 }
 
-// tempRole creates a role with a unique name (quotes and all) and
-// the given extra options, dropped when the test ends: create it before the
-// test's databases, so that it is dropped after them.
-func tempRole(t *testing.T, options string) string {
-	t.Helper()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := `priv "té'st ` + hex.EncodeToString(b[:])
-	admin := pgtest.AdminDSN(t)
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE ROLE "+ident(name)+" "+options); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, admin)
-		if err != nil {
-			t.Logf("drop role: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+ident(name)); err != nil {
-			t.Logf("drop role %q: %v", name, err)
-		}
-	})
-	return name
-}
-
-// TestSCRAMVerifierMatchesServer: for the server's own salt and iteration
-// count, scramVerifier computes exactly the verifier the server stored for
-// the same password, and a verifier passed as the password is stored as is.
-func TestSCRAMVerifierMatchesServer(t *testing.T) {
-	ctx := context.Background()
-	name := tempRole(t, "LOGIN")
-	conn, err := pgx.Connect(ctx, pgtest.AdminDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "SET password_encryption = 'scram-sha-256'"); err != nil {
-		t.Fatal(err)
-	}
-	stored := func() string {
-		var s string
-		if err := conn.QueryRow(ctx, "SELECT rolpassword FROM pg_authid WHERE rolname = $1", name).Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	for _, pw := range []string{"secret", `it's a "pass" word\ with $dollars$ and spaces`, "~!@#%^&*()_+`-={}|[]:;<>?,./", "x"} {
-		if _, err := conn.Exec(ctx, "ALTER ROLE "+ident(name)+" PASSWORD "+quoteLiteral(pw)); err != nil {
-			t.Fatal(err)
-		}
-		server := stored()
-		// SCRAM-SHA-256$<iter>:<salt>$<StoredKey>:<ServerKey>
-		head, _, ok := strings.Cut(strings.TrimPrefix(server, "SCRAM-SHA-256$"), "$")
-		iterText, saltText, ok2 := strings.Cut(head, ":")
-		iter, err := strconv.Atoi(iterText)
-		salt, err2 := base64.StdEncoding.DecodeString(saltText)
-		if !ok || !ok2 || err != nil || err2 != nil {
-			t.Fatalf("server verifier %q", server)
-		}
-		mine, err := scramVerifier(pw, salt, iter)
-		if err != nil || mine != server {
-			t.Errorf("password %q:\nserver %s\nours   %s (%v)", pw, server, mine, err)
-		}
-
-		lit, err := passwordLiteral(pw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := conn.Exec(ctx, "ALTER ROLE "+ident(name)+" PASSWORD "+lit); err != nil {
-			t.Fatal(err)
-		}
-		if got := stored(); "'"+got+"'" != lit || got == server {
-			t.Errorf("password %q: stored %s, sent %s", pw, got, lit)
-		}
-	}
-}
-
 // privFixture is a database with two division schemas.
 func privFixture(t *testing.T) string {
 	t.Helper()
@@ -181,9 +93,9 @@ func check(t *testing.T, ctx context.Context, pool *pgxpool.Pool, cat *schema.Ca
 func TestCheckPrivileges(t *testing.T) {
 	ctx := context.Background()
 	// Roles first: their cleanups run after the database is dropped.
-	reader := tempRole(t, "LOGIN")
-	over := tempRole(t, "LOGIN BYPASSRLS CREATEROLE")
-	group := tempRole(t, "NOLOGIN")
+	reader := pgtest.Role(t, "LOGIN")
+	over := pgtest.Role(t, "LOGIN BYPASSRLS CREATEROLE")
+	group := pgtest.Role(t, "NOLOGIN")
 	dsn := privFixture(t)
 
 	// The cluster's superuser: one warning, naming it.
@@ -216,7 +128,7 @@ func TestCheckPrivileges(t *testing.T) {
 		"GRANT pg_monitor TO %[2]s",
 		"GRANT %[2]s TO %[1]s",
 	} {
-		if _, err := admin.Exec(ctx, fmt.Sprintf(q, ident(over), ident(group))); err != nil {
+		if _, err := admin.Exec(ctx, fmt.Sprintf(q, pgx.Identifier{over}.Sanitize(), pgx.Identifier{group}.Sanitize())); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}

@@ -27,16 +27,12 @@ type RepairResult struct {
 // then it runs the result with a one-row cap to tell whether it executes.
 func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *RepairResult, err error) {
 	defer finish(ctx, &err)
-	if err := e.usable(ctx); err != nil {
-		return nil, err
-	}
-	rq, err := e.sqlRequest(ctx, sql, opts)
+	rq, err := e.newRequest(ctx, opts, sqlInput(sql))
 	if err != nil {
 		return nil, err
 	}
-	ac, st, path, scoped := rq.ac, rq.st, rq.path, rq.scoped
 	c := &candidate{Candidate: Candidate{SQL: sql, Origin: OriginInput, Votes: 1}}
-	e.check(ctx, st, path, scoped, ac.role, []*candidate{c})
+	e.check(ctx, rq.scope, []*candidate{c})
 	out := &RepairResult{SQLIn: sql, SQLOut: c.SQL, Rules: c.Repairs}
 	if c.validated != nil {
 		out.SQLOut = c.validated.SQL
@@ -51,7 +47,7 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 		out.SQLState, out.Message, out.Candidates = c.Code, c.Error, c.alternatives
 		return out, nil
 	}
-	_, err = e.executor(st, path, scoped).Query(ctx, out.SQLOut, e.queryOptions(path, 1, ac.role)...)
+	_, err = rq.scope.query(ctx, out.SQLOut, 1)
 	if err != nil {
 		if err := lostOrEnded(ctx, "running the query failed", err); err != nil {
 			return nil, err
@@ -65,20 +61,4 @@ func (e *Engine) Repair(ctx context.Context, sql string, opts ...AskOption) (_ *
 	}
 	out.Executes = true
 	return out, nil
-}
-
-// lostOrEnded is the error of a check or run of caller SQL that failed
-// because the database could not be reached or the request's context
-// ended, nil when err is the query's own failure (or nil).
-func lostOrEnded(ctx context.Context, msg string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if ce := connectionError(msg, err); ce != nil {
-		return ce
-	}
-	if ctx.Err() != nil {
-		return ended(ctx, executionError(msg, err))
-	}
-	return nil
 }

@@ -1,9 +1,7 @@
 package nl2sql
 
 import (
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/execute"
@@ -93,18 +91,6 @@ type ErrorInfo struct {
 	Code    string `json:"code"`
 	Class   Class  `json:"class"`
 	Message string `json:"message"`
-}
-
-// Timings are per-stage wall times; JSON renders them in milliseconds.
-type Timings map[string]time.Duration
-
-// MarshalJSON renders durations as milliseconds.
-func (t Timings) MarshalJSON() ([]byte, error) {
-	m := make(map[string]float64, len(t))
-	for k, d := range t {
-		m[k] = float64(d.Microseconds()) / 1000
-	}
-	return json.Marshal(m)
 }
 
 // describe fills Description from SQL; a query it cannot read is left

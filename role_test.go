@@ -2,8 +2,6 @@ package nl2sql_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -20,6 +18,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/provision"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -47,24 +46,7 @@ INSERT INTO div_02.invoices (total, status) VALUES (7, 'paid');
 // databases, whose cleanups run first).
 func roleName(t *testing.T) string {
 	t.Helper()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	name := `nl2sql rö'le "` + hex.EncodeToString(b[:])
-	admin := pgtest.AdminDSN(t)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, admin)
-		if err != nil {
-			t.Logf("drop role: %v", err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP ROLE IF EXISTS "+pgx.Identifier{name}.Sanitize()); err != nil {
-			t.Logf("drop role %q: %v", name, err)
-		}
-	})
-	return name
+	return pgtest.RoleName(t, `nl2sql rö'le "`)
 }
 
 // fixtureDB returns the DSN (as the cluster's superuser) of a fresh
@@ -105,7 +87,7 @@ func sqlState(err error) string {
 }
 
 func TestReaderRoleSQL(t *testing.T) {
-	r := nl2sql.ReaderRole{Name: `o'brien "x" ö`, Schemas: []string{"div_01", `we "ird`, "div_01"}, Database: "erp db",
+	r := provision.ReaderRole{Name: `o'brien "x" ö`, Schemas: []string{"div_01", `we "ird`, "div_01"}, Database: "erp db",
 		Password: `p'a ss\w"d`, DefaultPrivileges: true, DefaultPrivilegesFor: []string{"app owner"}, TempFileLimit: "-", WorkMem: "8MB"}
 	stmts, err := r.SQL()
 	if err != nil {
@@ -145,7 +127,7 @@ func TestReaderRoleSQL(t *testing.T) {
 
 	// A password that is not printable ASCII goes as a literal; a backslash
 	// makes it an E'' literal, correct whatever standard_conforming_strings is.
-	r = nl2sql.ReaderRole{Database: "erp", Password: `ünï'\`}
+	r = provision.ReaderRole{Database: "erp", Password: `ünï'\`}
 	stmts, err = r.SQL()
 	if err != nil {
 		t.Fatal(err)
@@ -157,12 +139,12 @@ func TestReaderRoleSQL(t *testing.T) {
 		!slices.Contains(stmts, `ALTER ROLE "nl2sql_reader" SET temp_file_limit = '1GB'`) {
 		t.Errorf("defaults: %q", stmts)
 	}
-	stmts, _ = nl2sql.ReaderRole{Database: "erp", ConnectionLimit: -1}.SQL()
+	stmts, _ = provision.ReaderRole{Database: "erp", ConnectionLimit: -1}.SQL()
 	if !strings.HasSuffix(stmts[0], "CONNECTION LIMIT -1 PASSWORD NULL") {
 		t.Errorf("no password, no limit: %s", stmts[0])
 	}
 
-	for _, bad := range []nl2sql.ReaderRole{
+	for _, bad := range []provision.ReaderRole{
 		{}, // no database
 		{Database: "d", Name: strings.Repeat("x", 64)},
 		{Database: "d", Schemas: []string{"a\x00b"}},
@@ -185,7 +167,7 @@ func TestReaderRoleApply(t *testing.T) {
 	dsn := fixtureDB(t)
 	admin := connectAs(t, dsn, "", "")
 	const password = `pa ss'w"\rd` // quotes, space, backslash
-	r := nl2sql.ReaderRole{Name: name, Password: password, Schemas: []string{"div_01"}}
+	r := provision.ReaderRole{Name: name, Password: password, Schemas: []string{"div_01"}}
 	stmts, err := r.Apply(ctx, admin)
 	if err != nil {
 		t.Fatal(err)
@@ -427,7 +409,7 @@ func TestReaderRoleAttacks(t *testing.T) {
 	name := roleName(t)
 	dsn := fixtureDB(t)
 	admin := connectAs(t, dsn, "", "")
-	reader := nl2sql.ReaderRole{Name: name, Schemas: []string{"public", "div_01"}}
+	reader := provision.ReaderRole{Name: name, Schemas: []string{"public", "div_01"}}
 	if _, err := reader.Apply(ctx, admin); err != nil {
 		t.Fatal(err)
 	}

@@ -2,152 +2,215 @@ package nl2sql
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
-
+	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
-// requestScope returns the search path of a request and whether it is
-// restricted to it, refusing a scope that names no schema of the catalog:
-// a typo ("div_3") would otherwise be answered from the shared schemas
-// alone, as if the tenant had no tables.
-func (e *Engine) requestScope(st *state, scope string) ([]string, bool, error) {
-	if err := st.knownScope(scope); err != nil {
-		return nil, false, err
-	}
-	return e.cfg.searchPath(scope), e.cfg.scoped(scope), nil
+// scope is a request's reach: its search path, whether it is restricted to
+// the path's schemas, the role its queries run as, and what its key owns
+// (the validator, executor and repairer every entry point checks and runs
+// its SQL with). newScope makes it once per request.
+type scope struct {
+	key    scopeKey
+	path   []string
+	scoped bool
+	role   string // SET LOCAL ROLE of its queries, "" for none
+	e      *Engine
+	st     *state
 }
 
-// knownScope reports an *Error (ErrConfig) when scope is set and no table
-// of the catalog lives in that schema.
-func (st *state) knownScope(scope string) error {
-	if scope == "" || slices.ContainsFunc(st.cat.Tables, func(t *schema.Table) bool { return t.Schema == scope }) {
-		return nil
-	}
-	return &Error{Class: ClassConfig, Message: fmt.Sprintf("unknown scope %q: no table of the database is in a schema of that name", scope)}
+// scopeKey is a scope's identity in the state's caches: comparable, and
+// one key per search path and restriction (no schema name holds a NUL).
+type scopeKey struct {
+	path   string // the search path's schemas, NUL-separated
+	scoped bool
 }
 
-// ScopeCatalog returns the part of the catalog a request with opts may
-// see: with a scope (a Scope option, else WithScope), the tables of its
-// schema and of the shared schemas, and only those (their schemas, enum
-// types and foreign-key neighbours); without one, the whole catalog. It
-// is the one filter every listing of a scoped server goes through (the
-// console's schema pages, the MCP server's tables and describe_schema),
-// the same schemas the scope's queries may read. A scope that names no
-// schema of the database is an *Error of class ClassConfig.
-func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema.Catalog, err error) {
-	defer finish(ctx, &err)
-	st, path, scoped, err := e.scopeState(ctx, opts)
-	if err != nil {
+// newScope resolves the scope of a request with ac, refusing a scope that
+// names no schema of the catalog: a typo ("div_3") would otherwise be
+// answered from the shared schemas alone, as if the tenant had no tables.
+func (e *Engine) newScope(st *state, ac askConfig) (*scope, error) {
+	if err := st.knownScope(ac.scope); err != nil {
 		return nil, err
 	}
-	if !scoped {
-		return st.cat, nil
-	}
-	key := strings.Join(path, "\x00")
-	if c, ok := st.scoped.Load(key); ok {
-		return c.(*schema.Catalog), nil
-	}
-	c, _ := st.scoped.LoadOrStore(key, st.cat.InSchemas(path...))
-	return c.(*schema.Catalog), nil
+	sc := &scope{path: e.cfg.searchPath(ac.scope), scoped: e.cfg.scoped(ac.scope), role: ac.role, e: e, st: st}
+	sc.key = scopeKey{path: strings.Join(sc.path, "\x00"), scoped: sc.scoped}
+	return sc, nil
 }
 
-// ScopeKnowledge is Knowledge as a request with opts may see it: with a
-// scope, a doc of a table, a term with a target, or an example whose SQL
-// reads a table outside the scope is left out (the example is judged by
-// the scope's validator, on what its names resolve to, not on how they
-// are spelt). Free-standing docs name no table and are listed for every
-// scope.
-func (e *Engine) ScopeKnowledge(ctx context.Context, opts ...AskOption) (_ []Knowledge, err error) {
-	defer finish(ctx, &err)
-	st, path, scoped, err := e.scopeState(ctx, opts)
-	if err != nil {
-		return nil, err
+// tables returns the tables the scope may read: with a restriction, those
+// of the search path's schemas only, so a scoped request cannot reach
+// another tenant's schema even by qualifying names; without one, every
+// table.
+func (sc *scope) tables() []validate.Table {
+	if !sc.scoped {
+		return sc.st.tables
 	}
-	all, err := e.Knowledge(ctx)
-	if err != nil || !scoped {
-		return all, err
-	}
-	out := all[:0:0]
-	for _, k := range all {
-		if st.visible(k, path) {
-			out = append(out, k)
+	var out []validate.Table
+	for _, t := range sc.st.tables {
+		if slices.Contains(sc.path, t.Schema) {
+			out = append(out, t)
 		}
 	}
-	return out, nil
+	return out
 }
 
-// scopeState is the engine's state and the search path of a request
-// with opts, and whether it is restricted to it.
-func (e *Engine) scopeState(ctx context.Context, opts []AskOption) (*state, []string, bool, error) {
-	if err := e.usable(ctx); err != nil {
-		return nil, nil, false, err
+// policy is the one validator configuration of every entry point (Ask,
+// Run, Check, Repair, Pick, Learn and the executor's own check): the tables
+// a request may read, its search path, the catalog's types, the plan
+// budget and, when scoped, only the search path's schemas, whatever the
+// query qualifies.
+func (sc *scope) policy() []validate.Option {
+	opts := []validate.Option{validate.WithTables(sc.tables()...), validate.WithSearchPath(sc.path...),
+		validate.WithTypes(sc.st.types...), validate.WithPlanBudget(sc.st.budget)}
+	if sc.scoped {
+		opts = append(opts, validate.WithSchemas(sc.path...))
 	}
-	st, err := e.state(ctx)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	path, scoped, err := e.requestScope(st, e.askConfig(opts).scope)
-	return st, path, scoped, err
+	return opts
 }
 
-// visible reports whether every table k names is in path's schemas.
-func (st *state) visible(k Knowledge, path []string) bool {
-	switch k.Kind {
-	case KnowledgeDoc:
-		return k.Table == "" || st.lookupTable(k.Table, path, true) != ""
-	case KnowledgeTerm:
-		for _, tg := range k.Targets {
-			if _, ok := st.lookupTarget(tg, path, true); !ok {
-				return false
-			}
+// validator returns the scope's validator (cached). It adds no LIMIT: the
+// SQL the Engine shows is the query as written plus its fixes, and the row
+// cap is applied by the executor when the query runs (it adds LIMIT cap+1
+// to what it sends, so that a cut result is reported as truncated instead
+// of silently ending at the cap).
+func (sc *scope) validator() *validate.Validator {
+	if v, ok := sc.st.validators.Load(sc.key); ok {
+		return v.(*validate.Validator)
+	}
+	actual, _ := sc.st.validators.LoadOrStore(sc.key, validate.New(sc.policy()...))
+	return actual.(*validate.Validator)
+}
+
+// executor returns the scope's executor (cached): its own validator has
+// the same policy, as a second line of defence.
+func (sc *scope) executor() *execute.Executor {
+	if x, ok := sc.st.executors.Load(sc.key); ok {
+		return x.(*execute.Executor)
+	}
+	cfg := &sc.e.cfg
+	x := execute.New(sc.e.db,
+		execute.WithValidateOptions(sc.policy()...),
+		execute.WithStatementTimeout(cfg.statementTimeout),
+		execute.MaxRows(cfg.maxRows),
+		execute.WithLogger(cfg.logger))
+	actual, _ := sc.st.executors.LoadOrStore(sc.key, x)
+	return actual.(*execute.Executor)
+}
+
+// explain validates and plans sqls with the scope's validator, as the
+// scope's role: its privileges, row-level security and pinning are those
+// the query will run with.
+func (sc *scope) explain(ctx context.Context, sqls []string) []validate.ExplainResult {
+	return sc.validator().Explain(ctx, sc.e.db, sqls, validate.AsRole(sc.role))
+}
+
+// repairer returns the scope's repairer (cached): it knows only the tables
+// the request may read and resolves names along its search path, so a
+// misspelt table is corrected to a table of this scope, never to another
+// tenant's.
+func (sc *scope) repairer() *repair.Repairer {
+	if r, ok := sc.st.repairers.Load(sc.key); ok {
+		return r.(*repair.Repairer)
+	}
+	opts := []repair.Option{repair.WithSearchPath(sc.path...)}
+	if sc.scoped {
+		var names []string
+		for _, t := range sc.tables() {
+			names = append(names, t.Schema+"."+t.Name)
 		}
-		return true
-	case KnowledgeExample:
-		return st.readsInScope(k.SQL, path)
+		opts = append(opts, repair.WithTables(names...))
 	}
-	return false
+	actual, _ := sc.st.repairers.LoadOrStore(sc.key, sc.st.repairer.With(opts...))
+	return actual.(*repair.Repairer)
+}
+
+// catalog returns the part of the catalog the scope sees (cached): with a
+// restriction, its schemas' tables; without, the whole catalog.
+func (sc *scope) catalog() *schema.Catalog {
+	if !sc.scoped {
+		return sc.st.cat
+	}
+	if c, ok := sc.st.scoped.Load(sc.key); ok {
+		return c.(*schema.Catalog)
+	}
+	c, _ := sc.st.scoped.LoadOrStore(sc.key, sc.st.cat.InSchemas(sc.path...))
+	return c.(*schema.Catalog)
+}
+
+// settings are the per-query settings of the scope's queries: its search
+// path (SET LOCAL), maxRows and its role.
+func (sc *scope) settings(maxRows int) []execute.QueryOption {
+	o := []execute.QueryOption{execute.Scope(sc.path...), execute.MaxRows(maxRows)}
+	if sc.role != "" {
+		o = append(o, execute.AsRole(sc.role))
+	}
+	return o
+}
+
+// query runs sql with the scope's executor and settings, at most maxRows
+// rows.
+func (sc *scope) query(ctx context.Context, sql string, maxRows int) (*execute.Result, error) {
+	return sc.executor().Query(ctx, sql, sc.settings(maxRows)...)
+}
+
+// resolve maps a relation named in a query of the scope to its qualified
+// name: a schema-qualified name as is, an unqualified one along the search
+// path; "" when it is not a table the request may read (tables: with a
+// restriction, the tables of the search path's schemas; without, every
+// table).
+func (sc *scope) resolve(schemaName, name string) string {
+	t := sc.st.cat.Lookup(schemaName, name)
+	if schemaName == "" {
+		t = sc.st.cat.Resolve(name, sc.path)
+	}
+	if t == nil || (sc.scoped && !slices.Contains(sc.path, t.Schema)) {
+		return ""
+	}
+	return t.QualifiedName()
 }
 
 // maxScopedDraw is how many times more similar examples a scoped request
-// draws before keeping its scope's (see scopeExamples).
+// draws before keeping its scope's (see scope.examples).
 const maxScopedDraw = 4
 
-// scopeExamples keeps up to k of exs whose SQL the scope's validator
+// examples keeps up to k of exs whose SQL the scope's validator
 // accepts: an example reading another tenant's table is not shown to a
 // model writing this tenant's query.
-func (st *state) scopeExamples(exs []generate.Example, path []string, k int) []generate.Example {
+func (sc *scope) examples(exs []generate.Example, k int) []generate.Example {
 	out := exs[:0]
 	for _, ex := range exs {
 		if len(out) == k {
 			break
 		}
-		if st.readsInScope(ex.SQL, path) {
+		if sc.reads(ex.SQL) {
 			out = append(out, ex)
 		}
 	}
 	return out
 }
 
-// readsInScope reports whether the scope's validator accepts sql: an
-// example is judged on what its names resolve to, not on their spelling.
-func (st *state) readsInScope(sql string, path []string) bool {
-	_, err := st.validator(path, true).Validate(sql)
+// reads reports whether the scope's validator accepts sql: an example is
+// judged on what its names resolve to, not on their spelling.
+func (sc *scope) reads(sql string) bool {
+	_, err := sc.validator().Validate(sql)
 	return err == nil
 }
 
-// scopeLinks drops from r what lies outside path's schemas: the linker
+// links drops from r what lies outside the scope's schemas: the linker
 // works on the whole catalog, and a glossary term or a foreign key may
 // lead it to another tenant's table.
-func scopeLinks(r *link.Result, path []string) {
+func (sc *scope) links(r *link.Result) {
 	in := func(table string) bool {
 		s, _, _ := strings.Cut(table, ".")
-		return slices.Contains(path, s)
+		return slices.Contains(sc.path, s)
 	}
 	r.Tables = slices.DeleteFunc(r.Tables, func(l link.TableLink) bool { return !in(l.Table) })
 	r.Columns = slices.DeleteFunc(r.Columns, func(l link.ColumnLink) bool { return !in(l.Table) })

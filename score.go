@@ -360,7 +360,7 @@ type runOutcome struct {
 // result cut at the cap is not compared: which rows came first is the
 // server's choice (a parallel or synchronized scan sends others on the
 // next run).
-func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c *SchemaContext, role string) []runOutcome {
+func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) []runOutcome {
 	runs := make([]runOutcome, len(cands))
 	for i := range runs {
 		runs[i].rows, runs[i].agreement, runs[i].ordered, runs[i].group = -1, -1, -1, -1
@@ -372,7 +372,7 @@ func (e *Engine) agreement(ctx context.Context, st *state, cands []*candidate, c
 		if cd.cost > cheapCost {
 			continue
 		}
-		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(ctx, cd.validated.SQL, e.queryOptions(c.SearchPath, compareRows, role)...)
+		r, err := sc.query(ctx, cd.validated.SQL, compareRows)
 		if err != nil {
 			continue
 		}
@@ -459,7 +459,8 @@ type scoring struct {
 }
 
 // score scores validated candidates with the engine's Scorer.
-func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askConfig, ok []*candidate, contextTables []string) *scoring {
+func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
+	st, ac := rq.st, rq.ac
 	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
@@ -469,14 +470,14 @@ func (e *Engine) score(ctx context.Context, st *state, c *SchemaContext, ac askC
 			in.Columns = append(in.Columns, cl.Table+"."+cl.Column)
 		}
 	}
-	runs := e.agreement(ctx, st, ok, c, ac.role)
-	repeats := e.repeatedKeys(ctx, st, c, ac.role)
+	runs := e.agreement(ctx, rq.scope, ok)
+	repeats := e.repeatedKeys(ctx, rq.scope)
 	for i, cd := range ok {
 		sc := ScoreCandidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			ResultGroup:   runs[i].group,
-			UnknownValues: st.valueSets.unknownValues(cd.validated.SQL, cd.validated.Tables),
+			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
@@ -509,7 +510,7 @@ const maxRepeatScan = 1e6
 // cols? It runs under the request's policy, bounded by verifyTimeout, and
 // remembers its answers for the request; a table too large, a failure or a
 // timeout answers no (the candidate is not marked).
-func (e *Engine) repeatedKeys(ctx context.Context, st *state, c *SchemaContext, role string) func(*schema.Table, []string) bool {
+func (e *Engine) repeatedKeys(ctx context.Context, sc *scope) func(*schema.Table, []string) bool {
 	seen := map[string]bool{}
 	return func(t *schema.Table, cols []string) bool {
 		key := t.QualifiedName() + "\x00" + strings.Join(cols, "\x00")
@@ -525,7 +526,7 @@ func (e *Engine) repeatedKeys(ctx context.Context, st *state, c *SchemaContext, 
 		}
 		q := "SELECT 1 FROM " + t.QuoteQualified() + " GROUP BY " + strings.Join(quoted, ", ") + " HAVING count(*) > 1"
 		vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-		r, err := e.executor(st, c.SearchPath, c.Scoped).Query(vctx, q, e.queryOptions(c.SearchPath, 1, role)...)
+		r, err := sc.query(vctx, q, 1)
 		cancel()
 		seen[key] = err == nil && len(r.Rows) > 0
 		return seen[key]

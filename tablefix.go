@@ -1,34 +1,15 @@
 package nl2sql
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
-
-// repairerFor returns the repairer of a request's scope (cached): it knows
-// only the tables the request may read and resolves names along its search
-// path, so a misspelt table is corrected to a table of this scope, never to
-// another tenant's.
-func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
-	key := fmt.Sprint(path, scoped)
-	if r, ok := st.repairers.Load(key); ok {
-		return r.(*repair.Repairer)
-	}
-	opts := []repair.Option{repair.WithSearchPath(path...)}
-	if scoped {
-		var names []string
-		for _, t := range st.scopeTables(path, scoped) {
-			names = append(names, t.Schema+"."+t.Name)
-		}
-		opts = append(opts, repair.WithTables(names...))
-	}
-	actual, _ := st.repairers.LoadOrStore(key, st.repairer.With(opts...))
-	return actual.(*repair.Repairer)
-}
 
 // unknownRelation reports whether a rejection is only about relations that
 // exist nowhere in the catalog, named unqualified or in a schema of the
@@ -36,7 +17,7 @@ func (st *state) repairerFor(path []string, scoped bool) *repair.Repairer {
 // server would have given for the first (its position in sql): such a name is a slip the 42P01
 // correction may fix, then the fixed query is validated again. A relation
 // of another schema (another tenant's table) stays refused.
-func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) (repair.Failure, bool) {
+func (sc *scope) unknownRelation(ve *validate.Error, sql string) (repair.Failure, bool) {
 	if ve == nil {
 		return repair.Failure{}, false
 	}
@@ -50,10 +31,10 @@ func (st *state) unknownRelation(ve *validate.Error, path []string, sql string) 
 		if !ok || is.Location < 0 {
 			return repair.Failure{}, false
 		}
-		if schemaName != "" && !slices.Contains(path, schemaName) {
+		if schemaName != "" && !slices.Contains(sc.path, schemaName) {
 			return repair.Failure{}, false
 		}
-		for _, t := range st.cat.Tables {
+		for _, t := range sc.st.cat.Tables {
 			if t.Name == rel {
 				return repair.Failure{}, false // it exists: outside the scope
 			}
@@ -94,19 +75,27 @@ func (st *state) otherScope(ve *validate.Error) bool {
 	return false
 }
 
-// resolver maps a relation named in a query of the scope to its qualified
-// name: a schema-qualified name as is, an unqualified one along the search
-// path; "" when it is not a table the request may read (scopeTables: with a
-// scope, the tables of the search path's schemas; without, every table).
-func (st *state) resolver(path []string, scoped bool) func(schemaName, name string) string {
-	return func(schemaName, name string) string {
-		t := st.cat.Lookup(schemaName, name)
-		if schemaName == "" {
-			t = st.cat.Resolve(name, path)
+// rejection is the error for caller-written SQL the validator refused,
+// with the first violation's code: unsafe when it breaks the policy
+// (validate.Unsafe, or a table of another scope named by its schema),
+// invalid otherwise (a syntax error, a misspelt table).
+func (st *state) rejection(msg string, err error) *Error {
+	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
+	var ve *validate.Error
+	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+		e.Code = ve.Violations()[0].Code
+		if validate.Unsafe(e.Code) || st.otherScope(ve) {
+			e.Class = ClassUnsafe
 		}
-		if t == nil || (scoped && !slices.Contains(path, t.Schema)) {
-			return ""
-		}
-		return t.QualifiedName()
 	}
+	return e
+}
+
+// charPosition turns a byte offset into sql into the 1-based character
+// position PostgreSQL reports; 0 when the offset is unknown.
+func charPosition(sql string, offset int) int {
+	if offset < 0 || offset > len(sql) {
+		return 0
+	}
+	return utf8.RuneCountInString(sql[:offset]) + 1
 }

@@ -2,6 +2,7 @@ package nl2sql
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -38,8 +39,12 @@ const (
 // goroutine, with its wall time and its error (nil when it did its work,
 // even if the work found nothing to keep).
 //
-// A Tracer that also implements StageStarter is told when each stage
-// starts, and can put a span in the stage's context.
+// It is the one way a request is observed, in the pgx style: a Tracer
+// that also implements StageStarter is told when each stage starts, and
+// can put a span in the stage's context; one that implements
+// ProgressTracer is told of long work (Progress). WithProgress and
+// OnProgress are adapters of it, and Result.Timings holds what it is told
+// at each stage's end.
 type Tracer interface {
 	Stage(ctx context.Context, stage Stage, took time.Duration, err error)
 }
@@ -53,28 +58,106 @@ type StageStarter interface {
 	StageStart(ctx context.Context, stage Stage) context.Context
 }
 
+// ProgressTracer is implemented by a Tracer that wants to hear of long
+// work (see Progress): introspection and indexing, and each wait of Ask
+// for the model. TraceProgress is called from the goroutine doing the
+// work; with concurrent calls, from several at once.
+type ProgressTracer interface {
+	TraceProgress(ctx context.Context, p Progress)
+}
+
+// tracers tells every tracer of it, in order: the engine's (WithTracer,
+// then WithProgress's adapter) and a request's own (OnProgress's).
+type tracers []Tracer
+
+// with returns ts and t after them; nil adds nothing.
+func (ts tracers) with(t Tracer) tracers {
+	if t == nil {
+		return ts
+	}
+	return append(ts[:len(ts):len(ts)], t)
+}
+
+// start tells the StageStarters among ts that stage starts, each given
+// the context the one before returned.
+func (ts tracers) start(ctx context.Context, stage Stage) context.Context {
+	for _, t := range ts {
+		if ss, ok := t.(StageStarter); ok {
+			ctx = ss.StageStart(ctx, stage)
+		}
+	}
+	return ctx
+}
+
+// progress tells the ProgressTracers among ts of p.
+func (ts tracers) progress(ctx context.Context, p Progress) {
+	for _, t := range ts {
+		if pt, ok := t.(ProgressTracer); ok {
+			pt.TraceProgress(ctx, p)
+		}
+	}
+}
+
 // span is a stage in progress.
 type span struct {
-	tracer Tracer
-	ctx    context.Context // the stage's context
-	stage  Stage
-	start  time.Time
+	tracers tracers
+	ctx     context.Context // the stage's context
+	stage   Stage
+	start   time.Time
 }
 
 // begin starts a stage: the returned span's ctx is the one its work runs
 // under.
-func (e *Engine) begin(ctx context.Context, stage Stage) span {
-	if ss, ok := e.cfg.tracer.(StageStarter); ok {
-		ctx = ss.StageStart(ctx, stage)
-	}
-	return span{tracer: e.cfg.tracer, ctx: ctx, stage: stage, start: time.Now()}
+func (ts tracers) begin(ctx context.Context, stage Stage) span {
+	return span{tracers: ts, ctx: ts.start(ctx, stage), stage: stage, start: time.Now()}
 }
 
 // end records the stage's wall time in t and reports it with err.
 func (s span) end(t Timings, err error) {
 	d := time.Since(s.start)
 	t[string(s.stage)] = d
-	if s.tracer != nil {
-		s.tracer.Stage(s.ctx, s.stage, d, err)
+	for _, tr := range s.tracers {
+		tr.Stage(s.ctx, s.stage, d, err)
 	}
+}
+
+// Timings are per-stage wall times; JSON renders them in milliseconds.
+type Timings map[string]time.Duration
+
+// MarshalJSON renders durations as milliseconds.
+func (t Timings) MarshalJSON() ([]byte, error) {
+	m := make(map[string]float64, len(t))
+	for k, d := range t {
+		m[k] = float64(d.Microseconds()) / 1000
+	}
+	return json.Marshal(m)
+}
+
+// progressFunc is a callback of WithProgress or OnProgress as a Tracer:
+// it hears of long work and of no stage.
+type progressFunc func(Progress)
+
+func (progressFunc) Stage(context.Context, Stage, time.Duration, error) {}
+
+// TraceProgress implements ProgressTracer.
+func (f progressFunc) TraceProgress(_ context.Context, p Progress) { f(p) }
+
+// progressTracer is fn as a Tracer, nil when fn is.
+func progressTracer(fn func(Progress)) Tracer {
+	if fn == nil {
+		return nil
+	}
+	return progressFunc(fn)
+}
+
+// Progress reports long work: introspection and indexing ("introspect",
+// "values", "index", "ready"), and the waits of Ask for the model
+// ("generate": Total samples; "backward": samples after backward recall;
+// "repair": one repair turn). A wait is reported when it starts (Done 0)
+// and when it ends (Done == Total, Took its wall time).
+type Progress struct {
+	Stage Stage
+	Done  int
+	Total int
+	Took  time.Duration
 }

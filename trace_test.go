@@ -3,6 +3,8 @@ package nl2sql_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,5 +81,87 @@ func TestTracerStageStarter(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(tr.events, ","), "validate") {
 		t.Errorf("stages after the failed generate ran: %v", tr.events)
+	}
+}
+
+// progressTracer is a spanTracer that also hears of long work, in the
+// same stream as the stages.
+type progressTracer struct{ spanTracer }
+
+func (p *progressTracer) TraceProgress(_ context.Context, pr nl2sql.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.events = append(p.events, showProgress(pr))
+}
+
+func showProgress(p nl2sql.Progress) string {
+	return fmt.Sprintf("progress:%s %d/%d", p.Stage, p.Done, p.Total)
+}
+
+// progressOf keeps the progress events of events.
+func progressOf(events []string) []string {
+	var out []string
+	for _, e := range events {
+		if strings.HasPrefix(e, "progress:") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestProgressTracer: the tracer is the one way a request is observed. A
+// Tracer that is a ProgressTracer hears of the same long work as
+// WithProgress's callback (Prepare's and Ask's) and OnProgress's (Ask's
+// waits), in the same order, inside the stage that waits; Result.Timings
+// holds the stages the tracer saw end.
+func TestProgressTracer(t *testing.T) {
+	tr := &progressTracer{}
+	var mu sync.Mutex
+	var engineSaw, requestSaw []string
+	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT count(*) FROM employees")
+	}, nl2sql.WithTracer(tr), nl2sql.WithProgress(func(p nl2sql.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		engineSaw = append(engineSaw, showProgress(p))
+	}))
+	prepared := progressOf(tr.events)
+	if !slices.Equal(prepared, engineSaw) || len(prepared) == 0 || !strings.HasPrefix(prepared[len(prepared)-1], "progress:ready ") {
+		t.Fatalf("Prepare: the tracer heard %v, WithProgress %v", prepared, engineSaw)
+	}
+
+	tr.events, engineSaw = nil, nil
+	res, err := eng.Ask(context.Background(), "Count the employees", nl2sql.OnProgress(func(p nl2sql.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		requestSaw = append(requestSaw, showProgress(p))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := progressOf(tr.events)
+	if !slices.Equal(asked, engineSaw) || !slices.Equal(asked, requestSaw) {
+		t.Errorf("Ask: the tracer heard %v, WithProgress %v, OnProgress %v", asked, engineSaw, requestSaw)
+	}
+	got := strings.Join(tr.events, ",")
+	if want := "start:generate,progress:generate 0/1,progress:generate 1/1,end:generate"; !strings.Contains(got, want) {
+		t.Errorf("events\n got %s\nwant them to hold %s", got, want)
+	}
+	var ended []string
+	for _, e := range tr.events {
+		if s, ok := strings.CutPrefix(e, "end:"); ok {
+			ended = append(ended, s)
+		}
+	}
+	var timed []string
+	for s := range res.Timings {
+		if s != "total" {
+			timed = append(timed, s)
+		}
+	}
+	slices.Sort(ended)
+	slices.Sort(timed)
+	if !slices.Equal(ended, timed) {
+		t.Errorf("the tracer saw %v end, Timings hold %v", ended, timed)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
+	"github.com/nl2sqlgo/nl2sql/provision"
 )
 
 // roleOutput is the JSON of nl2sql role.
@@ -33,19 +33,19 @@ func runRole(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	db.Register(fs, "PostgreSQL connection string, usually an admin's (default $NL2SQL_DSN, then $DATABASE_URL); needed by --apply")
 	fs.StringVar(&scope, "scope", "", "grant this schema plus the shared schema public (added to --schema)")
 	fs.BoolVar(&asJSON, "json", false, "print machine-readable JSON")
-	var r nl2sql.ReaderRole
+	var r provision.ReaderRole
 	var schemas, owners stringsFlag
-	fs.StringVar(&r.Name, "name", nl2sql.DefaultReaderName, "role name")
+	fs.StringVar(&r.Name, "name", provision.DefaultReaderName, "role name")
 	fs.Var(&schemas, "schema", "schema the role may read (repeatable or comma-separated; default public)")
 	fs.StringVar(&r.Password, "password", "", "password (default $NL2SQL_ROLE_PASSWORD, which keeps it out of the process list; none: no password)")
 	fs.StringVar(&r.Database, "database", "", "database the role may connect to (default: the --dsn's)")
-	fs.IntVar(&r.ConnectionLimit, "connection-limit", nl2sql.DefaultReaderConnectionLimit, "most concurrent connections of the role (-1: no limit)")
+	fs.IntVar(&r.ConnectionLimit, "connection-limit", provision.DefaultReaderConnectionLimit, "most concurrent connections of the role (-1: no limit)")
 	fs.BoolVar(&r.DefaultPrivileges, "default-privileges", false, "also grant SELECT on tables created later in the schemas (by the applying role, or the --default-privileges-for roles); new tables, private ones included, become readable without a new grant")
 	fs.Var(&owners, "default-privileges-for", "with --default-privileges: the role(s) whose future tables are granted (repeatable or comma-separated; implies --default-privileges)")
-	fs.StringVar(&r.StatementTimeout, "statement-timeout", nl2sql.DefaultReaderStatementTimeout, "the role's statement_timeout (- to leave it out)")
-	fs.StringVar(&r.IdleInTransactionTimeout, "idle-timeout", nl2sql.DefaultReaderIdleInTransaction, "the role's idle_in_transaction_session_timeout (- to leave it out)")
-	fs.StringVar(&r.WorkMem, "work-mem", nl2sql.DefaultReaderWorkMem, "the role's work_mem (- to leave it out)")
-	fs.StringVar(&r.TempFileLimit, "temp-file-limit", nl2sql.DefaultReaderTempFileLimit, "the role's temp_file_limit; only a superuser can set it (- to leave it out)")
+	fs.StringVar(&r.StatementTimeout, "statement-timeout", provision.DefaultReaderStatementTimeout, "the role's statement_timeout (- to leave it out)")
+	fs.StringVar(&r.IdleInTransactionTimeout, "idle-timeout", provision.DefaultReaderIdleInTransaction, "the role's idle_in_transaction_session_timeout (- to leave it out)")
+	fs.StringVar(&r.WorkMem, "work-mem", provision.DefaultReaderWorkMem, "the role's work_mem (- to leave it out)")
+	fs.StringVar(&r.TempFileLimit, "temp-file-limit", provision.DefaultReaderTempFileLimit, "the role's temp_file_limit; only a superuser can set it (- to leave it out)")
 	apply := fs.Bool("apply", false, "run the SQL on --dsn (one transaction; an existing role is altered to match) instead of printing it")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: nl2sql role [flags]\n\nPrints the SQL that creates a LOGIN role with SELECT on the chosen schemas and nothing else (read-only sessions, time, memory and temp-file limits); with --apply runs it on --dsn, usually as a superuser. Connect nl2sql as that role.")

@@ -1,4 +1,4 @@
-package nl2sql
+package rewrite
 
 import (
 	"slices"
@@ -9,26 +9,29 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
 // RuleStoredValue is the repair that writes a compared string constant as
 // the value the column stores ('Jetblue Airways' -> 'JetBlue Airways').
 const RuleStoredValue = "value.stored_case"
 
-// valueSets holds the complete sets of distinct values the value index
-// knows, by "schema.table.column".
-type valueSets map[string]*valueSet
+// ValueSets holds the complete sets of distinct values a value index
+// knows, by "schema.table.column". The zero value knows none and changes
+// nothing.
+type ValueSets map[string]*valueSet
 
 type valueSet struct {
 	exact  map[string]bool
 	folded map[string][]string // lower-cased, trimmed -> stored values
 }
 
-func newValueSets(vi *link.ValueIndex) valueSets {
+// NewValueSets reads the complete value sets of vi (nil: none).
+func NewValueSets(vi *link.ValueIndex) ValueSets {
 	if vi == nil {
 		return nil
 	}
-	out := valueSets{}
+	out := ValueSets{}
 	for _, c := range vi.Columns {
 		set := &valueSet{exact: make(map[string]bool, len(c.Values)), folded: map[string][]string{}}
 		for _, v := range c.Values {
@@ -57,7 +60,7 @@ type comparison struct {
 // negations (<>, NOT IN) in tree
 // where col resolves to a column whose values the index knows. resolve maps
 // a relation (schema may be "") to its qualified name, "" when unknown.
-func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema, name string) string) []comparison {
+func (vs ValueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema, name string) string) []comparison {
 	// Aliases and names of the relations, over the whole statement: a name
 	// bound to two different tables is left unresolved.
 	byName := map[string]string{}
@@ -115,14 +118,14 @@ func (vs valueSets) comparisons(tree *pg_query.ParseResult, resolve func(schema,
 	return out
 }
 
-// unknownValues counts the comparisons of sql whose string constant a
+// UnknownValues counts the comparisons of sql whose string constant a
 // column holds in no row, for the columns whose every value the index
 // knows. A model that writes 'Jetblue Airways' where the data says
 // 'JetBlue Airways' gets an empty answer that looks like a real one, and
 // one that writes citizenship <> 'French' where the data says 'France' a
 // filter that filters nothing; a candidate naming stored values is more
 // likely right. tables are the relations sql reads (qualified).
-func (vs valueSets) unknownValues(sql string, tables []string) int {
+func (vs ValueSets) UnknownValues(sql string, tables []string) int {
 	if len(vs) == 0 {
 		return 0
 	}
@@ -142,14 +145,14 @@ func (vs valueSets) unknownValues(sql string, tables []string) int {
 	return n
 }
 
-// storedValues rewrites each string constant sql compares a column with
+// StoredValues rewrites each string constant sql compares a column with
 // that the column holds in no row, but that matches exactly one stored
 // value when case and surrounding spaces are ignored, to that value
 // ('Jetblue Airways' -> 'JetBlue Airways', 'math' -> 'Math'). Only
 // constants written as plain '...' literals are touched, in place, so the
 // rest of the text is the caller's. It returns sql unchanged and no notes
 // when nothing applies; one note per rewrite otherwise.
-func (vs valueSets) storedValues(sql string, resolve func(schema, name string) string) (string, []string) {
+func (vs ValueSets) StoredValues(sql string, resolve func(schema, name string) string) (string, []string) {
 	if len(vs) == 0 {
 		return sql, nil
 	}
@@ -180,8 +183,8 @@ func (vs valueSets) storedValues(sql string, resolve func(schema, name string) s
 			if at < 0 || at+len(lit) > len(sql) || sql[at:at+len(lit)] != lit {
 				continue // E'', $$ or U& spelling: leave it
 			}
-			edits = append(edits, splice{at: at, end: at + len(lit), with: quoteLiteral(stored[0])})
-			notes = append(notes, lit+" → "+quoteLiteral(stored[0])+" (the value stored in "+c.column+")")
+			edits = append(edits, splice{at: at, end: at + len(lit), with: schema.QuoteLiteral(stored[0])})
+			notes = append(notes, lit+" → "+schema.QuoteLiteral(stored[0])+" (the value stored in "+c.column+")")
 		}
 	}
 	if len(edits) == 0 {
@@ -202,7 +205,7 @@ func (vs valueSets) storedValues(sql string, resolve func(schema, name string) s
 func plainLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // column returns the key of the value set ref resolves to, or "".
-func (vs valueSets) column(ref *pg_query.ColumnRef, byName map[string]string, tables []string) string {
+func (vs ValueSets) column(ref *pg_query.ColumnRef, byName map[string]string, tables []string) string {
 	var names []string
 	for _, f := range ref.Fields {
 		s := f.GetString_()

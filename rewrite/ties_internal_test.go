@@ -1,4 +1,4 @@
-package nl2sql
+package rewrite
 
 import "testing"
 
@@ -57,15 +57,15 @@ func TestBreakTies(t *testing.T) {
 		{"SELECT a FROM t GROUP BY a ORDER BY count(*) LIMIT 1; SELECT 1", ""},          // two statements
 		{"SELECT a FROM", ""}, // does not parse
 	} {
-		got, ok := breakTies(tc.in)
+		got, ok := BreakTies(tc.in)
 		if tc.want == "" {
 			if ok || got != tc.in {
-				t.Errorf("breakTies(%q) = %q, %v; want it unchanged", tc.in, got, ok)
+				t.Errorf("BreakTies(%q) = %q, %v; want it unchanged", tc.in, got, ok)
 			}
 			continue
 		}
 		if !ok || got != tc.want {
-			t.Errorf("breakTies(%q)\n got %q, %v\nwant %q", tc.in, got, ok, tc.want)
+			t.Errorf("BreakTies(%q)\n got %q, %v\nwant %q", tc.in, got, ok, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package nl2sql
+package provision
 
 import (
 	"context"
@@ -354,11 +354,11 @@ func (r ReaderRole) Apply(ctx context.Context, db Beginner) ([]string, error) {
 	// Memberships in roles other than the risky ones stay: a NOINHERIT
 	// role uses their privileges only after SET ROLE, which the validator
 	// refuses and only the executor's AsRole does.
-	p, err := readPrivileges(ctx, tx, r.Name, nil, riskyRoles, r.Schemas)
+	p, err := ReadPrivileges(ctx, tx, r.Name, nil, r.Schemas)
 	if err != nil {
 		return nil, fmt.Errorf("nl2sql: role: checking the result: %w", err)
 	}
-	if found := p.findings(); len(found) > 0 {
+	if found := p.Findings(); len(found) > 0 {
 		return nil, fmt.Errorf("nl2sql: role %q can do more than read %s (nothing was changed): %s; revoke that, or drop the role first (DROP OWNED BY %s; DROP ROLE %s)",
 			r.Name, strings.Join(r.Schemas, ", "), strings.Join(found, "; "), ident(r.Name), ident(r.Name))
 	}

@@ -1,4 +1,4 @@
-package nl2sql
+package rewrite
 
 import (
 	"sort"
@@ -20,14 +20,14 @@ import (
 // was a possible answer of the query as written, so it keeps the meaning.
 const RuleTieOrder = "order.tie_break"
 
-// breakTies appends, to the ORDER BY of every grouped SELECT (at any depth)
+// BreakTies appends, to the ORDER BY of every grouped SELECT (at any depth)
 // that limits its rows, the grouping keys it does not already sort by. The
 // rest of the text is the caller's: the keys are inserted just before
 // LIMIT, OFFSET or FETCH. It returns sql and false when nothing applies or
 // anything is unclear (WITH TIES, DISTINCT, grouping sets, a LIMIT that is
 // not a plain number, a key whose name the ORDER BY would read as an output
 // column of another value).
-func breakTies(sql string) (string, bool) {
+func BreakTies(sql string) (string, bool) {
 	tree, err := pgparse.Parse(sql)
 	if err != nil || len(tree.Stmts) != 1 {
 		return sql, false

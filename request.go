@@ -1,0 +1,73 @@
+package nl2sql
+
+import (
+	"context"
+	"errors"
+)
+
+// request is what every Engine entry point starts from: the call's
+// options, the prepared engine state and the request's scope. newRequest
+// builds it, in one order for every call, so that no entry point checks
+// less than another.
+type request struct {
+	ac      askConfig
+	st      *state
+	scope   *scope
+	tracers tracers // the engine's, then OnProgress's adapter
+}
+
+// newRequest checks the engine and ctx, applies opts, checks the call's
+// input with input (nil: none), before any other work, so an over-long
+// input costs nothing but its check; then prepares the engine and
+// resolves the request's scope.
+func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(askConfig) error) (*request, error) {
+	if err := e.usable(ctx); err != nil {
+		return nil, err
+	}
+	rq := &request{ac: e.askConfig(opts)}
+	rq.tracers = e.tracers.with(progressTracer(rq.ac.progress))
+	if input != nil {
+		if err := input(rq.ac); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if rq.st, err = e.state(ctx); err != nil {
+		return nil, err
+	}
+	if rq.scope, err = e.newScope(rq.st, rq.ac); err != nil {
+		return nil, err
+	}
+	return rq, nil
+}
+
+// sqlInput is the input check of a call on caller-written SQL.
+func sqlInput(sql string) func(askConfig) error {
+	return func(askConfig) error { return checkSQL("the SQL", sql) }
+}
+
+// errNotNew is the cause of a call on an Engine New did not make.
+var errNotNew = errors.New("the Engine was not made by New")
+
+// usable is the error of a call on an Engine New did not make (nil, or the
+// zero value) or with a nil context, nil otherwise: the first thing every
+// public method checks, so such a call fails at once instead of panicking
+// deep inside.
+func (e *Engine) usable(ctx context.Context) error {
+	switch {
+	case e == nil || e.db == nil:
+		return &Error{Class: ClassConfig, Message: "no database: build the Engine with New", Err: errNotNew}
+	case ctx == nil:
+		return &Error{Class: ClassInput, Message: "nil context (pass context.Background() or context.TODO())"}
+	}
+	return nil
+}
+
+// checkRequest returns the input error of a request's text: question,
+// evidence and history.
+func (e *Engine) checkRequest(question string, ac askConfig) error {
+	if err := e.checkQuestion(question, ac.evidence); err != nil {
+		return err
+	}
+	return e.checkHistory(ac.history)
+}
