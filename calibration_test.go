@@ -52,12 +52,13 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.747, ECE 0.077, >= 0.9 93.5% right covering 31.6%,
-	// shuffled 33 of 958 (3.4%).
-	floors = calibrationBars{AUROC: 0.74, ECE: 0.085, PrecisionAt90: 0.925, CoverageAt90: 0.30, ShuffledAbove50: 0.04}
-	// examFloors are the exams' out-of-fold figures (AUROC, ECE), less a
-	// margin: measured demo ERP 0.863 / 0.088, defog 0.827 / 0.058.
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.10}, "defog": {AUROC: 0.81, ECE: 0.07}}
+	// Measured: AUROC 0.753, ECE 0.065, >= 0.9 94.6% right covering 32.5%,
+	// shuffled 36 of 958 (3.8%).
+	floors = calibrationBars{AUROC: 0.745, ECE: 0.075, PrecisionAt90: 0.935, CoverageAt90: 0.31, ShuffledAbove50: 0.045}
+	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
+	// near misses included), less a margin: measured demo ERP 0.862 /
+	// 0.180, defog 0.821 / 0.105.
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.81, ECE: 0.115}}
 )
 
 // check reports the figures of f that miss the bars b.
@@ -415,14 +416,17 @@ const shuffledWeight = 1.0
 // swapped) counts in the fit beside a real answer. How many near misses
 // there are is our choice (two per question), and it sets how often a
 // one-candidate answer is wrong in the fit, so it is chosen among
-// nearMissWeights by the exams' out-of-fold ECE (defog and demo ERP
-// pooled), never by the spider-pools figures it reports (chooseNearMiss).
+// nearMissWeights by the out-of-fold ECE of the exams' answers other
+// than the near misses (each gold query, and another question's; defog
+// and demo ERP pooled): never by the spider-pools figures it reports, nor
+// on a set whose share of near misses is the choice itself
+// (chooseNearMiss).
 var nearMissWeight = 1.0
 
-var nearMissWeights = []float64{1, 0.5, 0.25, 0.1}
+var nearMissWeights = []float64{1, 0.5, 0.25, 0.1, 0.05}
 
 // chooseNearMiss sets nearMissWeight to the weight whose out-of-fold
-// figures on the exams' rows are best calibrated, and logs each.
+// figures on the exams' answers are best calibrated, and logs each.
 func chooseNearMiss(t *testing.T, rows []calibRow) {
 	best, bestECE := nearMissWeights[0], 2.0
 	for _, w := range nearMissWeights {
@@ -431,7 +435,7 @@ func chooseNearMiss(t *testing.T, rows []calibRow) {
 		var ep []float64
 		var ey []bool
 		for i, r := range rows {
-			if r.exam != "" {
+			if r.exam != "" && r.mutant == "" {
 				ep, ey = append(ep, p[i]), append(ey, r.right)
 			}
 		}
@@ -439,7 +443,7 @@ func chooseNearMiss(t *testing.T, rows []calibRow) {
 			break // no exam: keep 1
 		}
 		e := calib.ECE(ep, ey)
-		t.Logf("near misses weighted %.2f: the exams' out-of-fold ECE %.3f", w, e)
+		t.Logf("near misses weighted %.2f: out-of-fold ECE of the exams' gold and other questions' gold %.3f", w, e)
 		if e < bestECE {
 			best, bestECE = w, e
 		}
