@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/calib"
 	"github.com/nl2sqlgo/nl2sql/internal/gentest"
@@ -20,20 +22,28 @@ var updateCalibration = flag.Bool("update", false, "rewrite calibration.json fro
 // calibRow is one answer of the calibration data: its database (the fold),
 // its signals and whether it was right.
 type calibRow struct {
-	db       string
+	db       string // the fold: "spider:concert_singer", "defog:academic", "erp"
 	sig      nl2sql.Signals
 	right    bool
-	shuffled bool // a made-up negative: shuffled, or constant
-	constant bool // the SELECT 1 variant
-	single   bool // the pick alone, as an Ask with one sample sees it
+	shuffled bool   // a made-up negative: shuffled, or constant
+	constant bool   // the SELECT 1 variant
+	single   bool   // the pick alone, as an Ask with one sample sees it
+	mutant   string // a made-up negative: "dropped" (a condition), "swapped" (a column)
+	exam     string // "" for spider-pools, "defog" or "erp"
 }
+
+// madeUp reports whether the row answers another question (another
+// question's candidates, SELECT 1): what the on-question model learns to
+// tell from answers to this one. A pick with a condition dropped or a
+// column swapped is a wrong answer to this question, fitted as one.
+func (r calibRow) madeUp() bool { return r.shuffled }
 
 // calibrationBars are figures of the calibrated confidence on
 // spider-pools, cross-validated by database: the bars issue 27 set, and
 // the floors this test enforces (the measured figures less a small margin:
-// the figures are deterministic, so a drop is a regression). The issue's
-// AUROC, ECE, accuracy and coverage bars are not reached yet (see
-// docs/benchmarks.md): they are logged, not enforced.
+// the figures are deterministic, so a drop is a regression). Of the
+// issue's bars only the shuffled one is reached (see docs/benchmarks.md):
+// the others are logged, not enforced.
 type calibrationBars struct {
 	AUROC, ECE                  float64
 	PrecisionAt90, CoverageAt90 float64 // answers with confidence >= 0.9: share right, share of the questions
@@ -42,9 +52,13 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.740, ECE 0.081, >= 0.9 94.6% right covering 34.6%,
-	// shuffled 35 of 958 (3.7%).
-	floors = calibrationBars{AUROC: 0.73, ECE: 0.09, PrecisionAt90: 0.94, CoverageAt90: 0.33, ShuffledAbove50: 0.045}
+	// Measured: AUROC 0.753, ECE 0.065, >= 0.9 94.6% right covering 32.5%,
+	// shuffled 36 of 958 (3.8%).
+	floors = calibrationBars{AUROC: 0.745, ECE: 0.075, PrecisionAt90: 0.935, CoverageAt90: 0.31, ShuffledAbove50: 0.045}
+	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
+	// near misses included), less a margin: measured demo ERP 0.862 /
+	// 0.180, defog 0.821 / 0.105.
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.81, ECE: 0.115}}
 )
 
 // check reports the figures of f that miss the bars b.
@@ -114,6 +128,9 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 			}
 		}
 		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(&cp, scores, best), right: right, shuffled: true})
+		for _, m := range o.mutants {
+			extra = append(extra, calibRow{db: o.pool.DB, sig: m.sig, right: m.right, mutant: m.kind})
+		}
 		extra = append(extra, constantRow(o.pool.DB, in), singleRow(calibRow{db: o.pool.DB, right: right, shuffled: true}, &cp, best))
 	}
 	return real, shuffled, extra
@@ -172,34 +189,54 @@ type calibrationFigures struct {
 	ShuffledWrong, ShuffledHigh int     // wrong shuffled answers, and those with p >= 0.5
 	Constant, ConstantHigh      int     // SELECT 1 answers, and those with p >= 0.5
 	Single, SingleRight         int     // one-candidate variants, and the right ones
+	MutantWrong, MutantHigh     int     // wrong dropped/swapped answers, and those with p >= 0.5
 	Bins                        []calib.Bin
 	Thresholds                  []calib.Threshold
 }
 
 // crossValidate fits the calibrator on every database but one (real and
-// shuffled answers) and predicts the one left out.
-func crossValidate(rows []calibRow) []float64 { return crossValidateWithout(rows, nil, 1) }
+// made-up answers of spider-pools and the exams) and predicts the one left
+// out.
+func crossValidate(rows []calibRow) []float64 { return crossValidateVariant(rows, cvVariant{}) }
 
-// crossValidateWithout is crossValidate with the signals named in drop
-// left out (set to 0) and the made-up negatives weighted madeUp.
-func crossValidateWithout(rows []calibRow, drop []string, madeUp float64) []float64 {
+// cvVariant is a change to the fit, for the ablations: signals left out
+// (set to 0), rows that count (almost) nothing, one logistic regression
+// instead of the product with the on-question model.
+type cvVariant struct {
+	drop     []string
+	without  func(calibRow) bool
+	oneModel bool
+	madeUp   float64 // weight of the made-up negatives and one-candidate variants (0: 1)
+	// nearMissOff fits the near misses (a condition dropped, a column
+	// swapped) as answers to another question.
+	nearMissOff bool
+}
+
+func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	x := make([][]float64, len(rows))
 	y := make([]bool, len(rows))
 	g := make([]string, len(rows))
 	w := make([]float64, len(rows))
+	made := make([]bool, len(rows))
 	names := nl2sql.SignalNames()
 	for i, r := range rows {
-		x[i], y[i], g[i], w[i] = nl2sql.SignalVector(&rows[i].sig), r.right, r.db, weightOf(r)
+		x[i], y[i], g[i], w[i], made[i] = nl2sql.SignalVector(&rows[i].sig), r.right, r.exam+":"+r.db, weightOf(r), r.madeUp() || v.nearMissOff && r.mutant != ""
 		for k, n := range names {
-			if slices.Contains(drop, n) {
+			if slices.Contains(v.drop, n) {
 				x[i][k] = 0
 			}
 		}
-		if r.shuffled || r.single {
-			w[i] *= madeUp
+		if v.madeUp > 0 && (r.madeUp() || r.single) {
+			w[i] *= v.madeUp
+		}
+		if v.without != nil && v.without(r) {
+			w[i] *= 1e-6
 		}
 	}
-	return calib.CrossValidate(x, y, w, g, nl2sql.CalibrationL2)
+	if v.oneModel {
+		made = nil
+	}
+	return calib.CrossValidate(x, y, made, w, g, nl2sql.CalibrationL2)
 }
 
 // signalGroups are the signals by kind, for the ablations.
@@ -220,9 +257,9 @@ var signalGroups = []struct {
 func logAblations(t *testing.T, rows []calibRow, questions int) {
 	line := func(what string, p []float64) {
 		f := measureCalibration(rows, p, questions)
-		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong)
+		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d | %d of %d |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.MutantHigh, f.MutantWrong)
 	}
-	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 |")
+	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 | dropped/swapped wrong >= 0.5 |")
 	// Before issue 27: a linear map of the DefaultScorer's score.
 	linear := make([]float64, len(rows))
 	for i := range rows {
@@ -230,11 +267,15 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 	}
 	line("before: linear map of the score", linear)
 	line("all signals", crossValidate(rows))
+	line("one logistic regression on every example (no on-question model)", crossValidateVariant(rows, cvVariant{oneModel: true}))
+	line("near misses fitted as answers to another question", crossValidateVariant(rows, cvVariant{nearMissOff: true}))
+	line("without the dropped/swapped negatives of spider-pools", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.mutant != "" && r.exam == "" }}))
+	line("without the exams (defog, demo ERP)", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.exam != "" }}))
 	for _, g := range signalGroups {
-		line("without "+g.name, crossValidateWithout(rows, g.signals, 1))
+		line("without "+g.name, crossValidateVariant(rows, cvVariant{drop: g.signals}))
 	}
-	line("made-up negatives weighted 0.3", crossValidateWithout(rows, nil, 0.3))
-	line("real picks only (no made-up negatives)", crossValidateWithout(rows, nil, 1e-6))
+	line("made-up negatives weighted 0.3", crossValidateVariant(rows, cvVariant{madeUp: 0.3}))
+	line("real answers only (no made-up negatives)", crossValidateVariant(rows, cvVariant{without: calibRow.madeUp}))
 }
 
 func measureCalibration(rows []calibRow, p []float64, questions int) calibrationFigures {
@@ -242,6 +283,16 @@ func measureCalibration(rows []calibRow, p []float64, questions int) calibration
 	var ry []bool
 	var f calibrationFigures
 	for i, r := range rows {
+		if r.exam != "" {
+			continue
+		}
+		if r.mutant != "" {
+			if !r.right {
+				f.MutantWrong++
+				f.MutantHigh += b2i(p[i] >= 0.5)
+			}
+			continue
+		}
 		if r.single {
 			f.Single++
 			f.SingleRight += b2i(r.right)
@@ -278,12 +329,25 @@ func measureCalibration(rows []calibRow, p []float64, questions int) calibration
 // calibrator fitted on all of it (go generate rewrites it).
 func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	real, shuffled, extra := calibrationRows(outcomes)
-	rows := append(append(append([]calibRow(nil), real...), shuffled...), extra...)
+	exams := examRows(t)
+	rows := append(append(append(append([]calibRow(nil), real...), shuffled...), extra...), exams...)
+	chooseNearMiss(t, rows)
 	p := crossValidate(rows)
 	f := measureCalibration(rows, p, len(outcomes))
-	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5",
-		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant)
+	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5; a condition dropped or a column swapped: %d of %d wrong answers >= 0.5",
+		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant, f.MutantHigh, f.MutantWrong)
 	t.Log(reliabilityTable(f))
+	for _, exam := range []string{"erp", "defog"} {
+		ef, n := examFigures(rows, p, exam)
+		if n == 0 {
+			continue
+		}
+		t.Logf("%s exam, out of fold: %d picks (gold, another question's gold, a condition dropped, a column swapped), AUROC %.3f, ECE %.3f; %d of %d wrong picks >= 0.5%s",
+			exam, n, ef.AUROC, ef.ECE, ef.ShuffledHigh, ef.ShuffledWrong, reliabilityTable(ef))
+		if fl := examFloors[exam]; ef.AUROC < fl.AUROC || ef.ECE > fl.ECE {
+			t.Errorf("%s exam: AUROC %.3f, ECE %.3f: below the floors %.3f, %.3f", exam, ef.AUROC, ef.ECE, fl.AUROC, fl.ECE)
+		}
+	}
 	if miss := issueBars.check(f); len(miss) > 0 {
 		t.Logf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
 	}
@@ -301,9 +365,9 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	}
 	var ex []nl2sql.CalibrationExample
 	for _, r := range rows {
-		ex = append(ex, nl2sql.CalibrationExample{Signals: r.sig, Right: r.right, Weight: weightOf(r)})
+		ex = append(ex, nl2sql.CalibrationExample{Signals: r.sig, Right: r.right, Weight: weightOf(r), MadeUp: r.madeUp()})
 	}
-	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers and %d of these answers alone (one candidate)", len(real), len(shuffled), f.Constant, f.Single))
+	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers, %d of these answers alone (one candidate), %d picks with a condition dropped or a column swapped; exams: %d picks of the demo ERP and defog gold queries and their made-up negatives", len(real), len(shuffled), f.Constant, f.Single, len(extra)-f.Single-f.Constant, len(exams)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +397,8 @@ func reliabilityTable(f calibrationFigures) string {
 func dumpCalibration(t *testing.T, path string, rows []calibRow, p []float64) {
 	var b strings.Builder
 	for i, r := range rows {
-		line, _ := json.Marshal(map[string]any{"db": r.db, "right": r.right, "shuffled": r.shuffled, "p": p[i], "signals": r.sig, "reasons": rows[i].sig.Reasons()})
+		line, _ := json.Marshal(map[string]any{"db": r.db, "exam": r.exam, "right": r.right, "shuffled": r.shuffled, "constant": r.constant, "single": r.single,
+			"mutant": r.mutant, "p": p[i], "signals": r.sig, "reasons": rows[i].sig.Reasons()})
 		b.Write(line)
 		b.WriteByte('\n')
 	}
@@ -347,9 +412,101 @@ func dumpCalibration(t *testing.T, path string, rows []calibRow, p []float64) {
 // other weights tried, and what they cost).
 const shuffledWeight = 1.0
 
+// nearMissWeight is how much a near miss (a condition dropped, a column
+// swapped) counts in the fit beside a real answer. How many near misses
+// there are is our choice (two per question), and it sets how often a
+// one-candidate answer is wrong in the fit, so it is chosen among
+// nearMissWeights by the out-of-fold ECE of the exams' answers other
+// than the near misses (each gold query, and another question's; defog
+// and demo ERP pooled): never by the spider-pools figures it reports, nor
+// on a set whose share of near misses is the choice itself
+// (chooseNearMiss).
+var nearMissWeight = 1.0
+
+var nearMissWeights = []float64{1, 0.5, 0.25, 0.1, 0.05}
+
+// chooseNearMiss sets nearMissWeight to the weight whose out-of-fold
+// figures on the exams' answers are best calibrated, and logs each.
+func chooseNearMiss(t *testing.T, rows []calibRow) {
+	best, bestECE := nearMissWeights[0], 2.0
+	for _, w := range nearMissWeights {
+		nearMissWeight = w
+		p := crossValidate(rows)
+		var ep []float64
+		var ey []bool
+		for i, r := range rows {
+			if r.exam != "" && r.mutant == "" {
+				ep, ey = append(ep, p[i]), append(ey, r.right)
+			}
+		}
+		if len(ep) == 0 {
+			break // no exam: keep 1
+		}
+		e := calib.ECE(ep, ey)
+		t.Logf("near misses weighted %.2f: out-of-fold ECE of the exams' gold and other questions' gold %.3f", w, e)
+		if e < bestECE {
+			best, bestECE = w, e
+		}
+	}
+	nearMissWeight = best
+}
+
 func weightOf(r calibRow) float64 {
 	if r.shuffled {
 		return shuffledWeight
 	}
+	if r.mutant != "" {
+		return nearMissWeight
+	}
 	return 1
+}
+
+// tableColumns reads the columns of the database's tables, by table name
+// (and schema-qualified name), for calib.SwapColumn.
+func tableColumns(t testing.TB, pool *pgxpool.Pool) func(string) []calib.Column {
+	rows, err := pool.Query(context.Background(), `SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
+		WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY table_schema, table_name, ordinal_position`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTable := map[string][]calib.Column{}
+	for rows.Next() {
+		var schema, table, col, typ string
+		if err := rows.Scan(&schema, &table, &col, &typ); err != nil {
+			t.Fatal(err)
+		}
+		c := calib.Column{Name: col, Type: typ}
+		byTable[schema+"."+table] = append(byTable[schema+"."+table], c)
+		byTable[table] = append(byTable[table], c)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return func(table string) []calib.Column { return byTable[strings.ToLower(table)] }
+}
+
+// mutants picks sql with a condition dropped and with a column swapped,
+// each as the only candidate, and says whether each returns the gold rows
+// (key) all the same.
+func mutants(ctx context.Context, eng *nl2sql.Engine, pool *pgxpool.Pool, question, evidence, sql, key string, cols func(string) []calib.Column) []mutant {
+	var out []mutant
+	for _, m := range []struct {
+		kind string
+		make func() (string, bool)
+	}{
+		{"dropped", func() (string, bool) { return calib.DropCondition(sql) }},
+		{"swapped", func() (string, bool) { return calib.SwapColumn(sql, cols) }},
+	} {
+		ms, ok := m.make()
+		if !ok {
+			continue
+		}
+		r, err := eng.Pick(ctx, question, []string{ms}, nl2sql.Evidence(evidence))
+		if err != nil || r.Chosen < 0 || r.Signals == nil {
+			continue
+		}
+		res, err := spiderRun(ctx, pool, r.SQL)
+		out = append(out, mutant{kind: m.kind, sig: *r.Signals, right: err == nil && res == key})
+	}
+	return out
 }

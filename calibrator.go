@@ -24,8 +24,9 @@ type Calibrator interface {
 
 // LogisticCalibrator is a logistic regression on the signals: P(right) =
 // 1 / (1 + exp(-(Bias + Σ Weights[name]·signal[name]))), with one weight per
-// entry of SignalNames (tens of parameters: little to overfit). Its JSON
-// form is what `nl2sql calibrate` writes and LoadCalibrator reads.
+// entry of SignalNames (tens of parameters: little to overfit), times
+// OnQuestion's probability when it is set. Its JSON form is what `nl2sql
+// calibrate` writes and LoadCalibrator reads.
 type LogisticCalibrator struct {
 	// Source says what it was fitted on ("spider-pools and its shuffled
 	// variant, 1944 answers").
@@ -34,20 +35,54 @@ type LogisticCalibrator struct {
 	// a missing name weighs 0.
 	Weights map[string]float64 `json:"weights"`
 	Bias    float64            `json:"bias"`
+	// OnQuestion, when set, is a second logistic regression on the same
+	// signals: the probability that the query is about the question asked
+	// at all, fitted on answers to the question against answers made up
+	// from other questions (another question's queries, SELECT 1). The
+	// confidence is then P(right | about the question) · P(about the
+	// question), and Weights and Bias are fitted on the answers to the
+	// question only (right ones, wrong ones, and near misses such as a
+	// condition dropped or a column swapped): as many answers to other
+	// questions as real ones would otherwise make every real answer's
+	// confidence pessimistic.
+	OnQuestion *LogisticWeights `json:"on_question,omitempty"`
 
 	once  sync.Once
-	model calib.Model
+	model calib.Product
+}
+
+// LogisticWeights are a logistic regression's coefficients by signal name
+// (SignalNames; a missing name weighs 0) and its bias.
+type LogisticWeights struct {
+	Weights map[string]float64 `json:"weights"`
+	Bias    float64            `json:"bias"`
 }
 
 // Confidence implements Calibrator.
 func (c *LogisticCalibrator) Confidence(s *Signals) float64 {
 	c.once.Do(func() {
-		c.model.Bias = c.Bias
-		for _, n := range signalNames {
-			c.model.Weights = append(c.model.Weights, c.Weights[n])
+		c.model.Answer = model(c.Weights, c.Bias)
+		if c.OnQuestion != nil {
+			c.model.OnQuestion = model(c.OnQuestion.Weights, c.OnQuestion.Bias)
 		}
 	})
 	return c.model.Probability(s.vector())
+}
+
+func model(weights map[string]float64, bias float64) *calib.Model {
+	m := &calib.Model{Bias: bias}
+	for _, n := range signalNames {
+		m.Weights = append(m.Weights, weights[n])
+	}
+	return m
+}
+
+func named(m *calib.Model) map[string]float64 {
+	out := map[string]float64{}
+	for i, n := range signalNames {
+		out[n] = m.Weights[i]
+	}
+	return out
 }
 
 // SignalNames are the names of the signals a LogisticCalibrator weighs, in
@@ -62,6 +97,12 @@ type CalibrationExample struct {
 	// Weight is how much the example counts in the fit (0 counts 1): a
 	// made-up negative may count less than a real answer.
 	Weight float64 `json:"weight,omitempty"`
+	// MadeUp marks an answer made up from another question (its query,
+	// SELECT 1) rather than an answer to this one: with any,
+	// FitCalibrator fits OnQuestion as well. A near miss made for the fit
+	// (a condition dropped, a column swapped) is a wrong answer to the
+	// question, not MadeUp.
+	MadeUp bool `json:"made_up,omitempty"`
 }
 
 // ErrCalibration is the sentinel of a calibrator that cannot be fitted or
@@ -73,24 +114,26 @@ var ErrCalibration = errors.New("nl2sql: calibration")
 const calibrationL2 = 1.0
 
 // FitCalibrator fits a LogisticCalibrator on examples (at least one right
-// and one wrong answer). The same examples give the same calibrator.
+// and one wrong real answer), with OnQuestion when some are MadeUp. The
+// same examples give the same calibrator.
 func FitCalibrator(examples []CalibrationExample, source string) (*LogisticCalibrator, error) {
 	x := make([][]float64, len(examples))
 	y := make([]bool, len(examples))
+	made := make([]bool, len(examples))
 	w := make([]float64, len(examples))
 	for i := range examples {
-		x[i], y[i], w[i] = examples[i].Signals.vector(), examples[i].Right, examples[i].Weight
+		x[i], y[i], made[i], w[i] = examples[i].Signals.vector(), examples[i].Right, examples[i].MadeUp, examples[i].Weight
 		if w[i] <= 0 {
 			w[i] = 1
 		}
 	}
-	m, err := calib.FitWeighted(x, y, w, calibrationL2)
+	m, err := calib.FitProduct(x, y, made, w, calibrationL2)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCalibration, err)
 	}
-	c := &LogisticCalibrator{Source: source, Bias: m.Bias, Weights: map[string]float64{}}
-	for i, n := range signalNames {
-		c.Weights[n] = m.Weights[i]
+	c := &LogisticCalibrator{Source: source, Bias: m.Answer.Bias, Weights: named(m.Answer)}
+	if m.OnQuestion != nil {
+		c.OnQuestion = &LogisticWeights{Weights: named(m.OnQuestion), Bias: m.OnQuestion.Bias}
 	}
 	return c, nil
 }
@@ -111,6 +154,13 @@ func LoadCalibrator(r io.Reader) (*LogisticCalibrator, error) {
 			unknown = append(unknown, n)
 		}
 	}
+	if c.OnQuestion != nil {
+		for n := range c.OnQuestion.Weights {
+			if !slices.Contains(signalNames, n) && !slices.Contains(unknown, n) {
+				unknown = append(unknown, n)
+			}
+		}
+	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		return nil, fmt.Errorf("%w: unknown signals %s", ErrCalibration, strings.Join(unknown, ", "))
@@ -119,8 +169,9 @@ func LoadCalibrator(r io.Reader) (*LogisticCalibrator, error) {
 }
 
 // calibration.json is written by TestSpiderPools -update (go generate:
-// it needs the spider-pools dataset and a PostgreSQL, NL2SQL_TEST_DSN); the
-// test fails when the file is not the fit it computes.
+// it needs the spider-pools and defog datasets and a PostgreSQL,
+// NL2SQL_TEST_DSN); the test fails when the file is not the fit it
+// computes.
 //
 //go:generate go test -run TestSpiderPools -update
 //go:embed calibration.json
@@ -135,6 +186,7 @@ var defaultCalibrator = sync.OnceValue(func() *LogisticCalibrator {
 })
 
 // DefaultCalibrator is the calibrator fitted by `go generate` on the
-// spider-pools benchmark and its negative variants (calibration.json; see
-// docs/benchmarks.md for how it was fitted and how well it is calibrated).
+// spider-pools benchmark, the defog and demo ERP exams and the negatives
+// made from them (calibration.json; see docs/benchmarks.md for how it was
+// fitted and how well it is calibrated).
 func DefaultCalibrator() *LogisticCalibrator { return defaultCalibrator() }

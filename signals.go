@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
@@ -159,7 +161,9 @@ var (
 	reProper    = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*)*\b`)
 	reFirst     = regexp.MustCompile(`(?i)\b(first|last|top|\w+est)\b`)
 	reNumber    = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
-	reQuoted    = regexp.MustCompile(`"([^"]{1,80})"|'([^']{1,80})'`)
+	reQuoted    = regexp.MustCompile(`"([^"]{1,80})"|(?:^|[^\pL\pN])'([^']{1,80})'(?:$|[^\pL\pN])`)
+	// reBound is "at least 3", "at most 2": a bound, not a superlative.
+	reBound = regexp.MustCompile(`(?i)\bat (least|most)\b`)
 )
 
 var smallNumbers = map[string]int64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -172,7 +176,8 @@ var shapeWords = func() map[string]bool {
 		top most least largest smallest biggest best worst list show find give return display tell different distinct
 		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records
 		information info detail details respectively corresponding along both either whose name names
-		one two three four five six seven eight nine ten`) {
+		one two three four five six seven eight nine ten when first last id ids his her their its but about ever
+		across through youngest oldest younger older old newest latest earliest cheapest fewest greatest common`) {
 		m[retrieve.Stem(w)] = true
 	}
 	return m
@@ -307,15 +312,30 @@ func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Descript
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
 		have[n] = true
 	}
+	// Names written run together (lifeexpectancy, highschooler) hold the
+	// question's words without a separator to split them on.
+	var joined []string
+	for _, n := range append(slices.Clone(c.Tables), c.Columns...) {
+		n = n[strings.LastIndexByte(n, '.')+1:]
+		if !strings.ContainsAny(n, "_ ") {
+			joined = append(joined, strings.ToLower(n))
+		}
+	}
+	inJoined := func(t string) bool {
+		return len(t) >= 4 && slices.ContainsFunc(joined, func(n string) bool { return len(n) > len(t) && strings.Contains(n, t) })
+	}
 	var qterms []string
 	seen := map[string]bool{}
 	for _, w := range retrieve.Words(q) {
 		for _, t := range retrieve.Terms(w) {
-			if shapeWords[t] || seen[t] {
+			if shapeWords[t] || seen[t] || len(t) < 2 {
 				continue
 			}
 			seen[t] = true
 			qterms = append(qterms, t)
+			if !have[t] && inJoined(t) {
+				have[t] = true
+			}
 			if !have[t] && !reNumber.MatchString(t) {
 				s.missingWords = append(s.missingWords, w)
 			}
@@ -344,6 +364,7 @@ func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Descript
 // shape compares the answer shapes the question asks for with the query's.
 func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 	upper := strings.ToUpper(c.SQL)
+	sq := reBound.ReplaceAllString(q, "") // "at least 3" asks for no extreme
 	check := func(asked, has bool, problem string) {
 		if !asked {
 			return
@@ -356,16 +377,23 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 	}
 	counts := returnsCount(d)
 	returns := "the query returns " + returnsWhat(c, d, counts)
-	check(reCount.MatchString(q), counts, "the question asks how many; "+returns)
+	// A count sorted or filtered on answers "the most number of" and "at
+	// least 3 of" too.
+	ranked := reSuperl.MatchString(q) || reSorted.MatchString(q) // "the most number of", "at least 3", "in order of count"
+	// "How many people" is also the total of a column (sum(population)).
+	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM("), "the question asks how many; "+returns)
 	if m := reTopNCount.FindStringSubmatch(q); m != nil {
 		n := topN(m)
 		check(true, d.Limit != nil && *d.Limit == n, "the question asks for "+strconv.FormatInt(n, 10)+" rows; "+returns)
 	} else {
 		superl := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
 			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(")
-		check(reSuperl.MatchString(q), superl, "the question asks for the "+strings.ToLower(reSuperl.FindString(q))+"; the query neither sorts and limits nor takes a maximum or minimum")
+		check(reSuperl.MatchString(sq), superl, "the question asks for the "+strings.ToLower(reSuperl.FindString(sq))+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
-	check(rePerGroup.MatchString(q), c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
+	// "each" asks for groups when something is counted or aggregated for
+	// each; "the name of each teacher" is a list.
+	perGroup := rePerGroup.MatchString(q) && (countAsked(q, c.Columns) || reAverage.MatchString(q) || reTotal.MatchString(q) || reSuperl.MatchString(sq))
+	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
 		"the question asks for a result per group (\""+strings.ToLower(rePerGroup.FindString(q))+"\"); the query does not group")
 	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(reTotal.MatchString(q) && !reCount.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
@@ -379,7 +407,7 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, reCount.MatchString(q) || reTotal.MatchString(q),
 		"the query returns one count; the question does not ask how many")
 	extra(strings.Contains(upper, "AVG("), reAverage.MatchString(q), "the query computes an average; the question does not ask for one")
-	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(q) || reTopNCount.MatchString(q) || reFirst.MatchString(q),
+	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(sq) || reTopNCount.MatchString(q) || reFirst.MatchString(sq),
 		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
 }
 
@@ -415,7 +443,6 @@ func topN(m []string) int64 {
 // values measures the share of the stored values, numbers and quoted
 // strings the question names that the query uses.
 func (s *Signals) values(q string, stored []string, sql string) {
-	lower := strings.ToLower(sql)
 	named, used := 0, 0
 	look := func(v string, inSQL bool) {
 		named++
@@ -426,17 +453,24 @@ func (s *Signals) values(q string, stored []string, sql string) {
 		}
 	}
 	seen := map[string]bool{}
+	lq := strings.ToLower(q)
 	for _, v := range stored {
+		// The value index also returns values sharing a word with the
+		// question ("Eastern Asia" for "Asia"): only a value the question
+		// writes out is named.
+		if !containsWord(lq, strings.ToLower(v)) {
+			continue
+		}
 		if !seen[strings.ToLower(v)] {
 			seen[strings.ToLower(v)] = true
-			look(v, strings.Contains(lower, strings.ToLower(strings.ReplaceAll(v, "'", "''"))))
+			look(v, usesValue(sql, v))
 		}
 	}
 	for _, m := range reQuoted.FindAllStringSubmatch(q, -1) {
-		v := m[1] + m[2]
+		v := strings.TrimSpace(m[1] + m[2])
 		if !seen[strings.ToLower(v)] {
 			seen[strings.ToLower(v)] = true
-			look(v, strings.Contains(lower, strings.ToLower(strings.ReplaceAll(v, "'", "''"))))
+			look(v, usesValue(sql, v))
 		}
 	}
 	sqlNumbers := map[string]bool{}
@@ -553,7 +587,6 @@ func describedTerms(d *describe.Description) []string {
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
 func (s *Signals) properNouns(q string, c ScoreCandidate) {
-	lower := strings.ToLower(c.SQL)
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range retrieve.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -579,7 +612,7 @@ func (s *Signals) properNouns(q string, c ScoreCandidate) {
 			}
 		}
 		first = false
-		if strings.Contains(lower, strings.ToLower(m)) {
+		if usesValue(c.SQL, m) {
 			continue
 		}
 		known := false
@@ -606,4 +639,85 @@ func shareIn(terms []string, set map[string]bool) float64 {
 		}
 	}
 	return float64(n) / float64(len(terms))
+}
+
+// containsWord reports whether text holds phrase between word boundaries.
+func containsWord(text, phrase string) bool {
+	for i := 0; phrase != "" && i+len(phrase) <= len(text); {
+		k := strings.Index(text[i:], phrase)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(phrase)
+		before, _ := utf8.DecodeLastRuneInString(text[:at])
+		after, _ := utf8.DecodeRuneInString(text[end:])
+		if (at == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after)) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// reSorted is a question asking for an order ("in ascending order of").
+var reSorted = regexp.MustCompile(`(?i)\b(order|ordered|sorted|ascending|descending)\b`)
+
+// numberHolders are words before "number of" that make it a stored
+// number, not a count: "the phone number of the student".
+var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": true, "cell": true, "fax": true, "id": true,
+	"serial": true, "account": true, "contact": true, "registration": true, "reference": true, "house": true, "street": true}
+
+// countAsked reports whether the question asks for a count: "count", or
+// "how many" and "number of" that are no stored number (a column that
+// holds it: "how many cylinders" for cylinders, "number of products" for
+// number_products; "the phone number of").
+func countAsked(q string, columns []string) bool {
+	var names []string
+	for _, c := range columns {
+		names = append(names, strings.ToLower(c[strings.LastIndexByte(c, '.')+1:]))
+	}
+	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
+	for _, m := range reCount.FindAllStringIndex(q, -1) {
+		phrase := strings.ToLower(q[m[0]:m[1]])
+		if phrase == "count" {
+			return true
+		}
+		before := retrieve.Words(q[:m[0]])
+		after := retrieve.Words(q[m[1]:])
+		if phrase == "number of" && (len(before) > 0 && numberHolders[strings.ToLower(before[len(before)-1])] || stored) {
+			continue
+		}
+		if len(after) > 0 {
+			noun := retrieve.Stem(strings.ToLower(after[0]))
+			if len(noun) >= 4 && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, noun) }) {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// usesValue reports whether sql uses the value v the question names: in
+// its text, or as a constant that is the same word but for its ending
+// ("Asia" for "Asian", "Master" for "Masters").
+func usesValue(sql, v string) bool {
+	lower := strings.ToLower(sql)
+	lv := strings.ToLower(v)
+	if strings.Contains(lower, strings.ReplaceAll(lv, "'", "''")) {
+		return true
+	}
+	for _, lit := range reStringLiteral.FindAllString(lower, -1) {
+		lit = strings.TrimSpace(strings.Trim(lit, "'"))
+		n := 0
+		for n < len(lit) && n < len(lv) && lit[n] == lv[n] {
+			n++
+		}
+		if n >= 4 && n >= min(len(lit), len(lv))-1 {
+			return true
+		}
+	}
+	return false
 }

@@ -36,6 +36,12 @@ func TestSignals(t *testing.T) {
 			func(s Signals) bool { return s.NamesMissed == 1 }, `"Aberdeen"`},
 		{"no table", "How many employees are in each department?", "SELECT 1", nil,
 			func(s Signals) bool { return s.ReadsNoTable && s.ShapeMissed == 2 }, "the query reads no table"},
+		{"count ranked", "Which status has the most number of orders?", "SELECT status FROM orders GROUP BY status ORDER BY count(*) DESC LIMIT 1", orders,
+			func(s Signals) bool { return s.ShapeAsked == 2 && s.ShapeMissed == 0 }, ""},
+		{"a bound is no superlative", "Which customers have at least 3 orders?", "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) >= 3", orders,
+			func(s Signals) bool { return s.ShapeMissed == 0 && s.ShapeExtra == 0 }, ""},
+		{"an apostrophe opens no quote", "What are each owner's first name and their dog's name?", "SELECT id FROM orders", orders,
+			func(s Signals) bool { return s.ValuesUsed == 1 && s.NamesMissed == 0 }, ""},
 		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
 			func(s Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
 	} {
@@ -47,6 +53,18 @@ func TestSignals(t *testing.T) {
 		if c.reason != "" && !strings.Contains(reasons, c.reason) {
 			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
 		}
+	}
+	// Words run together in a name (lifeexpectancy) are the question's
+	// words all the same; "life" alone is in no name.
+	if s := one("What is the average life expectancy?", "SELECT avg(lifeexpectancy) FROM orders", orders, []string{"public.orders.lifeexpectancy"}); s.QuestionCovered != 1 {
+		t.Errorf("run-together name: question covered %.2f (%v)", s.QuestionCovered, s.Reasons())
+	}
+	// A stored value the question does not write out ("Eastern Asia" for
+	// "Asia") is not one it names.
+	in := &ScoreInput{Question: "How many orders come from Asia?", Values: []string{"Asia", "Eastern Asia"},
+		Candidates: []ScoreCandidate{{SQL: "SELECT count(*) FROM orders WHERE region = 'Asia'", Votes: 1, Tables: orders, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	if s := SignalsOf(in, []float64{1}, 0); s.ValuesUsed != 1 {
+		t.Errorf("stored values: used %.2f (%v)", s.ValuesUsed, s.Reasons())
 	}
 	// Bad input: no candidates, or scores of another length: no panic.
 	if s := SignalsOf(&ScoreInput{}, nil, 0); s.Candidates != 0 {

@@ -50,6 +50,17 @@ type spiderOutcome struct {
 	repairedSQL, rawErrs []string
 	repairErr            []string
 	scoreInput           *nl2sql.ScoreInput
+	// mutants are the pick with a condition dropped or a column swapped:
+	// made-up negatives for the calibrator.
+	mutants []mutant
+}
+
+// mutant is a made-up answer: the signals of its pick and whether it
+// returns the gold rows all the same.
+type mutant struct {
+	kind  string // "dropped", "swapped"
+	sig   nl2sql.Signals
+	right bool
 }
 
 // evaluateSpider runs every pool through the engine: each candidate
@@ -71,6 +82,7 @@ func evaluateSpider(t testing.TB, pools []spider.Pool) (spiderFigures, []spiderO
 			return spider.LoadDatabase(ctx, conn, db)
 		})
 		pool := pgtest.Pool(t, dsn)
+		cols := tableColumns(t, pool)
 		rec := &recordingScorer{inputs: map[string]*nl2sql.ScoreInput{}}
 		eng, err := nl2sql.New(pool, nl2sql.WithScorer(rec))
 		if err != nil {
@@ -83,6 +95,9 @@ func evaluateSpider(t testing.TB, pools []spider.Pool) (spiderFigures, []spiderO
 			g.Go(func() error {
 				o := evaluatePool(ctx, t, eng, pool, pools[i])
 				o.scoreInput = rec.input(pools[i].Question)
+				if o.pickIndex >= 0 {
+					o.mutants = mutants(ctx, eng, pool, pools[i].Question, "", o.pickSQL, resultKey(pools[i].GoldResult), cols)
+				}
 				mu.Lock()
 				outcomes[i] = o
 				mu.Unlock()

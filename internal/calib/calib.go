@@ -269,24 +269,84 @@ func Folds(groups []string) []string {
 	return slices.Compact(out)
 }
 
-// CrossValidate fits on every fold but one and predicts the one left out,
-// for each fold: out-of-fold probabilities, one per example. A fold whose
-// training part lacks an outcome predicts the training base rate.
-func CrossValidate(x [][]float64, y []bool, weight []float64, groups []string, lambda float64) []float64 {
+// Product is the calibrator fitted on answers to the questions and
+// answers made up from other questions: P(right) = Answer(x) ·
+// OnQuestion(x). OnQuestion is the probability that the query is about
+// the question asked at all, fitted on every example (a made-up answer
+// counts as off the question unless it is right all the same); Answer is
+// the probability that it is right given that it is, fitted on the
+// answers to the questions only, so that the made-up ones, as many as the
+// real ones, do not drag down the confidence of every real answer.
+// Without made-up answers OnQuestion is nil and Answer alone is the
+// model.
+type Product struct {
+	Answer     *Model
+	OnQuestion *Model
+}
+
+// Probability is the product's P(right) for x.
+func (p *Product) Probability(x []float64) float64 {
+	v := p.Answer.Probability(x)
+	if p.OnQuestion != nil {
+		v *= p.OnQuestion.Probability(x)
+	}
+	return v
+}
+
+// FitProduct fits a Product: madeUp marks the made-up negatives (nil:
+// none), weight is each example's weight (nil: all 1).
+func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, lambda float64) (*Product, error) {
+	var ax [][]float64
+	var ay []bool
+	var aw []float64
+	on := make([]bool, len(x))
+	any := false
+	for i := range x {
+		on[i] = y[i] || madeUp == nil || !madeUp[i]
+		if madeUp != nil && madeUp[i] {
+			any = true
+			continue
+		}
+		ax, ay = append(ax, x[i]), append(ay, y[i])
+		if weight != nil {
+			aw = append(aw, weight[i])
+		}
+	}
+	a, err := FitWeighted(ax, ay, aw, lambda)
+	if err != nil {
+		return nil, err
+	}
+	p := &Product{Answer: a}
+	if any {
+		if p.OnQuestion, err = FitWeighted(x, on, weight, lambda); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// CrossValidate fits a Product on every fold but one and predicts the one
+// left out, for each fold: out-of-fold probabilities, one per example. A
+// fold whose training part cannot be fitted predicts the training base
+// rate.
+func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, groups []string, lambda float64) []float64 {
 	p := make([]float64, len(x))
 	for _, g := range Folds(groups) {
 		var tx [][]float64
-		var ty []bool
+		var ty, tm []bool
 		var tw []float64
 		for i := range x {
 			if groups[i] != g {
 				tx, ty = append(tx, x[i]), append(ty, y[i])
+				if madeUp != nil {
+					tm = append(tm, madeUp[i])
+				}
 				if weight != nil {
 					tw = append(tw, weight[i])
 				}
 			}
 		}
-		m, err := FitWeighted(tx, ty, tw, lambda)
+		m, err := FitProduct(tx, ty, tm, tw, lambda)
 		for i := range x {
 			if groups[i] != g {
 				continue

@@ -92,7 +92,7 @@ func TestCrossValidateByGroup(t *testing.T) {
 			g = append(g, grp)
 		}
 	}
-	p := CrossValidate(x, y, nil, g, 0.1)
+	p := CrossValidate(x, y, nil, nil, g, 0.1)
 	var pb []float64
 	var yb []bool
 	for i := range p {
@@ -105,5 +105,43 @@ func TestCrossValidateByGroup(t *testing.T) {
 	}
 	if f := Folds(g); len(f) != 3 || f[0] != "a" || f[2] != "c" {
 		t.Errorf("folds = %v", f)
+	}
+}
+
+func TestFitProduct(t *testing.T) {
+	// Real answers: right when v > 0.5. Made-up negatives: all wrong, with
+	// v spread alike but off = 1. The answer model sees only the real ones;
+	// the product sends the made-up ones low without making the real ones
+	// less confident than the answer model alone.
+	var x [][]float64
+	var y, made []bool
+	for i := 0; i < 100; i++ {
+		v := float64(i) / 100
+		x, y, made = append(x, []float64{v, 0}), append(y, v > 0.5), append(made, false)
+		x, y, made = append(x, []float64{v, 1}), append(y, false), append(made, true)
+	}
+	p, err := FitProduct(x, y, made, nil, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.OnQuestion == nil {
+		t.Fatal("no on-question model despite made-up negatives")
+	}
+	if got := p.Probability([]float64{0.95, 0}); got < 0.8 {
+		t.Errorf("a real answer with v 0.95: %v, want >= 0.8", got)
+	}
+	if got := p.Probability([]float64{0.95, 1}); got > 0.2 {
+		t.Errorf("a made-up negative with v 0.95: %v, want <= 0.2", got)
+	}
+	if got := p.Answer.Probability([]float64{0.95, 1}); got < 0.8 {
+		t.Errorf("the answer model learnt from the made-up negatives: %v", got)
+	}
+	only, err := FitProduct(x[:0:0], nil, nil, nil, 0.1)
+	if err == nil || only != nil {
+		t.Errorf("no examples: %v, %v", only, err)
+	}
+	noMade, err := FitProduct(x, y, nil, nil, 0.1)
+	if err != nil || noMade.OnQuestion != nil {
+		t.Errorf("without made-up negatives: %+v, %v; want the answer model alone", noMade, err)
 	}
 }
