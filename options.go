@@ -38,6 +38,7 @@ type config struct {
 	scope            string
 	shared           []string
 	role             string
+	settings         []string // custom settings queries and policies may read (WithSettings)
 	glossary         map[string][]string
 	modules          map[string][]string
 	values           bool
@@ -243,6 +244,7 @@ type askConfig struct {
 	evidence  string
 	scope     string
 	role      string
+	settings  [][2]string // Setting: custom settings of this request's reads
 	maxRows   int
 	askedRows int // MaxRows when it was over the engine's cap
 	abstain   float64
@@ -262,6 +264,26 @@ func Scope(schemaName string) AskOption {
 
 // AsRole runs this request's query with SET LOCAL ROLE role.
 func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c.role = role }) }
+
+// Setting sets the custom setting name (a dotted name such as
+// app.tenant_id) to value for every read this request makes: the EXPLAIN
+// of its candidates, their runs and the answer's (SET LOCAL in each
+// transaction, name and value as parameters, never from the query). It is
+// the per-request identity row-level security policies read with
+// current_setting('app.tenant_id'); declare the names they read with
+// WithSettings. Other names fail the request's reads.
+func Setting(name, value string) AskOption {
+	return askOptionFunc(func(c *askConfig) { c.settings = append(c.settings, [2]string{name, value}) })
+}
+
+// WithSettings declares the custom settings (dotted names such as
+// app.tenant_id) that queries and row-level security policies may read
+// with current_setting: without it the validator refuses current_setting
+// everywhere, including in the plan of a policy that reads the request's
+// identity (see Setting and validate.WithSettings).
+func WithSettings(names ...string) Option {
+	return optionFunc(func(c *config) { c.settings = append(c.settings, names...) })
+}
 
 // MaxRows caps this request's rows (at most the engine's cap).
 func MaxRows(n int) AskOption { return askOptionFunc(func(c *askConfig) { c.maxRows = n }) }

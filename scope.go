@@ -22,8 +22,10 @@ type scope struct {
 	path   []string
 	scoped bool
 	role   string // SET LOCAL ROLE of its queries, "" for none
-	e      *Engine
-	st     *state
+	// sets are the custom settings of its reads (Setting), SET LOCAL.
+	sets [][2]string
+	e    *Engine
+	st   *state
 }
 
 // scopeKey is a scope's identity in the state's caches: comparable, and
@@ -40,7 +42,7 @@ func (e *Engine) newScope(st *state, ac askConfig) (*scope, error) {
 	if err := st.knownScope(ac.scope); err != nil {
 		return nil, err
 	}
-	sc := &scope{path: e.cfg.searchPath(ac.scope), scoped: e.cfg.scoped(ac.scope), role: ac.role, e: e, st: st}
+	sc := &scope{path: e.cfg.searchPath(ac.scope), scoped: e.cfg.scoped(ac.scope), role: ac.role, sets: ac.settings, e: e, st: st}
 	sc.key = scopeKey{path: strings.Join(sc.path, "\x00"), scoped: sc.scoped}
 	return sc, nil
 }
@@ -69,7 +71,7 @@ func (sc *scope) tables() []validate.Table {
 // query qualifies.
 func (sc *scope) policy() []validate.Option {
 	opts := []validate.Option{validate.WithTables(sc.tables()...), validate.WithSearchPath(sc.path...),
-		validate.WithTypes(sc.st.types...), validate.WithPlanBudget(sc.st.budget)}
+		validate.WithTypes(sc.st.types...), validate.WithPlanBudget(sc.st.budget), validate.WithSettings(sc.e.cfg.settings...)}
 	if sc.scoped {
 		opts = append(opts, validate.WithSchemas(sc.path...))
 	}
@@ -109,7 +111,11 @@ func (sc *scope) executor() *execute.Executor {
 // scope's role: its privileges, row-level security and pinning are those
 // the query will run with.
 func (sc *scope) explain(ctx context.Context, sqls []string) []validate.ExplainResult {
-	return sc.validator().Explain(ctx, sc.e.db, sqls, validate.AsRole(sc.role))
+	opts := []validate.ExplainOption{validate.AsRole(sc.role)}
+	for _, kv := range sc.sets {
+		opts = append(opts, validate.Setting(kv[0], kv[1]))
+	}
+	return sc.validator().Explain(ctx, sc.e.db, sqls, opts...)
 }
 
 // repairer returns the scope's repairer (cached): it knows only the tables
@@ -151,6 +157,9 @@ func (sc *scope) settings(maxRows int) []execute.QueryOption {
 	o := []execute.QueryOption{execute.Scope(sc.path...), execute.MaxRows(maxRows)}
 	if sc.role != "" {
 		o = append(o, execute.AsRole(sc.role))
+	}
+	for _, kv := range sc.sets {
+		o = append(o, execute.Setting(kv[0], kv[1]))
 	}
 	return o
 }
