@@ -6,10 +6,10 @@ import "github.com/nl2sqlgo/nl2sql/schema"
 // of one database. Read it with Load or Read, then Check it against the
 // catalog before using its definitions.
 type Model struct {
-	Version           int                `yaml:"version"`
-	Entities          []*Entity          `yaml:"entities"`
-	Relationships     []*Relationship    `yaml:"relationships"`
-	Metrics           []*Metric          `yaml:"metrics"`
+	Version           int                 `yaml:"version"`
+	Entities          []*Entity           `yaml:"entities"`
+	Relationships     []*Relationship     `yaml:"relationships"`
+	Metrics           []*Metric           `yaml:"metrics"`
 	VerifiedQuestions []*VerifiedQuestion `yaml:"verified_questions"`
 
 	// File is the name the model was read from ("" for a reader).
