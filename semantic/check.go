@@ -69,6 +69,13 @@ func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 			}
 		}
 	}
+	expr := func(line int, where, x string) bool {
+		if err := singleExpr(x); err != nil {
+			p.add(line, where, ErrInvalid, "%q: %v", x, err)
+			return false
+		}
+		return true
+	}
 	for _, e := range m.Entities {
 		table := e.Table
 		if table == "" {
@@ -80,15 +87,28 @@ func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 		}
 		from := e.from()
 		for _, d := range e.Dimensions {
+			if !expr(d.Line, "dimension "+d.Name, orName(d.Expr, d.Name)) {
+				continue
+			}
 			run(d.Line, "dimension "+d.Name, "SELECT "+orName(d.Expr, d.Name)+" FROM "+from)
 		}
 		for _, d := range e.TimeDimensions {
+			if !expr(d.Line, "time dimension "+d.Name, orName(d.Expr, d.Name)) {
+				continue
+			}
 			run(d.Line, "time dimension "+d.Name, "SELECT date_trunc('day', "+orName(d.Expr, d.Name)+") FROM "+from)
 		}
 		for _, f := range e.Filters {
+			if !expr(f.Line, "filter "+f.Name, f.Expr) {
+				continue
+			}
 			run(f.Line, "filter "+f.Name, "SELECT count(*) FROM "+from+" WHERE "+f.Expr)
 		}
 		for _, ms := range e.Measures {
+			if (ms.Expr != "" && !expr(ms.Line, "measure "+ms.Name, ms.Expr)) ||
+				(ms.Filter != "" && !expr(ms.Line, "measure "+ms.Name, ms.condition())) {
+				continue
+			}
 			run(ms.Line, "measure "+ms.Name, "SELECT "+ms.aggregate()+" FROM "+from)
 		}
 	}
@@ -111,6 +131,14 @@ func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 	}
 	if len(p.list) == 0 { // metrics render from resolved measures
 		for _, mt := range m.Metrics {
+			if mt.Type == MetricDerived && !expr(mt.Line, "metric "+mt.Name, mt.Expr) {
+				continue
+			}
+			for _, ref := range []string{mt.Numerator, mt.Denominator} {
+				if mt.Type == MetricRatio && !identRE.MatchString(ref) {
+					p.add(mt.Line, "metric "+mt.Name, ErrInvalid, "numerator and denominator name a measure or metric, not %q", ref)
+				}
+			}
 			d, err := m.Definition(mt.Name)
 			if err != nil {
 				var e *Error
@@ -132,6 +160,10 @@ func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 			if t := resolve(par.Line, where+" parameter "+par.Name, tname); t != nil && t.Column(col) == nil {
 				p.add(par.Line, where+" parameter "+par.Name, ErrUnknownName, "column %q is not in %s", col, t.QualifiedName())
 			}
+		}
+		if err := q.checkSlots(); err != nil {
+			p.add(q.Line, where, ErrParameter, "%v", err)
+			continue
 		}
 		for _, values := range q.Examples() {
 			sql, err := q.literalSQL(values)

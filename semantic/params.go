@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
 )
 
 // MaxTopN is the largest N a top_n parameter takes.
@@ -144,4 +146,39 @@ func literal(v any) string {
 		return "'" + strings.ReplaceAll(x, "'", "''") + "'"
 	}
 	panic(fmt.Sprintf("semantic: literal of %T", v)) // parse returns only the types above
+}
+
+// checkSlots makes sure every slot of the SQL stands where a value goes,
+// not inside a string literal, a quoted name or a comment, where binding
+// would silently leave it as text: with the slots rendered as $n, the
+// scanner must find one parameter token per slot.
+func (q *VerifiedQuestion) checkSlots() error {
+	values := map[string]string{}
+	for _, p := range q.Parameters {
+		if len(p.Examples) > 0 {
+			values[p.Name] = p.Examples[0]
+		}
+	}
+	slots := 0
+	sql, err := q.substitute(values, func(string, any) string {
+		slots++
+		return "$" + strconv.Itoa(slots)
+	})
+	if err != nil {
+		return err
+	}
+	toks, err := pg.Scan(sql)
+	if err != nil {
+		return err
+	}
+	params := 0
+	for _, t := range toks.Tokens {
+		if t.Token == pg.Token_PARAM {
+			params++
+		}
+	}
+	if params != slots {
+		return errors.New("a placeholder stands inside a string, a quoted name or a comment, or the SQL has its own $n")
+	}
+	return nil
 }
