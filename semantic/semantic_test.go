@@ -82,7 +82,9 @@ func model(key, value string) string {
 	return s
 }
 
-func yamlQuote(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+func yamlQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
 
 func read(t *testing.T, text string) *semantic.Model {
 	t.Helper()
