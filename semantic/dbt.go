@@ -60,9 +60,9 @@ type dbtNamed struct {
 }
 
 type dbtModel struct {
-	Name          string     `yaml:"name"`
+	Name          string    `yaml:"name"`
 	SemanticModel yaml.Node `yaml:"semantic_model"`
-	Line          int        `yaml:"-"`
+	Line          int       `yaml:"-"`
 }
 
 type dbtSemanticModel struct {
@@ -102,14 +102,14 @@ type dbtMeasure struct {
 		UseDiscretePercentile bool    `yaml:"use_discrete_percentile"`
 	} `yaml:"agg_params"`
 	NonAdditiveDimension yaml.Node `yaml:"non_additive_dimension"`
-	Line                 int        `yaml:"-"`
+	Line                 int       `yaml:"-"`
 }
 
 type dbtMetric struct {
-	Name        string     `yaml:"name"`
-	Description string     `yaml:"description"`
-	Label       string     `yaml:"label"`
-	Type        string     `yaml:"type"`
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Label       string    `yaml:"label"`
+	Type        string    `yaml:"type"`
 	Filter      yaml.Node `yaml:"filter"`
 	TypeParams  struct {
 		Measure     *dbtRef   `yaml:"measure"`
@@ -124,11 +124,11 @@ type dbtMetric struct {
 // dbtRef is a measure or metric input: a name, or a mapping with a filter,
 // an alias or an offset.
 type dbtRef struct {
-	Name          string     `yaml:"name"`
+	Name          string    `yaml:"name"`
 	Filter        yaml.Node `yaml:"filter"`
-	Alias         string     `yaml:"alias"`
-	OffsetWindow  string     `yaml:"offset_window"`
-	OffsetToGrain string     `yaml:"offset_to_grain"`
+	Alias         string    `yaml:"alias"`
+	OffsetWindow  string    `yaml:"offset_window"`
+	OffsetToGrain string    `yaml:"offset_to_grain"`
 }
 
 func (r *dbtRef) UnmarshalYAML(n *yaml.Node) error {
