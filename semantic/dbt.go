@@ -31,11 +31,11 @@ type DBTReport struct {
 
 // Unmapped is a part of a dbt project ImportDBT left out, and why.
 type Unmapped struct {
-	File   string
-	Line   int
-	Kind   string // "semantic_model", "entity", "dimension", "measure", "metric", "saved_query", "model"
-	Name   string
-	Reason string
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Kind   string `json:"kind"` // "semantic_model", "entity", "dimension", "measure", "metric", "saved_query", "model"
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 func (u Unmapped) String() string {

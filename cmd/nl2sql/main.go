@@ -100,6 +100,7 @@ var commands = map[string]command{
 	"calibrate": {"fit the confidence calibrator on an exam's answers (for --calibrator)", runCalibrate},
 	"role":      {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
 	"serve":     {"serve the web console (ask, trace, check, schema, teach)", runServe},
+	"semantic":  {"check a semantic model file (semantic check FILE) or import dbt's (semantic import-dbt DIR)", runSemantic},
 
 	// What the engine learns (nl2sql learn, nl2sql knowledge).
 	"learn":     {"teach the engine a verified question and SQL (docs, terms; --workload: from the workload)", runLearn},
