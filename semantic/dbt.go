@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -140,42 +141,6 @@ func (r *dbtRef) UnmarshalYAML(n *yaml.Node) error {
 	return n.Decode((*plain)(r))
 }
 
-func (x *dbtNamed) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtNamed
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
-func (x *dbtModel) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtModel
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
-func (x *dbtSemanticModel) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtSemanticModel
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
-func (x *dbtDimension) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtDimension
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
-func (x *dbtMeasure) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtMeasure
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
-func (x *dbtMetric) UnmarshalYAML(n *yaml.Node) error {
-	type plain dbtMetric
-	x.Line = n.Line
-	return n.Decode((*plain)(x))
-}
-
 // dbtFiles lists the YAML files under paths (files or directories),
 // skipping what dbt writes or installs (target, dbt_packages, logs) and
 // hidden directories.
@@ -253,11 +218,14 @@ func ImportDBT(catalog *schema.Catalog, paths ...string) (*Model, *DBTReport, er
 		for _, q := range p.f.SavedQueries {
 			im.unmapped(p.file, q.Line, "saved_query", q.Name, "saved queries are not imported; write them as verified questions")
 		}
-		var models []*dbtModel
-		if p.f.Models.Kind == yaml.SequenceNode {
-			_ = p.f.Models.Decode(&models) // a model this cannot read has no semantic_model to report
+		var models struct {
+			List []*dbtModel `yaml:"models"`
 		}
-		for _, m := range models {
+		if p.f.Models.Kind == yaml.SequenceNode {
+			// A model this cannot read has no semantic_model to report.
+			decodeNode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "models"}, &p.f.Models}}, reflect.ValueOf(&models).Elem(), false, new([]string))
+		}
+		for _, m := range models.List {
 			if m.SemanticModel.Kind != 0 {
 				im.unmapped(p.file, m.Line, "model", m.Name, "the model-attached semantic_model spec (dbt 1.12) is not imported; use top-level semantic_models")
 			}
@@ -298,7 +266,7 @@ func readDBTFile(file string) (*dbtFile, error) {
 		return nil, Errors{{File: file, Msg: fmt.Sprintf("more than %d bytes", MaxFileSize), Err: ErrTooLarge}}
 	}
 	f := &dbtFile{}
-	if err := yaml.Unmarshal(data, f); err != nil {
+	if err := decodeDocument(data, f, false); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDBT, yamlErrors(file, err))
 	}
 	return f, nil

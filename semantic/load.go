@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -42,9 +41,7 @@ func Read(r io.Reader, name string) (*Model, error) {
 		return nil, Errors{{File: name, Msg: fmt.Sprintf("more than %d bytes", MaxFileSize), Err: ErrTooLarge}}
 	}
 	m := &Model{File: name}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(m); err != nil && !errors.Is(err, io.EOF) {
+	if err := decodeDocument(data, m, true); err != nil {
 		return nil, yamlErrors(name, err)
 	}
 	p := &problems{file: name}
@@ -83,107 +80,96 @@ func sortErrors(es Errors) {
 	sort.SliceStable(es, func(i, j int) bool { return es[i].Line < es[j].Line })
 }
 
-// decodeStrict decodes a mapping node into v (a pointer to a struct),
-// refusing keys the struct has no field for (the library checks unknown
-// keys only at the top level once a type decodes itself), and returns the
-// node's line.
-func decodeStrict(n *yaml.Node, v any) (int, error) {
+// decodeNode decodes a mapping node into v (an addressable struct) by the
+// fields' yaml tags, recording the node's line in an int field named Line
+// and recursing into lists of structs, so that every item knows its line.
+// Strict, it reports keys no field takes (the library checks unknown keys
+// only where it decodes a whole value itself) and repeated keys. Problems
+// are appended to errs as "line N: message", the library's own format.
+func decodeNode(n *yaml.Node, v reflect.Value, strict bool, errs *[]string) {
 	if n.Kind != yaml.MappingNode {
-		return n.Line, &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: want a mapping, not %s", n.Line, kindName(n))}}
+		*errs = append(*errs, fmt.Sprintf("line %d: want a mapping, not %s", n.Line, kindName(n)))
+		return
 	}
-	known := map[string]bool{}
-	t := reflect.TypeOf(v).Elem()
+	t := v.Type()
+	fields := map[string]int{}
 	for i := range t.NumField() {
 		if tag := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]; tag != "" && tag != "-" {
-			known[tag] = true
+			fields[tag] = i
 		}
 	}
-	var unknown []string
+	if f := v.FieldByName("Line"); f.IsValid() && f.Kind() == reflect.Int {
+		f.SetInt(int64(n.Line))
+	}
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; !known[k.Value] {
-			unknown = append(unknown, fmt.Sprintf("line %d: unknown key %q", k.Line, k.Value))
+		k, val := n.Content[i], n.Content[i+1]
+		idx, ok := fields[k.Value]
+		switch {
+		case !ok:
+			if strict {
+				*errs = append(*errs, fmt.Sprintf("line %d: unknown key %q", k.Line, k.Value))
+			}
+			continue
+		case seen[k.Value]:
+			*errs = append(*errs, fmt.Sprintf("line %d: key %q repeated", k.Line, k.Value))
+			continue
+		}
+		seen[k.Value] = true
+		f := v.Field(idx)
+		if et := f.Type(); et.Kind() == reflect.Slice && et.Elem().Kind() == reflect.Pointer && et.Elem().Elem().Kind() == reflect.Struct {
+			if val.Kind != yaml.SequenceNode {
+				if val.Tag != "!!null" {
+					*errs = append(*errs, fmt.Sprintf("line %d: %s: want a list, not %s", val.Line, k.Value, kindName(val)))
+				}
+				continue
+			}
+			list := reflect.MakeSlice(et, 0, len(val.Content))
+			for _, item := range val.Content {
+				p := reflect.New(et.Elem().Elem())
+				decodeNode(item, p.Elem(), strict, errs)
+				list = reflect.Append(list, p)
+			}
+			f.Set(list)
+			continue
+		}
+		if err := val.Decode(f.Addr().Interface()); err != nil {
+			var te *yaml.TypeError
+			if errors.As(err, &te) {
+				*errs = append(*errs, te.Errors...)
+			} else {
+				*errs = append(*errs, fmt.Sprintf("line %d: %v", val.Line, err))
+			}
 		}
 	}
-	err := n.Decode(v)
-	if len(unknown) > 0 {
-		var te *yaml.TypeError
-		if errors.As(err, &te) {
-			unknown = append(unknown, te.Errors...)
-		}
-		return n.Line, &yaml.TypeError{Errors: unknown}
+}
+
+// decodeDocument parses data and decodes its one document into v (a
+// pointer to a struct); an empty document leaves v as it is.
+func decodeDocument(data []byte, v any, strict bool) error {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return err
 	}
-	return n.Line, err
+	if root.Kind == 0 || len(root.Content) == 0 {
+		return nil
+	}
+	var errs []string
+	decodeNode(root.Content[0], reflect.ValueOf(v).Elem(), strict, &errs)
+	if len(errs) > 0 {
+		return &yaml.TypeError{Errors: errs}
+	}
+	return nil
 }
 
 func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
 	case yaml.ScalarNode:
 		return fmt.Sprintf("%q", n.Value)
 	}
 	return "this node"
-}
-
-// UnmarshalYAML records the entity's line and refuses unknown keys.
-func (e *Entity) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Entity
-	e.Line, err = decodeStrict(n, (*plain)(e))
-	return err
-}
-
-// UnmarshalYAML records the dimension's line and refuses unknown keys.
-func (d *Dimension) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Dimension
-	d.Line, err = decodeStrict(n, (*plain)(d))
-	return err
-}
-
-// UnmarshalYAML records the time dimension's line and refuses unknown keys.
-func (d *TimeDimension) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain TimeDimension
-	d.Line, err = decodeStrict(n, (*plain)(d))
-	return err
-}
-
-// UnmarshalYAML records the measure's line and refuses unknown keys.
-func (m *Measure) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Measure
-	m.Line, err = decodeStrict(n, (*plain)(m))
-	return err
-}
-
-// UnmarshalYAML records the filter's line and refuses unknown keys.
-func (f *Filter) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Filter
-	f.Line, err = decodeStrict(n, (*plain)(f))
-	return err
-}
-
-// UnmarshalYAML records the metric's line and refuses unknown keys.
-func (m *Metric) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Metric
-	m.Line, err = decodeStrict(n, (*plain)(m))
-	return err
-}
-
-// UnmarshalYAML records the relationship's line and refuses unknown keys.
-func (r *Relationship) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Relationship
-	r.Line, err = decodeStrict(n, (*plain)(r))
-	return err
-}
-
-// UnmarshalYAML records the question's line and refuses unknown keys.
-func (q *VerifiedQuestion) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain VerifiedQuestion
-	q.Line, err = decodeStrict(n, (*plain)(q))
-	return err
-}
-
-// UnmarshalYAML records the parameter's line and refuses unknown keys.
-func (p *Parameter) UnmarshalYAML(n *yaml.Node) (err error) {
-	type plain Parameter
-	p.Line, err = decodeStrict(n, (*plain)(p))
-	return err
 }

@@ -205,6 +205,8 @@ func TestReadReportsLines(t *testing.T) {
 	}{
 		{strings.Replace(base, "agg: sum", "agg: total", 1), 8, semantic.ErrInvalid, "agg"},
 		{strings.Replace(base, "agg: sum,", "agg: sum, aggregate: x,", 1), 8, semantic.ErrSyntax, "aggregate"},
+		{strings.Replace(base, "agg: sum,", "agg: sum, agg: count,", 1), 8, semantic.ErrSyntax, "agg"},
+		{strings.Replace(base, "    measures:\n      - {name: customer_count, agg: count}\n", "    measures: 3\n", 1), 12, semantic.ErrSyntax, "want a list"},
 		{strings.Replace(base, "synonyms: [orders]", "synonyms: orders: x", 1), 4, semantic.ErrSyntax, ""},
 		{strings.Replace(base, "name: customer_count", "name: revenue", 1), 13, semantic.ErrInvalid, "already used"},
 		{strings.Replace(base, "name: customer_count", "name: Customer Count", 1), 13, semantic.ErrInvalid, "identifier"},
