@@ -28,7 +28,8 @@ var nameCodes = map[string]bool{
 // (nil: validate.New's defaults). A refusal is an *Error with ErrUnsafe
 // and the validator's Code; an unknown name one with ErrUnknownName. On
 // success the model's tables are resolved and Definition renders them
-// qualified.
+// qualified. Check resolves in place: call it before sharing the model
+// between goroutines; a checked model is read-only and safe to share.
 func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 	if catalog == nil {
 		return errors.New("semantic: Check needs a catalog")
@@ -166,7 +167,7 @@ func (m *Model) Check(catalog *schema.Catalog, v *validate.Validator) error {
 			continue
 		}
 		for _, values := range q.Examples() {
-			sql, err := q.literalSQL(values)
+			sql, err := q.Inline(values)
 			if err != nil {
 				p.add(q.Line, where, ErrParameter, "%v", err)
 				continue

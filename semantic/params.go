@@ -129,10 +129,11 @@ func (q *VerifiedQuestion) Examples() []map[string]string {
 	return out
 }
 
-// literalSQL renders the verified SQL with the values inlined as SQL
-// literals, so the validator (which refuses $n) checks the query as it
-// will run.
-func (q *VerifiedQuestion) literalSQL(values map[string]string) (string, error) {
+// Inline renders the verified SQL with the values inlined as SQL literals
+// (numbers, DATE '...', '...' with quotes doubled), for a validator, which
+// refuses $n, to judge the query as it will run; run Bind's text, with its
+// arguments.
+func (q *VerifiedQuestion) Inline(values map[string]string) (string, error) {
 	return q.substitute(values, func(_ string, v any) string { return literal(v) })
 }
 
