@@ -155,6 +155,10 @@ func TestCheckRefusesUnsafeExpressions(t *testing.T) {
 		{"MEASURE", "total_amount -- ", 8, semantic.ErrInvalid, ""},
 		{"MEASURE", "total_amount /* x */", 8, semantic.ErrInvalid, ""},
 		{"MEASURE", "1; DELETE FROM sales_orders", 8, semantic.ErrInvalid, ""},
+		{"MEASURE", "pg_sleep($$1$$::float8)", 8, semantic.ErrUnsafe, validate.CodeFuncDenied},
+		{"MEASURE", "(SELECT sum(x) FROM (SELECT pg_sleep(1)::text AS x) s)", 8, semantic.ErrUnsafe, validate.CodeFuncDenied},
+		{"DIM", "sum(total_amount) OVER (ROWS BETWEEN length(pg_sleep(1)::text) PRECEDING AND CURRENT ROW)", 6, semantic.ErrUnsafe, validate.CodeFuncDenied},
+		{"FILTER", "status IN (SELECT pg_catalog.\"pg_sleep\"(1)::text)", 10, semantic.ErrUnsafe, validate.CodeFuncDenied},
 		{"FILTER", "status <> 'x' OR pg_advisory_lock(1) IS NULL", 10, semantic.ErrUnsafe, validate.CodeFuncDenied},
 		{"FILTER", "EXISTS (SELECT 1 FROM customers c, LATERAL (SELECT set_config('a.b', 'c', false)) s)", 10, semantic.ErrUnsafe, validate.CodeFuncDenied},
 		{"DIM", "current_user", 6, semantic.ErrUnsafe, validate.CodeFuncNotAllowed},
@@ -167,6 +171,9 @@ func TestCheckRefusesUnsafeExpressions(t *testing.T) {
 		{"SQL", "SELECT {year}, pg_read_file('/etc/passwd')", 17, semantic.ErrUnsafe, validate.CodeFuncDenied},
 		{"SQL", "SELECT $1 + {year}", 17, semantic.ErrParameter, ""},
 		{"SQL", "SELECT '{year}' FROM sales_orders", 17, semantic.ErrParameter, ""},
+		{"SQL", "SELECT $x${year}$x$ FROM sales_orders", 17, semantic.ErrParameter, ""},
+		{"SQL", "SELECT 1 AS \"{year}\" FROM sales_orders", 17, semantic.ErrParameter, ""},
+		{"SQL", "SELECT {year} FROM sales_orders -- {year}", 17, semantic.ErrParameter, ""},
 	} {
 		e := checkErr(t, model(c.key, c.value), c.line)
 		if !errors.Is(e, c.want) || e.Line != c.line || (c.code != "" && e.Code != c.code) || e.File != "test.yaml" {
@@ -232,5 +239,20 @@ func TestReadTooLarge(t *testing.T) {
 	}
 	if _, err := semantic.Read(strings.NewReader("a: &a [*a, *a]\n"), "alias.yaml"); err == nil {
 		t.Fatal("a recursive alias was accepted")
+	}
+}
+
+// TestCheckDecidesOnTheTree: text that only looks like a breakout, inside
+// a string, is one expression and accepted.
+func TestCheckDecidesOnTheTree(t *testing.T) {
+	for _, c := range []struct{ key, value string }{
+		{"FILTER", "status <> $$') FROM customers UNION SELECT 1 --$$"},
+		{"FILTER", "status <> E'\\') FROM customers --'"},
+		{"MEASURE", "length('/* x */') + total_amount"},
+	} {
+		m := read(t, model(c.key, c.value))
+		if err := m.Check(erpCatalog(t), validate.New()); err != nil {
+			t.Errorf("%s = %s: %v", c.key, c.value, err)
+		}
 	}
 }
