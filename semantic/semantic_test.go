@@ -24,7 +24,9 @@ var (
 )
 
 // erpCatalog introspects the demo ERP (no data) once per test binary.
-func erpCatalog(t *testing.T) *schema.Catalog {
+func erpCatalog(t *testing.T) *schema.Catalog { return erpCatalogB(t) }
+
+func erpCatalogB(t testing.TB) *schema.Catalog {
 	t.Helper()
 	catOnce.Do(func() {
 		pool := pgtest.Pool(t, erptest.Load(t, erp.Options{NoData: true}))
