@@ -101,6 +101,7 @@ var commands = map[string]command{
 	"role":      {"print (or --apply) the SQL creating a least-privilege reader role", runRole},
 	"serve":     {"serve the web console (ask, trace, check, schema, teach)", runServe},
 	"trigger":   {"print (or --apply) the SQL of the event trigger that tells servers the catalog changed", runTrigger},
+	"semantic":  {"check a semantic model file (semantic check FILE) or import dbt's (semantic import-dbt DIR)", runSemantic},
 
 	// What the engine learns (nl2sql learn, nl2sql knowledge).
 	"learn":     {"teach the engine a verified question and SQL (docs, terms; --workload: from the workload)", runLearn},

@@ -1,0 +1,2 @@
+-- Mart model: the ERP table as analysts query it.
+select * from {{ source('erp', 'opportunities') }}
