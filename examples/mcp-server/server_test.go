@@ -236,10 +236,9 @@ func TestInProcess(t *testing.T) {
 			"describe_schema": {"question": long},
 			"run_sql":         {"sql": "SELECT 1 -- " + long},
 		} {
-			start := time.Now()
 			res := call(t, cs, tool, args)
-			if !res.IsError || !strings.Contains(text(res), "the limit is") || time.Since(start) > 2*time.Second {
-				t.Errorf("%s: want a quick tool error naming the limit, got %v in %v: %.300s", tool, res.IsError, time.Since(start), text(res))
+			if !res.IsError || !strings.Contains(text(res), "the limit is") {
+				t.Errorf("%s: want a tool error naming the limit, got %v: %.300s", tool, res.IsError, text(res))
 			}
 		}
 	})
@@ -480,7 +479,6 @@ func TestStdioBinary(t *testing.T) {
 
 	// Closing the session closes the child's stdin: the server must exit
 	// by itself (Close waits for it, then would send SIGTERM).
-	start := time.Now()
 	if err := cs.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
@@ -490,10 +488,10 @@ func TestStdioBinary(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("exit code %d\nstderr:\n%s", code, stderr())
 	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Errorf("server took %v to exit after stdin closed (was it killed?)", d)
-	}
-	if logs := stderr(); !strings.Contains(logs, "serving MCP on stdio") {
-		t.Errorf("logs did not reach stderr:\n%s", logs)
+	// It stopped for stdin's end, not for the signal Close sends after
+	// waiting for it.
+	if logs := stderr(); !strings.Contains(logs, "serving MCP on stdio") || !strings.Contains(logs, "stopping: the client closed stdin") ||
+		strings.Contains(logs, "signal received") {
+		t.Errorf("logs did not reach stderr, or the server did not stop for stdin's end:\n%s", logs)
 	}
 }

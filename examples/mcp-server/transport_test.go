@@ -302,14 +302,11 @@ func TestShutdown(t *testing.T) {
 		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
 		if code := s.wait(); code != 0 {
 			t.Errorf("exit %d\nstderr:\n%s", code, s.stderr())
 		}
-		if d := time.Since(start); d > 4*time.Second {
-			t.Errorf("took %v to stop", d)
-		}
-		if logs := s.stderr(); strings.Contains(logs, "level=ERROR") {
+		// Not delayed: the server did not wait out its grace period.
+		if logs := s.stderr(); strings.Contains(logs, "level=ERROR") || strings.Contains(logs, "were cut off") {
 			t.Errorf("logs:\n%s", logs)
 		}
 	})
