@@ -469,6 +469,13 @@ func TestStdioBinary(t *testing.T) {
 	if len(out.Rows) != 1 || out.Rows[0][0] != float64(want) {
 		t.Errorf("rows %v, want [[%d]]", out.Rows, want)
 	}
+	// A 10 MB frame (over the 4 MB default) is answered with its request's
+	// id: the client matches the error to the call instead of waiting for
+	// its context to end.
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_sql", Arguments: map[string]any{"sql": "SELECT 1 -- " + strings.Repeat("x", 10<<20)}})
+	if err == nil || !strings.Contains(err.Error(), "message larger than") {
+		t.Errorf("10 MB call: %v, want the oversize error matched to the call", err)
+	}
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "nl_query", Arguments: map[string]any{"question": "How many employees?"}})
 	if err != nil {
 		t.Fatal(err)
