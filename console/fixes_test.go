@@ -155,3 +155,40 @@ func TestConsoleTraceAfterCancel(t *testing.T) {
 		t.Errorf("the trace after a cancelled first request: %d\n%.1000s", code, trace)
 	}
 }
+
+// TestConsoleSchemaRowsAndBrackets: a table never analysed shows "not
+// analysed" for its row estimate, not PostgreSQL's -1; an analysed one its
+// estimate. The M-Schema and the prompt show [ ] for the CJK section
+// brackets (U+3010, U+3011), which a browser without a CJK font draws as
+// empty boxes.
+func TestConsoleSchemaRowsAndBrackets(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE public.fresh (id int PRIMARY KEY) WITH (autovacuum_enabled = false);
+CREATE TABLE public.counted (id int PRIMARY KEY) WITH (autovacuum_enabled = false);
+INSERT INTO public.counted SELECT generate_series(1, 500); ANALYZE public.counted`)
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, console.New(eng, console.WithModel(false)))
+	_, page := c.get("/schema")
+	row := func(name string) string {
+		m := regexp.MustCompile(`>public\.` + name + `</a></td><td>[^<]*</td><td>([^<]*)</td>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no row for %s:\n%s", name, page)
+		}
+		return m[1]
+	}
+	if got := row("fresh"); got != "not analysed" {
+		t.Errorf("never analysed: rows %q, want \"not analysed\"", got)
+	}
+	if got := row("counted"); got != "500" {
+		t.Errorf("analysed: rows %q, want 500", got)
+	}
+	for _, path := range []string{"/schema/public.counted", "/retrieve?q=" + url.QueryEscape("how many counted ids")} {
+		_, page := c.get(path)
+		if strings.ContainsAny(page, "\u3010\u3011") || !strings.Contains(page, "[Schema]") {
+			t.Errorf("%s: CJK brackets shown, or no [Schema] section:\n%.2000s", path, page)
+		}
+	}
+}
