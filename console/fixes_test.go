@@ -192,3 +192,21 @@ INSERT INTO public.counted SELECT generate_series(1, 500); ANALYZE public.counte
 		}
 	}
 }
+
+// TestConsoleRefusalSaidOnce: "Check and run" on SQL the policy refuses
+// says why once (the verdict's issue), without running it to refuse it
+// again or offering a deterministic repair that cannot apply; a mistake
+// (a misspelt column) still gets its repair.
+func TestConsoleRefusalSaidOnce(t *testing.T) {
+	c := newClient(t, console.New(newEngine(t, false), console.WithModel(false)))
+	_, page := c.get("/check")
+	_, page = c.post("/check", url.Values{"csrf": {csrf(t, page)}, "sql": {"SELECT pg_sleep(1)"}, "action": {"run"}})
+	if n := strings.Count(page, "pg_sleep is not allowed"); n != 1 || !strings.Contains(page, `id="rejected"`) ||
+		strings.Contains(page, "No deterministic repair") || strings.Contains(page, `id="run-error"`) {
+		t.Errorf("refusal said %d times (want 1), or with a repair section or a run error:\n%s", n, page)
+	}
+	_, page = c.post("/check", url.Values{"csrf": {csrf(t, page)}, "sql": {"SELECT first_nme FROM employees"}, "action": {"run"}})
+	if !strings.Contains(page, `id="repaired"`) || !strings.Contains(page, "first_name") || strings.Contains(page, `id="run-error"`) {
+		t.Errorf("a misspelt column: no repair offered, or run anyway:\n%s", page)
+	}
+}
