@@ -3,6 +3,7 @@ package nl2sql_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -73,8 +74,18 @@ func TestInputLimits(t *testing.T) {
 	if !slices.Contains(stages.stages, string(nl2sql.StageRetrieve)) {
 		t.Errorf("the tracer saw %v for an accepted question: it cannot tell a refusal's stages", stages.stages)
 	}
-	if _, err := eng.SchemaContext(ctx, q+"x"); !errors.Is(err, nl2sql.ErrTooLong) {
-		t.Errorf("one character over: %v, want ErrTooLong", err)
+	// Measured in the unit of its limit: characters, not the bytes of
+	// the two-byte é.
+	var ne *nl2sql.Error
+	if _, err := eng.SchemaContext(ctx, q+"x"); !errors.Is(err, nl2sql.ErrTooLong) || !errors.As(err, &ne) ||
+		ne.Message != fmt.Sprintf("the question is too long (%d characters; the limit is %d characters)", nl2sql.DefaultMaxQuestionChars+1, nl2sql.DefaultMaxQuestionChars) {
+		t.Errorf("one character over: %v, want ErrTooLong counting characters", err)
+	}
+	if _, err := eng.SchemaContext(ctx, huge); !errors.As(err, &ne) || ne.Message != fmt.Sprintf("the question is too long (at least %d characters; the limit is %d characters)", (len(huge)+3)/4, nl2sql.DefaultMaxQuestionChars) {
+		t.Errorf("a 5 MB question: %v, want a lower bound of its characters", err)
+	}
+	if _, err := eng.Check(ctx, hugeSQL); !errors.As(err, &ne) || ne.Message != fmt.Sprintf("the SQL is too long (%d bytes; the limit is %d bytes)", len(hugeSQL), nl2sql.MaxSQLBytes) {
+		t.Errorf("SQL over its limit: %v, want its bytes counted", err)
 	}
 
 	// WithInputLimits lowers (or raises) the question limit.
