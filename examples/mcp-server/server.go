@@ -239,7 +239,7 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	}
 	res, err := h.eng.Ask(ctx, in.Question, opts...)
 	if err != nil {
-		h.cfg.Logger.InfoContext(ctx, "nl_query failed", "question", in.Question, "err", err)
+		logFailed(ctx, h.cfg.Logger, in.Question, err)
 		if down := databaseDown(err); down != nil {
 			return nil, out, down
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"maps"
 	"net/http/httptest"
 	"os"
@@ -500,5 +502,40 @@ func TestStdioBinary(t *testing.T) {
 	if logs := stderr(); !strings.Contains(logs, "serving MCP on stdio") || !strings.Contains(logs, "stopping: the client closed stdin") ||
 		strings.Contains(logs, "signal received") {
 		t.Errorf("logs did not reach stderr, or the server did not stop for stdin's end:\n%s", logs)
+	}
+}
+
+// TestFailedQuestionLogged: a failed nl_query is logged at INFO with the
+// question's length and hash and the error's class, never its text (nor
+// the error's, which can quote it); DEBUG has the question.
+func TestFailedQuestionLogged(t *testing.T) {
+	const question = "How much did Jane Roe of 12 Elm Street earn?"
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply { return llmfake.Reply{Content: "no idea"} })
+	model := openai.New(openai.WithBaseURL(fake.BaseURL()), openai.WithModel("fake"), openai.WithAPIKey("test"))
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithLLM(model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cs := connect(t, NewServer(eng, Config{HasLLM: true, Logger: logger}))
+	if res := call(t, cs, "nl_query", map[string]any{"question": question}); !res.IsError {
+		t.Fatalf("the question was answered: %s", text(res))
+	}
+	want := fmt.Sprintf("question_chars=%d question_sha256=%s class=", len(question), questionHash(question))
+	var info, debug bool
+	for _, line := range strings.Split(logs.String(), "\n") {
+		switch {
+		case strings.Contains(line, "level=INFO") && strings.Contains(line, "nl_query failed"):
+			info = strings.Contains(line, want)
+			if strings.Contains(line, "Jane") {
+				t.Errorf("INFO has the question: %s", line)
+			}
+		case strings.Contains(line, "level=DEBUG") && strings.Contains(line, "nl_query failed"):
+			debug = strings.Contains(line, "Jane Roe")
+		}
+	}
+	if !info || !debug {
+		t.Errorf("want INFO with %q and DEBUG with the question:\n%s", want, logs.String())
 	}
 }
