@@ -245,6 +245,32 @@ func TestInProcess(t *testing.T) {
 		}
 	})
 
+	t.Run("run_sql repairs a misspelt name", func(t *testing.T) {
+		// A misspelt column or table has one name it can stand for: the
+		// repaired query runs and a note says so.
+		for _, sql := range []string{
+			"SELECT count(*) AS n FROM employees WHERE first_nme IS NOT NULL",
+			"SELECT count(*) AS n FROM employes",
+		} {
+			res := call(t, cs, "run_sql", map[string]any{"sql": sql})
+			out := decode[RunSQLOutput](t, res)
+			if len(out.Rows) != 1 || out.Rows[0][0] != float64(want) || strings.Contains(out.SQL, "first_nme") || strings.Contains(out.SQL, "employes") ||
+				!slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, "deterministic repair that keeps its meaning") }) {
+				t.Errorf("%s: %+v", sql, out)
+			}
+		}
+		// Not applied: a name with two candidates, and a repair that adds a
+		// join (it changes what the query reads).
+		for sql, msg := range map[string]string{
+			"SELECT emp_nam FROM employees":               `column "emp_nam" does not exist`,
+			"SELECT first_name, dept_name FROM employees": `column "dept_name" does not exist`,
+		} {
+			if res := call(t, cs, "run_sql", map[string]any{"sql": sql}); !res.IsError || !strings.Contains(text(res), msg) {
+				t.Errorf("%s: %v %s, want the error %q", sql, res.IsError, text(res), msg)
+			}
+		}
+	})
+
 	t.Run("run_sql rejected", func(t *testing.T) {
 		// The tool error carries the validator's message.
 		for sql, msg := range map[string]string{
