@@ -56,7 +56,7 @@ type Error struct {
 	Class Class
 	// Code is the SQLSTATE or validator code (V0xx) of the deciding
 	// failure; for a failure with neither, a stable name of its cause (see
-	// Code's values in README): "llm_timeout", "llm_unreachable", ...,
+	// the Errors section of the package doc): "llm_timeout", "llm_unreachable", ...,
 	// "too_long", or the class itself.
 	Code    string
 	Message string

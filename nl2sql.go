@@ -36,6 +36,14 @@ type SchemaStore = retrieve.SchemaStore
 
 // DB is what the Engine needs of a database handle; *pgxpool.Pool
 // satisfies it. Queries run through the executor's own transactions.
+//
+// Acquire returns the concrete *pgxpool.Conn because the executor must be
+// able to destroy a connection (Hijack and close it) rather than return it
+// to the pool after a query that left state it cannot reset, which only a
+// pooled connection offers. Go has no covariant results, so an Acquire
+// returning an interface would stop *pgxpool.Pool satisfying DB; to
+// observe or wrap the database, embed the *pgxpool.Pool in a type of your
+// own (or use pgx's tracer, pgxpool.Config.ConnConfig.Tracer).
 type DB interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)

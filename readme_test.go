@@ -17,14 +17,7 @@ func TestReadmeSnippet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "## Use it from Go\n")
-	if !ok {
-		t.Fatal("README has no \"Use it from Go\" section")
-	}
+	section := readmeSection(t, "Use it from Go")
 	_, code, ok := strings.Cut(section, "```go\n")
 	code, _, ok2 := strings.Cut(code, "```\n")
 	if !ok || !ok2 || !strings.Contains(code, "package main") {
@@ -53,4 +46,32 @@ func TestReadmeSnippet(t *testing.T) {
 	if len(srv.Requests()) == 0 {
 		t.Error("the program never called the model")
 	}
+}
+
+// TestReadmeTestCommand: the command .ci/run ends with (README's test
+// command) is the one README's Tests section shows.
+func TestReadmeTestCommand(t *testing.T) {
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(ci)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if tests := readmeSection(t, "Tests"); !strings.Contains(tests, "```sh\n"+last+"\n```") {
+		t.Errorf("README's Tests section does not show .ci/run's command %q in a sh block", last)
+	}
+}
+
+// readmeSection is README from the heading "## name" on.
+func readmeSection(t *testing.T, name string) string {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## "+name+"\n")
+	if !ok {
+		t.Fatalf("README has no %q section", name)
+	}
+	return section
 }

@@ -52,7 +52,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/internal/throttle"
+	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
 //go:embed templates/*.html

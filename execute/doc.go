@@ -77,8 +77,8 @@
 //     is set to 1 s for the transaction, so a backend whose client went
 //     away stops at its next interrupt check; neither that, nor a cancel,
 //     nor a terminate stops a call that never checks: only the validator's
-//     refusal (V022, V028) does, and the operator's limits (README,
-//     security).
+//     refusal (V022, V028) does, and the operator's limits (docs/security.md,
+//     "What the server operator must set").
 //
 // What the executor cannot contain: with AsRole, a query that reaches the
 // server with set_config('role', ...) could switch back to the pool's login

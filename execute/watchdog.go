@@ -20,7 +20,7 @@ import (
 // pg_terminate_backend, and logs each step. Both signals too act only when
 // the backend next checks for interrupts, so the watchdog makes the stop
 // sure and visible, not sooner; a backend that never checks is the
-// server operator's to stop (docs: README, security).
+// server operator's to stop (docs/security.md).
 
 // DefaultWatchdogGrace is how long the watchdog waits at each step (see
 // WithWatchdog).

@@ -298,7 +298,7 @@ func TestSchemaCommand(t *testing.T) {
 	}
 }
 
-// The key sets of README's "JSON shapes", sorted. Optional keys (present
+// The key sets of docs/cli.md's "JSON shapes", sorted. Optional keys (present
 // only when set) are listed apart, per shape.
 var (
 	contextKeys = []string{"columns", "joins", "known", "match", "prompt_chars", "tables"}
@@ -359,7 +359,7 @@ func writeFile(t *testing.T, name, s string) string {
 }
 
 // TestJSONShapes decodes each command's --json (and --jsonl) output and
-// compares its keys with README's "JSON shapes".
+// compares its keys with docs/cli.md's "JSON shapes".
 func TestJSONShapes(t *testing.T) {
 	dsn := erptest.Single(t)
 	t.Setenv("OPENAI_API_KEY", "test")

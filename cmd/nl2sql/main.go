@@ -16,7 +16,7 @@
 //	nl2sql knowledge [--index FILE|--store DSN] list|export|forget ID...
 //
 // Common flags: --dsn (or $NL2SQL_DSN / $DATABASE_URL), --scope SCHEMA,
-// --index FILE, --store DSN (or $NL2SQL_STORE_DSN), --json. See README for
+// --index FILE, --store DSN (or $NL2SQL_STORE_DSN), --json. See docs/cli.md for
 // the JSON shapes.
 //
 // Exit status: 0 success (an uncertain answer too: ask prints it with a
@@ -37,7 +37,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
+	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/provider"
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
+	"github.com/nl2sqlgo/nl2sql/cliflags"
 )
 
 // roleOutput is the JSON of nl2sql role.

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
+	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 

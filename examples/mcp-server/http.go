@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/nl2sqlgo/nl2sql/internal/throttle"
+	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
 // HTTPConfig is how the streamable HTTP endpoint guards itself.

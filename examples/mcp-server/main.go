@@ -27,7 +27,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/nl2sqlgo/nl2sql"
-	"github.com/nl2sqlgo/nl2sql/internal/cliflags"
+	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 

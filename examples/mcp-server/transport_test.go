@@ -24,7 +24,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
-	"github.com/nl2sqlgo/nl2sql/internal/throttle"
+	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
 // buildBinary builds the server into the test's temp dir.

@@ -3,7 +3,8 @@
 // database (--dsn, $NL2SQL_DSN, $DATABASE_URL) and the model (--llm,
 // $NL2SQL_LLM, --llm-url, --timeout), and the pgvector store keeping the
 // index and the knowledge (--store, $NL2SQL_STORE_DSN), with the same flag names, defaults,
-// environment variables and messages in both.
+// environment variables and messages in both. It is public so that a copy
+// of the MCP server, or a command of one's own, starts the same way.
 package cliflags
 
 import (
