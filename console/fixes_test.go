@@ -11,7 +11,12 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/console"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
 // TestConsoleSignOut: signing out clears the session cookie and refuses
@@ -208,5 +213,21 @@ func TestConsoleRefusalSaidOnce(t *testing.T) {
 	_, page = c.post("/check", url.Values{"csrf": {csrf(t, page)}, "sql": {"SELECT first_nme FROM employees"}, "action": {"run"}})
 	if !strings.Contains(page, `id="repaired"`) || !strings.Contains(page, "first_name") || strings.Contains(page, `id="run-error"`) {
 		t.Errorf("a misspelt column: no repair offered, or run anyway:\n%s", page)
+	}
+
+	// An Ask whose every candidate is refused says so once, with the code
+	// once and without the validator's own "query rejected".
+	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(1)\n```"}
+	})
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, page = newClient(t, console.New(eng)).get("/?q=" + url.QueryEscape(qActive))
+	if strings.Count(page, "pg_sleep is not allowed") != 1 || strings.Count(page, "V010") != 1 || strings.Contains(page, "query rejected") ||
+		!strings.Contains(page, `id="error">rejected_unsafe: every candidate broke the safety policy: V010: function pg_sleep is not allowed`) {
+		t.Errorf("the ask page does not say the refusal once:\n%s", page)
 	}
 }
