@@ -42,6 +42,7 @@ var (
 	mu       sync.Mutex
 	adminDSN string
 	setupErr error
+	inMain   bool   // Main runs the tests: it destroys a cluster started for them
 	started  bool   // the server was started (or found in EnvDSN)
 	ownDir   string // the directory of a cluster Main started, destroyed when the tests end
 )
@@ -53,6 +54,9 @@ func Main(m *testing.M) {
 
 func run(m *testing.M) int {
 	defer stopPGVector()
+	mu.Lock()
+	inMain = true
+	mu.Unlock()
 	code := m.Run()
 	mu.Lock()
 	dir := ownDir
@@ -88,6 +92,10 @@ func server() (string, error) {
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
 		adminDSN = dsn
 		return adminDSN, nil
+	}
+	if !inMain { // a cluster started here would outlive the tests
+		setupErr = fmt.Errorf("pgtest: no server: call pgtest.Main from TestMain or set %s", EnvDSN)
+		return "", setupErr
 	}
 	script, err := findScript()
 	if err != nil {
