@@ -181,7 +181,7 @@ func b2i(b bool) int {
 }
 
 // retrievalNote is the summary's note in retrieval mode.
-const retrievalNote = "retrieval only (no model): no query was generated or run, so executed and ex are not measured; table_recall and all_tables_rate are"
+const retrievalNote = "retrieval only (no model): no query was generated or run, so executed and ex are 0 without measuring anything; mean_table_recall and all_tables_rate measure the retrieval"
 
 // examSummary is the stdout JSON.
 type examSummary struct {
