@@ -26,6 +26,21 @@ type pkg struct {
 	output  []string            // lines outside any test
 	tests   map[string][]string // output of each test without a result yet
 	failing []string            // tests that failed, in order
+	partial map[string]string   // a benchmark's line so far: go test prints its name, then its figures
+}
+
+// benchLine prints a benchmark's result line (its figures, "ns/op") once
+// the line is whole.
+func (p *pkg) benchLine(w io.Writer, test, out string) {
+	line := p.partial[test] + out
+	if !strings.HasSuffix(line, "\n") {
+		p.partial[test] = line
+		return
+	}
+	delete(p.partial, test)
+	if strings.Contains(line, "/op") {
+		fmt.Fprint(w, "    "+line)
+	}
 }
 
 // stream reads go test's events from r, writes a line per package, every
@@ -39,7 +54,7 @@ func stream(r io.Reader, w io.Writer) (counts, error) {
 	get := func(name string) *pkg {
 		p := pkgs[name]
 		if p == nil {
-			p = &pkg{tests: map[string][]string{}}
+			p = &pkg{tests: map[string][]string{}, partial: map[string]string{}}
 			pkgs[name] = p
 		}
 		return p
@@ -74,8 +89,8 @@ func stream(r io.Reader, w io.Writer) (counts, error) {
 				p.tests[e.Test] = nil
 			case "output":
 				p.tests[e.Test] = append(p.tests[e.Test], e.Output)
-				if strings.HasPrefix(e.Test, "Benchmark") && strings.Contains(e.Output, "/op") {
-					fmt.Fprint(w, "    "+e.Output)
+				if strings.HasPrefix(e.Test, "Benchmark") {
+					p.benchLine(w, e.Test, e.Output)
 				}
 			case "pass":
 				p.Passed++

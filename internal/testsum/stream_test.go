@@ -23,7 +23,8 @@ const sample = `{"Action":"start","Package":"a"}
 {"Action":"run","Package":"a","Test":"TestSkip"}
 {"Action":"skip","Package":"a","Test":"TestSkip"}
 {"Action":"run","Package":"a","Test":"BenchmarkX"}
-{"Action":"output","Package":"a","Test":"BenchmarkX","Output":"BenchmarkX-2  \t 1\t 300 ns/op\n"}
+{"Action":"output","Package":"a","Test":"BenchmarkX","Output":"BenchmarkX-2  \t"}
+{"Action":"output","Package":"a","Test":"BenchmarkX","Output":" 1\t 300 ns/op\n"}
 {"Action":"fail","Package":"a","Elapsed":1.5}
 {"ImportPath":"b [b.test]","Action":"build-output","Output":"./b.go:2:9: syntax error\n"}
 {"ImportPath":"b [b.test]","Action":"build-fail"}
@@ -47,7 +48,7 @@ func TestStream(t *testing.T) {
 		t.Errorf("counts %+v, want %+v\n%s", c, want, out.String())
 	}
 	for _, want := range []string{"=== a TestBad/sub\n    a_test.go:9: boom", "syntax error", "FAIL  a\t1.5s", "FAIL  b", "go: a message of go itself",
-		"=== d TestHangs (no result: stopped)\nwaiting", "BenchmarkX-2"} {
+		"=== d TestHangs (no result: stopped)\nwaiting", "    BenchmarkX-2  \t 1\t 300 ns/op\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
