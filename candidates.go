@@ -92,7 +92,7 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			sqls[i] = c.SQL
 		}
 		// Explain validates each candidate and plans the ones that pass.
-		results := v.Explain(ctx, e.db, sqls)
+		results := v.Explain(ctx, e.db, sqls, validate.AsRole(role))
 		live := pending
 		pending = nil
 		for i, r := range results {
@@ -138,14 +138,14 @@ func (e *Engine) check(ctx context.Context, st *state, path []string, scoped boo
 			}
 		}
 	}
-	e.breakTies(ctx, v, cands)
+	e.breakTies(ctx, v, role, cands)
 }
 
 // breakTies gives the candidates that planned, and whose ORDER BY ...
 // LIMIT can tie between groups, their grouping keys as last sort keys (see
 // RuleTieOrder). The rewrite is validated and planned again; a candidate
 // keeps its own text when that fails.
-func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*candidate) {
+func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, role string, cands []*candidate) {
 	var live []*candidate
 	var sqls []string
 	for _, c := range cands {
@@ -159,7 +159,7 @@ func (e *Engine) breakTies(ctx context.Context, v *validate.Validator, cands []*
 	if len(live) == 0 {
 		return
 	}
-	for i, r := range v.Explain(ctx, e.db, sqls) {
+	for i, r := range v.Explain(ctx, e.db, sqls, validate.AsRole(role)) {
 		if r.Validation == nil || r.Err != nil {
 			continue
 		}

@@ -42,7 +42,7 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 		return nil, err
 	}
 	st, path, scoped := rq.st, rq.path, rq.scoped
-	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql})[0]
+	r := st.validator(path, scoped).Explain(ctx, e.db, []string{sql}, validate.AsRole(rq.ac.role))[0]
 	out := &CheckResult{Position: -1}
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues

@@ -63,37 +63,10 @@ func TestBrowser(t *testing.T) {
 	noModel := httptest.NewServer(console.New(newEngine(t, false), console.WithModel(false)))
 	t.Cleanup(noModel.Close)
 
-	shots := filepath.Join("..", ".cache", "console")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	shot := func(name string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			png, err := chromedp.FullScreenshot(100)(ctx, tg)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644)
-		})
-	}
+	shot, text, count := screenshot, textOf, countOf
 	run := func(t *testing.T, actions ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(bctx, actions...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// text and count read a value into *dst, as a step.
-	text := func(dst *string, sel string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
-			*dst, err = chromedp.Text(chromedp.CSS(sel))(ctx, tg)
-			return err
-		})
-	}
-	count := func(dst *int, sel string) chromedp.Action[chromedp.Void] {
-		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
-			*dst, err = chromedp.Evaluate[int]("document.querySelectorAll("+strconv.Quote(sel)+").length")(ctx, tg)
-			return err
-		})
+		runIn(t, bctx, actions...)
 	}
 
 	var chartURL string
@@ -269,5 +242,43 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(tables, "public.departments") || !strings.Contains(neighbours, "public.employees") {
 			t.Errorf("schema: tables %q neighbours %q", tables, neighbours)
 		}
+	})
+}
+
+// runIn runs actions in the browser, failing t on an error.
+func runIn(t *testing.T, bctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(bctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// screenshot writes the page as .cache/console/NAME.png, as a step.
+func screenshot(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		shots := filepath.Join("..", ".cache", "console")
+		if err := os.MkdirAll(shots, 0o755); err != nil {
+			return err
+		}
+		png, err := chromedp.FullScreenshot(100)(ctx, tg)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644)
+	})
+}
+
+// textOf and countOf read a value into *dst, as a step.
+func textOf(dst *string, sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+		*dst, err = chromedp.Text(chromedp.CSS(sel))(ctx, tg)
+		return err
+	})
+}
+
+func countOf(dst *int, sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
+		*dst, err = chromedp.Evaluate[int]("document.querySelectorAll("+strconv.Quote(sel)+").length")(ctx, tg)
+		return err
 	})
 }

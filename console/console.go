@@ -5,7 +5,13 @@
 //   - Ask (/): a question and optional evidence (linkable as /?q=...), the
 //     answer's SQL, description, rows (paged), confidence and a chart
 //     (SVG, rendered on the server with gonum.org/v1/plot) when the result
-//     has a chartable shape.
+//     has a chartable shape. An uncertain answer (nl2sql.VerdictUncertain)
+//     is shown as a guess: an amber "Unsure: <reason>" banner with its
+//     reasons, the confidence on a colour scale, the other answers the
+//     candidates gave side by side with "Use this one" (POST /teach/use:
+//     runs it and keeps it as an example), the clarifying question, and
+//     "this answer is right" demoted to a small link; an abstained one
+//     shows why, no rows and no figure (verdict.go, docs/console.md).
 //   - Why this query (/a/ID/trace): the tables in the context with their
 //     reasons, the prompt, every candidate and the per-stage timings.
 //   - Check and run SQL (/check): validation issues with positions, the
@@ -180,6 +186,7 @@ func (c *Console) routes() {
 	m.HandleFunc("GET /retrieve", c.retrievePage)
 	m.HandleFunc("GET /knowledge", c.knowledgePage)
 	m.HandleFunc("POST /teach/confirm", c.teachConfirm)
+	m.HandleFunc("POST /teach/use", c.teachUse)
 	m.HandleFunc("POST /teach/correct", c.teachCorrect)
 	m.HandleFunc("POST /teach/doc", c.teachDoc)
 	m.HandleFunc("POST /teach/term", c.teachTerm)

@@ -43,13 +43,23 @@ func script(_ int, req *llmfake.Request) llmfake.Reply {
 // withModel.
 func newEngine(t testing.TB, withModel bool) *nl2sql.Engine {
 	t.Helper()
+	if !withModel {
+		return newEngineScript(t, nil)
+	}
+	return newEngineScript(t, script)
+}
+
+// newEngineScript is an engine on a fresh demo ERP with a fake model
+// answering by sc (no model when sc is nil), and opts.
+func newEngineScript(t testing.TB, sc llmfake.Script, opts ...nl2sql.Option) *nl2sql.Engine {
+	t.Helper()
 	var model nl2sql.LLM
-	if withModel {
-		srv := llmfake.New(t, script)
+	if sc != nil {
+		srv := llmfake.New(t, sc)
 		model = openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
 	}
 	pool := pgtest.Pool(t, erptest.Single(t))
-	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
+	eng, err := nl2sql.New(pool, append([]nl2sql.Option{nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules())}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

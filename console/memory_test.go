@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/console"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 )
 
 // bigSQL reads 1000 rows of 8000 bytes: the executor's 4 MiB byte cap
@@ -62,5 +64,24 @@ func TestConsoleLargeResultPaged(t *testing.T) {
 		if code != 200 || !strings.Contains(body, first) || !strings.Contains(body, "of 900") {
 			t.Errorf("page %s: %d, want its first row %s of 900\n%.2000s", p, code, first, body)
 		}
+	}
+}
+
+// TestConsoleLargeAnswerPaged: the next pages of a large answer keep what
+// the engine made of it (they once showed the re-read rows' empty
+// assessment: confidence 0%, no verdict).
+func TestConsoleLargeAnswerPaged(t *testing.T) {
+	const large = "SELECT emp_no, repeat('x', 200) AS pad FROM employees ORDER BY emp_no"
+	eng := newEngineScript(t, func(int, *llmfake.Request) llmfake.Reply { return fencedSQL(large) }, nl2sql.WithUncertainBelow(1.01))
+	c := newClient(t, console.New(eng, console.WithResultBudget(1<<20)))
+	code, body := c.get("/?q=" + url.QueryEscape("List every employee number"))
+	conf := regexp.MustCompile(`id="confidence" class="conf conf-\d">[^<]*<`).FindString(body)
+	next := regexp.MustCompile(`href="(/a/[0-9a-f]+)\?page=2"`).FindStringSubmatch(body)
+	if code != 200 || next == nil || conf == "" || !strings.Contains(body, `data-verdict="uncertain"`) {
+		t.Fatalf("ask: %d, confidence %q, no link to page 2 or no verdict\n%.3000s", code, conf, body)
+	}
+	code, body = c.get(next[1] + "?page=2")
+	if code != 200 || !strings.Contains(body, "Rows 51–100 of") || !strings.Contains(body, conf) || !strings.Contains(body, `data-verdict="uncertain"`) {
+		t.Errorf("page 2: %d, want rows 51-100, %s and the verdict\n%.3000s", code, conf, body)
 	}
 }

@@ -40,6 +40,10 @@ type entry struct {
 	Res      *nl2sql.Result
 	Err      string
 	At       time.Time
+	// Chosen: the user chose this answer among the alternatives of
+	// another ("Use this one"); Taught is the example it was kept as.
+	Chosen bool
+	Taught string
 	// paged: Res holds the first page of the rows only (the result was
 	// large); the pages are read from the database again.
 	paged bool

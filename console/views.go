@@ -45,7 +45,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	res, err := c.eng.Ask(reqCtx(r), q, c.opts(ev)...)
 	e := &entry{Kind: "ask", Question: q, Evidence: ev, Res: res}
 	code := http.StatusOK
-	if err != nil {
+	if err != nil && !abstainedErr(err) {
 		e.Err = errText(err)
 		if errors.Is(err, nl2sql.ErrTooLong) {
 			code = http.StatusRequestEntityTooLarge
@@ -56,7 +56,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 	}
 	data["Error"] = e.Err
 	if res != nil {
-		c.answerData(data, e, res, 1)
+		c.answerData(r, data, e, res, 1)
 	}
 	c.renderCode(w, r, code, "ask", data)
 }
@@ -92,10 +92,14 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			data["Error"] = "the rows could not be read again: " + errText(err)
 		} else {
-			res = again
+			// Its rows, with the answer's confidence, verdict and trace
+			// (a Run has none of them).
+			whole := *e.Res
+			whole.Rows = again.Rows
+			res = &whole
 		}
 	}
-	c.answerData(data, e, res, page)
+	c.answerData(r, data, e, res, page)
 	c.render(w, r, "ask", data)
 }
 
@@ -166,11 +170,13 @@ func pageRows(res *nl2sql.Result, page int, base string) *rowsView {
 
 // answerData is the data of e's answer page, its rows those of res (e's
 // whole result, or its rows read again when e keeps only a page).
-func (c *Console) answerData(data map[string]any, e *entry, res *nl2sql.Result, page int) {
+func (c *Console) answerData(r *http.Request, data map[string]any, e *entry, res *nl2sql.Result, page int) {
 	data["ID"] = e.ID
 	data["Res"] = res
 	data["SQL"] = formatSQL(res.SQL)
-	if res.SQL != "" {
+	data["Chosen"], data["Taught"] = e.Chosen, e.Taught
+	c.verdictData(reqCtx(r), data, res)
+	if res.SQL != "" && res.Verdict != nl2sql.VerdictAbstained {
 		data["Rows"] = pageRows(res, page, "/a/"+e.ID)
 		ch := e.chartOf()
 		data["Chart"] = ch
@@ -278,7 +284,8 @@ func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
 		c.gone(w, r)
 		return
 	}
-	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err}
+	data := map[string]any{"ID": e.ID, "Q": e.Question, "Evidence": e.Evidence, "Res": e.Res, "Error": e.Err,
+		"ConfClass": confidenceClass(e.Res.Confidence), "Signals": signalRows(e.Res.Signals)}
 	if e.Kind == "ask" {
 		cx, err := e.context(reqCtx(r), func(ctx context.Context) (*nl2sql.SchemaContext, error) {
 			return c.eng.SchemaContext(ctx, e.Question, c.opts(e.Evidence)...)

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nl2sqlgo/nl2sql/internal/ttlcache"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -39,6 +40,8 @@ type Executor struct {
 
 	tempFileLimitLogged atomic.Bool // the role may not set temp_file_limit: said once
 
+	catalog catalogCaches
+
 	maxMessageOnce  sync.Once
 	maxMessageBytes int
 }
@@ -55,8 +58,22 @@ func New(pool Acquirer, opts ...Option) *Executor {
 			o.apply(cfg)
 		}
 	}
-	return &Executor{pool: pool, cfg: cfg, validators: map[string]*validate.Validator{}}
+	return &Executor{pool: pool, cfg: cfg, validators: map[string]*validate.Validator{},
+		catalog: catalogCaches{lookalikes: ttlcache.New[[][]string](validate.LookalikeTTL, maxCachedValidators),
+			objects: ttlcache.New[[][]string](validate.LookalikeTTL, maxCachedObjects)}}
 }
+
+// catalogCaches keep catalog checks' rows for validate.LookalikeTTL where
+// only trusted owners can change them: the look-alike query's per pinned
+// search path, the objects query's per pinned path and relations and types
+// when all it reached is trusted (validate.Lookalikes.Reusable).
+type catalogCaches struct {
+	lookalikes, objects *ttlcache.Cache[[][]string]
+}
+
+// maxCachedObjects bounds the objects query's cache (distinct sets of
+// relations read).
+const maxCachedObjects = 4096
 
 // Column describes a result column.
 type Column struct {
@@ -231,6 +248,12 @@ func searchPath(scope []string) string {
 //  2. whether the role may start a backup (%[2]s), which leaves session
 //     state that no ROLLBACK or RESET ends.
 //
+// plan_cache_mode keeps the generic plans of the catalog checks' prepared
+// statements (planning them costs more than running them); the query
+// itself has no parameters, so it is planned the same either way. jit is
+// off while the catalog checks run (their generic plans' estimates would
+// have every one compiled, hundreds of milliseconds each) and restored
+// (restoreJIT) before the query is planned.
 // work_mem and temp_file_limit are only ever lowered (LEAST ignores the
 // NULL that stands for an unlimited temp_file_limit). The role is set last;
 // set_config('role') takes the name itself, not an identifier, so it needs
@@ -244,6 +267,9 @@ const setupSQLFormat = `SELECT CASE WHEN %[1]s THEN pg_catalog.set_config('temp_
 	pg_catalog.set_config('idle_in_transaction_session_timeout', $3, true),
 	pg_catalog.set_config('search_path', $4, true),
 	pg_catalog.set_config('standard_conforming_strings', 'on', true),
+	pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true),
+	pg_catalog.set_config('nl2sql.jit', pg_catalog.current_setting('jit'), true),
+	pg_catalog.set_config('jit', 'off', true),
 	pg_catalog.set_config('work_mem', pg_catalog.textcat(LEAST(
 		pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')), $6::int8)::text, 'B'), true),
 	CASE WHEN $5::text <> '' THEN pg_catalog.set_config('role', $5, true) END`
@@ -257,6 +283,10 @@ var (
 	setupSQL14 = fmt.Sprintf(setupSQLFormat, `pg_catalog.current_setting('is_superuser')::bool`,
 		`pg_catalog.has_function_privilege('pg_catalog.pg_start_backup(text, boolean, boolean)', 'EXECUTE')`)
 )
+
+// restoreJIT gives the query the jit setting the session had, which the
+// setup kept in nl2sql.jit.
+const restoreJIT = "SELECT pg_catalog.set_config('jit', pg_catalog.current_setting('nl2sql.jit'), true)"
 
 // connCheckSQL makes PostgreSQL 14+ poll the client socket while the query
 // runs, so that a query whose client went away stops within
@@ -342,7 +372,8 @@ type session struct {
 // the step an error belongs to: "begin" for the executor's own statements,
 // "query" for the query's (its EXPLAIN, with the error position moved back
 // onto the query text, and its preparation).
-func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, v *validate.Validator, vres *validate.Result) (s *session, op string, err error) {
+func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig, sql string, v *validate.Validator, vres *validate.Result,
+	stmts *catalogStatements, caches *catalogCaches) (s *session, op string, err error) {
 	s = &session{major: serverMajor(pg)}
 	setup := setupSQL
 	if s.major > 0 && s.major < 15 {
@@ -363,6 +394,8 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	p.SendQueryParams("BEGIN READ ONLY", nil, nil, nil, nil)
 	p.SendQueryParams(setup, params, nil, nil, nil)
 	var look *validate.Lookalikes
+	var pin *validate.Pin
+	run := sql
 	if v != nil {
 		refused := func(err error) (*session, string, error) {
 			var ve *validate.Error
@@ -375,25 +408,102 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 			}
 			return s, "plan", err
 		}
-		lookSQL, lookParams := v.LookalikeQuery(vres)
-		sendCatalogQuery(p, lookSQL, lookParams)
-		if err := readSetup(p, s); err != nil {
-			return fail("begin", err)
+		if vres != nil {
+			// Pin the query's name resolution first (validate.Pin): under
+			// the request's path, where its relations and types resolve;
+			// then lock what a tenant could change and run the rest under
+			// the trusted schemas only.
+			_, pinParams := v.PinQuery(vres)
+			sendCatalogQuery(p, stmts.pin, pinParams)
+			if err := readSetup(p, s); err != nil {
+				return fail("begin", err)
+			}
+			rows, err := syncedRows(p)
+			if err != nil {
+				return fail("begin", err)
+			}
+			if pin, err = v.Pin(vres, rows); err != nil {
+				return refused(err)
+			}
+			run = pin.SQL
+			if pin.Lock != "" {
+				p.SendQueryParams(pin.Lock, nil, nil, nil, nil)
+			}
+			p.SendQueryParams("SELECT pg_catalog.set_config('search_path', $1, true)", [][]byte{[]byte(pin.SearchPath)}, nil, nil, nil)
 		}
-		if look, err = readLookalikes(p, v, vres); err != nil {
+		// The look-alikes of a pinned path change only by its trusted
+		// owners: their rows are kept for a while (looks).
+		_, lookParams := v.LookalikeQuery(vres)
+		var lookRows [][]string
+		cached := false
+		if pin != nil {
+			lookRows, cached = caches.lookalikes.Get(pin.SearchPath)
+		}
+		if cached {
+			_ = p.Sync() // for the LOCK and the search path
+		} else {
+			sendCatalogQuery(p, stmts.lookalikes, lookParams)
+		}
+		if pin == nil {
+			if err := readSetup(p, s); err != nil {
+				return fail("begin", err)
+			}
+		} else {
+			if pin.Lock != "" {
+				if _, err := pipelineRows(p); err != nil {
+					return fail("begin", err)
+				}
+			}
+			if _, err := pipelineRows(p); err != nil {
+				return fail("begin", err)
+			}
+		}
+		if cached {
+			if _, err := p.GetResults(); err != nil { // the Sync
+				return fail("begin", err)
+			}
+		} else {
+			if lookRows, err = syncedRows(p); err != nil {
+				return fail("begin", err)
+			}
+			if pin != nil {
+				caches.lookalikes.Put(pin.SearchPath, lookRows)
+			}
+		}
+		if look, err = v.CheckLookalikes(vres, lookRows); err != nil {
 			return refused(err)
 		}
-		if look.NeedsObjects() {
-			lookSQL, lookParams = v.LookalikeObjectsQuery(vres)
-			sendCatalogQuery(p, lookSQL, lookParams)
-			if _, err := readLookalikes(p, v, vres); err != nil {
+		if (pin == nil && look.NeedsObjects()) || (pin != nil && pin.NeedsObjects()) {
+			// What the objects query says of trusted relations and types
+			// changes only by their owners: kept like the look-alikes.
+			_, objParams := v.LookalikeObjectsQuery(vres)
+			key := ""
+			if pin != nil {
+				_, objParams = v.PinnedObjectsQuery(pin)
+				key = pin.SearchPath + "\x00" + strings.Join(objParams, "\x00")
+			}
+			objRows, ok := caches.objects.Get(key)
+			if key == "" || !ok {
+				sendCatalogQuery(p, stmts.objects, objParams)
+				if objRows, err = syncedRows(p); err != nil {
+					return fail("begin", err)
+				}
+			}
+			l, err := v.CheckLookalikes(vres, objRows)
+			if key != "" && !ok && l.Reusable() {
+				caches.objects.Put(key, objRows)
+			}
+			if err != nil {
 				return refused(err)
 			}
 		}
-		p.SendQueryParams(explainPrefix+sql, nil, nil, nil, nil)
+		p.SendQueryParams(restoreJIT, nil, nil, nil, nil)
+		p.SendQueryParams(explainPrefix+run, nil, nil, nil, nil)
+	} else {
+		p.SendQueryParams(restoreJIT, nil, nil, nil, nil)
 	}
 	// Prepared after the EXPLAIN, which takes the unnamed statement too.
-	p.SendPrepare("", sql, nil)
+	p.SendPrepare("", run, nil)
 	if err := p.Sync(); err != nil {
 		return fail("begin", err)
 	}
@@ -401,12 +511,18 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		if err := readSetup(p, s); err != nil {
 			return fail("begin", err)
 		}
+		if _, err := pipelineRows(p); err != nil { // restoreJIT
+			return fail("begin", err)
+		}
 	} else {
+		if _, err := pipelineRows(p); err != nil { // restoreJIT
+			return fail("begin", err)
+		}
 		rows, err := pipelineRows(p)
 		if err != nil {
 			var pe *pgconn.PgError
 			if errors.As(err, &pe) {
-				pe.Position = max(pe.Position-int32(len(explainPrefix)), 0)
+				pe.Position = int32(pin.Position(int(max(pe.Position-int32(len(explainPrefix)), 0))))
 			}
 			return fail("query", err)
 		}
@@ -417,6 +533,10 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 	}
 	res, err := p.GetResults()
 	if err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) {
+			pe.Position = int32(pin.Position(int(pe.Position)))
+		}
 		return fail("query", err)
 	}
 	var ok bool
@@ -449,20 +569,59 @@ func readSetup(p *pgconn.Pipeline, s *session) error {
 	return nil
 }
 
-// sendCatalogQuery sends one of the look-alike check's queries and a Sync:
-// the next statements must wait for its verdict.
-func sendCatalogQuery(p *pgconn.Pipeline, sql string, params []string) {
+// sendCatalogQuery sends one of the catalog checks' prepared queries and
+// a Sync: the next statements must wait for its verdict.
+func sendCatalogQuery(p *pgconn.Pipeline, sd *pgconn.StatementDescription, params []string) {
 	args := make([][]byte, len(params))
 	for i, a := range params {
 		args[i] = []byte(a)
 	}
-	p.SendQueryParams(sql, args, nil, nil, nil)
+	p.SendQueryStatement(sd, args, nil, nil)
 	_ = p.Sync() // a failed flush shows as the read's error
+}
+
+// catalogStatements are the catalog checks' queries (validate's pin,
+// look-alike and objects queries), prepared on a connection.
+type catalogStatements struct {
+	pin, lookalikes, objects *pgconn.StatementDescription
+}
+
+// prepareCatalog prepares the catalog checks' queries on conn, once: pgx
+// keeps a connection's named statements, and Prepare of a name it holds
+// with the same text is free. They are prepared outside the query's
+// transaction, before the session setup counts the session's statements.
+// Each is qualified throughout, so the search path it later runs under
+// (the request's, or the pinned one) cannot change what it means.
+func prepareCatalog(ctx context.Context, conn *pgx.Conn, v *validate.Validator, vres *validate.Result) (*catalogStatements, error) {
+	var st catalogStatements
+	pinSQL, _ := v.PinQuery(vres)
+	lookSQL, _ := v.LookalikeQuery(vres)
+	objSQL, _ := v.LookalikeObjectsQuery(vres)
+	for _, q := range []struct {
+		name, sql string
+		sd        **pgconn.StatementDescription
+	}{{"nl2sql_pin", pinSQL, &st.pin}, {"nl2sql_lookalikes", lookSQL, &st.lookalikes}, {"nl2sql_objects", objSQL, &st.objects}} {
+		sd, err := conn.Prepare(ctx, q.name, q.sql)
+		if err != nil {
+			return nil, err
+		}
+		*q.sd = sd
+	}
+	return &st, nil
 }
 
 // readLookalikes reads the rows of a look-alike check's query and its
 // Sync, and judges them with v.
 func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Result) (*validate.Lookalikes, error) {
+	found, err := syncedRows(p)
+	if err != nil {
+		return nil, err
+	}
+	return v.CheckLookalikes(vres, found)
+}
+
+// syncedRows reads the rows of a catalog query (as text) and its Sync.
+func syncedRows(p *pgconn.Pipeline) ([][]string, error) {
 	rows, err := pipelineRows(p)
 	if err != nil {
 		return nil, err
@@ -476,7 +635,7 @@ func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Re
 			found[i] = append(found[i], string(c))
 		}
 	}
-	return v.CheckLookalikes(vres, found)
+	return found, nil
 }
 
 // pipelineRows reads the next result of p, a query's: its rows, copied.
@@ -494,14 +653,16 @@ func pipelineRows(p *pgconn.Pipeline) ([][][]byte, error) {
 }
 
 // resetSQL clears, after the ROLLBACK, everything DISCARD ALL would (which
-// cannot run in a multi-statement string) except prepared statements: pgx
-// keeps its own, and a query that created or removed one has its
-// connection destroyed instead. RESET ALL returns settings to their session
+// cannot run in a multi-statement string) except prepared statements and
+// their plans: pgx keeps its own statements (the catalog checks' among
+// them, whose plans are most of their cost), a query that created or
+// removed one has its connection destroyed instead, and the server
+// invalidates a cached plan itself when what it depends on changes. RESET ALL returns settings to their session
 // defaults, which keep what the connection's startup packet set (pgx's
 // RuntimeParams) and the role's and database's ALTER ... SET; a SET the
 // pool's AfterConnect ran is undone.
 const resetSQL = `CLOSE ALL; UNLISTEN *; SELECT pg_catalog.pg_advisory_unlock_all();
-DISCARD PLANS; DISCARD TEMP; DISCARD SEQUENCES; RESET ALL;`
+DISCARD TEMP; DISCARD SEQUENCES; RESET ALL;`
 
 // stopBackupSQL ends a backup the query started (pg_backup_start, session
 // state that survives everything else) and then fails, so that the rest of
@@ -638,7 +799,14 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 			pg.Frontend().SetMaxBodyLen(e.maxMessage(conn))
 		}
 	}()
-	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v, vres)
+	var stmts *catalogStatements
+	if v != nil {
+		// Prepared once per connection: planning them is most of their cost.
+		if stmts, err = prepareCatalog(qctx, conn, v, vres); err != nil {
+			return nil, fail("begin", err), false
+		}
+	}
+	s, op, err := begin(qctx, pg, e.cfg, qc, sql, v, vres, stmts, &e.catalog)
 	if s != nil && err != nil { // a look-alike: refused before the plan
 		e.cfg.logger.DebugContext(ctx, "execute: look-alike refused", "sql", sql, "err", err)
 		backstop.Stop()

@@ -215,7 +215,10 @@
 // policy refuses; see below), V026 system column (xmin, xmax, cmin, cmax, tableoid)
 // without WithSystemColumns(true), V027 the server's plan is over the plan
 // budget (CheckPlan, WithPlanBudget), V028 an operator that does not check
-// for interrupts on a value the query builds or collects, V030 rewrite did
+// for interrupts on a value the query builds or collects, V029 the query
+// depends on what an untrusted role can change after the check (a cast
+// from or to its type, a relation that cannot be locked, a name the server
+// resolves elsewhere; see Pinning), V030 rewrite did
 // not re-validate.
 //
 // Lint (SeverityWarning unless noted; off with WithLint(false)): L001
@@ -390,9 +393,52 @@
 // function's): the deparser prints the built-in by its bare name whenever
 // the look-alike would not win for its argument types, so the names the
 // query writes are judged before the EXPLAIN only. What a trusted function
-// runs inside is not judged. Open: catalog lookups read the latest committed
-// catalog, so a look-alike created after the check passed (while the
-// EXPLAIN waits for a lock the tenant holds on its own table) is resolved
-// by the query; give tenants no CREATE on the schemas of the search path
-// until the check runs between parse analysis and planning.
+// runs inside is not judged.
+//
+// # Pinning
+//
+// Catalog lookups read the latest committed catalog, not the transaction's
+// snapshot, so nothing a check finds holds when the server analyses the
+// query a moment later: a tenant that holds a lock on its own table makes
+// the engine wait after the check, creates div_01.reverse(varchar)
+// meanwhile, and the query would resolve to it. Pin (PinQuery, Pin) closes
+// that window; Explain and the executor run it first, in the request's
+// transaction under its search path and role:
+//
+//   - the relations and the non-built-in types the query names are resolved
+//     by the server (to_regclass, to_regtype) and written qualified into the
+//     text that runs (Pin.SQL; a bare name resolving elsewhere than the
+//     validator's table list says is refused, V029);
+//   - the query then runs under Pin.SearchPath: pg_catalog, then the schemas
+//     of the request's path in which only trusted roles (superusers, the
+//     database's owner, pg_database_owner) can create anything, then
+//     pg_temp; a tenant's function, aggregate or operator cannot be found
+//     by its bare name, whenever it is created;
+//   - a relation whose owner is not trusted is read only by a request
+//     running as that owner: its owner can attach code to it (an index
+//     expression the planner folds, statistics, a child table, a policy)
+//     with no lock a read-only role may take stopping it, and that code
+//     would run with the request role's privileges; as any other role the
+//     query is refused (V029), also where a view or policy reaches it;
+//   - the relations of an untrusted schema or owner are locked (Pin.Lock,
+//     ACCESS SHARE, which CREATE OR REPLACE VIEW, CREATE POLICY and ALTER
+//     TABLE wait for) before the objects query reads their definitions; a
+//     role that may read only some columns of one cannot lock it, and the
+//     query is refused (V029);
+//   - CREATE CAST takes no lock, so an explicit cast from or to a type an
+//     untrusted role other than the request's owns (an enum, a domain, a table's row type) is
+//     refused (V029) in every spelling (x::t, CAST, text(x), through a
+//     subquery or CTE column); a string literal cast to such an enum runs
+//     its input function, not a cast, and is allowed, as are comparisons
+//     and sorting on it. Implicit casts are not refused: where a tenant
+//     adds one after the check, analysis either resolved without it (an
+//     exact or polymorphic match, which the new cast does not outrank) or
+//     failed at the EXPLAIN, so the query never ran.
+//
+// The look-alike query then runs under the pinned path, which holds only
+// trusted schemas: its rows change only by what their owners create, and
+// Explain and the executor keep them for LookalikeTTL. Not pinned: a query
+// checked with the plan alone (no parse, no sites), and a function added
+// by WithFunctions that lives in an untrusted schema (it is not on the
+// pinned path; qualify it).
 package validate

@@ -60,6 +60,7 @@ func (f explainOptionFunc) applyExplain(c *explainConfig) { f(c) }
 type explainConfig struct {
 	concurrency int
 	timeout     time.Duration
+	role        string
 }
 
 // Explain defaults.
@@ -67,6 +68,15 @@ const (
 	DefaultExplainConcurrency = 4
 	DefaultExplainTimeout     = 2 * time.Second
 )
+
+// AsRole explains as role (set_config('role', role, true) in each EXPLAIN's
+// transaction), the role the query will run as: privileges, row-level
+// security and pinning (a relation of an untrusted owner is read only by
+// that owner) are judged for it. The pool's login role must be a member of
+// role. "" is the login role.
+func AsRole(role string) ExplainOption {
+	return explainOptionFunc(func(c *explainConfig) { c.role = role })
+}
 
 // Concurrency bounds how many candidates are explained at once
 // (default DefaultExplainConcurrency).
@@ -128,7 +138,7 @@ func (v *Validator) Explain(ctx context.Context, db DBTX, sqls []string, opts ..
 		wg.Add(1)
 		go func(r *ExplainResult) {
 			defer func() { <-sem; wg.Done() }()
-			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath))
+			v.explainOne(ctx, db, r, cfg.timeout, searchPathSetting(v.cfg.searchPath), cfg.role)
 		}(&out[i])
 	}
 	wg.Wait()
@@ -146,7 +156,7 @@ func searchPathSetting(path []string) string {
 	return strings.Join(append(parts, "pg_temp"), ", ")
 }
 
-func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath string) {
+func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, timeout time.Duration, searchPath, role string) {
 	fail := func(err error) {
 		r.Err = err
 		r.Message = err.Error()
@@ -180,29 +190,58 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	defer end()
 	// The validator lexes string literals the standard way; so must the
 	// server, whatever the session says, or 'a\' would end elsewhere.
+	// jit off: the catalog checks' plans would be compiled (hundreds of
+	// milliseconds each), and an EXPLAIN compiles nothing. Their statements
+	// are prepared once per connection (pgx's statement cache), with
+	// generic plans: planning them costs more than running them.
 	if _, err := tx.Exec(cctx, "SELECT set_config('statement_timeout', $1, true), set_config('search_path', $2, true), "+
-		"set_config('standard_conforming_strings', 'on', true)",
+		"set_config('standard_conforming_strings', 'on', true), set_config('jit', 'off', true), "+
+		"set_config('plan_cache_mode', 'force_generic_plan', true)",
 		fmt.Sprint(timeout.Milliseconds()), searchPath); err != nil {
 		fail(fmt.Errorf("validate: explain: set timeout and search path: %w", err))
 		return
 	}
-	// Before the planner folds a look-alike on constants: the catalog check,
-	// under the same search path and role.
-	look, err := v.lookalikes(cctx, tx, r.Validation)
-	if err != nil {
+	if role != "" {
+		// The role is set last: set_config takes the name itself.
+		if _, err := tx.Exec(cctx, "SELECT pg_catalog.set_config('role', $1, true)", pgx.QueryExecModeExec, role); err != nil {
+			fail(fmt.Errorf("validate: explain: set role: %w", err))
+			return
+		}
+	}
+	refused := func(err error) bool {
 		var ve *Error
 		if errors.As(err, &ve) {
 			ve.SQL = r.SQL
 			r.Err, r.Message, r.Validation = err, err.Error(), nil
-			return
+			return true
 		}
-		fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
+		return false
+	}
+	// Pin the query's name resolution (pin.go), then, before the planner
+	// folds a look-alike on constants, the catalog check under the pinned
+	// path and the same role.
+	pin, err := v.pin(cctx, tx, r.Validation)
+	if err != nil {
+		if !refused(err) {
+			fail(fmt.Errorf("validate: explain: pin: %w", err))
+		}
+		return
+	}
+	look, err := v.lookalikes(cctx, tx, fmt.Sprintf("%p", db), r.Validation, pin)
+	if err != nil {
+		if !refused(err) {
+			fail(fmt.Errorf("validate: explain: look-alike check: %w", err))
+		}
 		return
 	}
 	// QueryExecModeExec uses the extended protocol, which refuses more than
 	// one statement, without filling the prepared statement cache.
 	var plan []byte
-	if err := tx.QueryRow(cctx, explainPrefix+r.SQL, pgx.QueryExecModeExec).Scan(&plan); err != nil {
+	if err := tx.QueryRow(cctx, explainPrefix+pin.SQL, pgx.QueryExecModeExec).Scan(&plan); err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Position > int32(len(explainPrefix)) {
+			pe.Position = int32(pin.Position(int(pe.Position)-len(explainPrefix)) + len(explainPrefix))
+		}
 		fail(fmt.Errorf("validate: explain: %w", err))
 		return
 	}
@@ -234,23 +273,73 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 	r.PlanRows = parsed[0].Plan.PlanRows
 }
 
-// lookalikes runs the look-alike check of res in tx: LookalikeQuery, then
-// LookalikeObjectsQuery where the database holds user functions.
-func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lookalikes, error) {
-	sql, params := v.LookalikeQuery(res)
-	found, err := catalogRows(ctx, tx, sql, params)
+// pin runs PinQuery in tx, locks what Pin says and sets the pinned
+// search path.
+func (v *Validator) pin(ctx context.Context, tx pgx.Tx, res *Result) (*Pin, error) {
+	sql, params := v.PinQuery(res)
+	args := []any{pgx.QueryExecModeCacheStatement}
+	for _, p := range params {
+		args = append(args, p)
+	}
+	rows, err := tx.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
-	l, err := v.CheckLookalikes(res, found)
-	if err != nil || !l.NeedsObjects() {
-		return l, err
-	}
-	sql, params = v.LookalikeObjectsQuery(res)
-	if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
+		var kind, i, a, b string
+		err := row.Scan(&kind, &i, &a, &b)
+		return []string{kind, i, a, b}, err
+	})
+	if err != nil {
 		return nil, err
 	}
-	if _, err := v.CheckLookalikes(res, found); err != nil {
+	p, err := v.Pin(res, found)
+	if err != nil {
+		return nil, err
+	}
+	if p.Lock != "" {
+		if _, err := tx.Exec(ctx, p.Lock, pgx.QueryExecModeExec); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := tx.Exec(ctx, "SELECT pg_catalog.set_config('search_path', $1, true)", pgx.QueryExecModeExec, p.SearchPath); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// lookalikes runs the look-alike check of res in tx: LookalikeQuery (its
+// rows kept per database handle dbKey and pinned path for LookalikeTTL),
+// then the objects query of the pinned relations where the database holds
+// user functions, views, policies or domain constraints.
+func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, dbKey string, res *Result, pin *Pin) (*Lookalikes, error) {
+	key := dbKey + "\x00" + pin.SearchPath
+	found, ok := v.looks.Get(key)
+	if !ok {
+		sql, params := v.LookalikeQuery(res)
+		var err error
+		if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+			return nil, err
+		}
+		v.looks.Put(key, found)
+	}
+	l, err := v.CheckLookalikes(res, found)
+	if err != nil || !pin.NeedsObjects() {
+		return l, err
+	}
+	sql, params := v.PinnedObjectsQuery(pin)
+	okey := key + "\x00" + strings.Join(params, "\x00")
+	found, ok = v.objects.Get(okey)
+	if !ok {
+		if found, err = catalogRows(ctx, tx, sql, params); err != nil {
+			return nil, err
+		}
+	}
+	ol, err := v.CheckLookalikes(res, found)
+	if !ok && ol.Reusable() {
+		v.objects.Put(okey, found) // only trusted owners can change it
+	}
+	if err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -258,7 +347,7 @@ func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, res *Result) (*Lo
 
 // catalogRows runs one of the look-alike check's queries.
 func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([][]string, error) {
-	args := []any{pgx.QueryExecModeExec}
+	args := []any{pgx.QueryExecModeCacheStatement}
 	for _, p := range params {
 		args = append(args, p)
 	}

@@ -134,6 +134,7 @@ const (
 	CodeSystemColumn    = "V026" // a system column (xmin, xmax, cmin, cmax, tableoid) without WithSystemColumns(true)
 	CodeBudget          = "V027" // the server's plan is estimated beyond the plan budget (rows, bytes, hash table size or cost; WithPlanBudget)
 	CodeOperand         = "V028" // an operator that does not check for interrupts (array &&, @>, jsonb @>, numeric % ^ ...) on a value the query builds or collects
+	CodeMutable         = "V029" // the query depends on what a role other than the database's owners can change after the check: a relation that cannot be locked, a cast from or to a type such a role owns, a relation the server resolves elsewhere than the validator checked
 	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
 )
 
@@ -168,7 +169,7 @@ func Unsafe(code string) bool {
 	switch code {
 	case CodeMultiple, CodeNotSelect, CodeDataModifying, CodeSelectInto, CodeLocking, CodeUnsupported, CodeParam,
 		CodeFuncDenied, CodeFuncNotAllowed, CodeSystemCatalog, CodeFuncNotation, CodePlan,
-		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeLookalike, CodeSystemColumn, CodeBudget, CodeOperand:
+		CodeRecursion, CodeSeries, CodeStringBomb, CodeCrossJoin, CodeTooLarge, CodeLookalike, CodeSystemColumn, CodeBudget, CodeOperand, CodeMutable:
 		return true
 	}
 	return false

@@ -17,11 +17,19 @@ type uses struct {
 	own   map[string]bool    // every function name and operator symbol written, bare or qualified
 	rels  map[[2]string]bool // relations: schema (as resolved), name
 	types map[[2]string]bool // types named: schema as written ("" when bare), name
+
+	// What pinning (pin.go) resolves on the server and checks.
+	relSites  []relSite
+	typeSites []typeSite
+	casts     []castSite
+	ranges    map[string]bool // names and aliases of range items
+	derived   bool            // a CTE, subquery, function or aliased join in FROM: columns may be renamed
+	base      int             // where Result.SQL starts in the text the sites' locations count in
 }
 
 func newUses() *uses {
 	return &uses{calls: map[string]bool{}, ops: map[string]bool{}, own: map[string]bool{},
-		rels: map[[2]string]bool{}, types: map[[2]string]bool{}}
+		rels: map[[2]string]bool{}, types: map[[2]string]bool{}, ranges: map[string]bool{}}
 }
 
 // notation records the names of t.f and (x).f: PostgreSQL calls f(t) when
@@ -62,7 +70,17 @@ type Lookalikes struct {
 	// objects: the database holds user functions or operators, so the
 	// objects the query reaches must be checked (LookalikeObjectsQuery).
 	objects bool
+	// untrusted: the objects query reached a relation or type of an
+	// untrusted schema or owner (Reusable).
+	untrusted bool
 }
+
+// Reusable reports, for the rows of an objects query (LookalikeObjectsQuery,
+// PinnedObjectsQuery) that CheckLookalikes read, whether every relation
+// and type they reached belongs to a trusted owner in a trusted schema:
+// then only those owners can change what the rows say, and they may be
+// kept for LookalikeTTL.
+func (l *Lookalikes) Reusable() bool { return l != nil && !l.untrusted }
 
 // NeedsObjects reports whether LookalikeObjectsQuery must run too: the
 // database holds a user function or operator, a view, a policy or a
@@ -169,7 +187,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 	if res != nil && res.uses != nil {
 		l.own = res.uses.own
 	}
-	var objects, defs []string
+	var objects, defs, foreign []string
 	for _, r := range rows {
 		if len(r) != 3 {
 			return nil, fmt.Errorf("validate: look-alike check: %d columns, want 3", len(r))
@@ -183,6 +201,11 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 			objects = append(objects, r[2]+" calls "+r[1])
 		case "objects":
 			l.objects = true
+		case "untrusted":
+			l.untrusted = true
+		case "foreign":
+			foreign = append(foreign, fmt.Sprintf("the query reaches %s, which belongs to a role other than the database's owners, "+
+				"who can attach code to it that would run with this role's privileges; run the request as its owner", r[1]))
 		case "definition":
 			objects = append(objects, "")
 			defs = append(defs, v.definitionIssues(r[1], r[2])...)
@@ -222,7 +245,7 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 		}
 	}
 	msgs = append(msgs, defs...)
-	if len(msgs) == 0 {
+	if len(msgs) == 0 && len(foreign) == 0 {
 		return l, nil
 	}
 	sql := ""
@@ -230,7 +253,12 @@ func (v *Validator) CheckLookalikes(res *Result, rows [][]string) (*Lookalikes, 
 		sql = res.SQL
 	}
 	v.cfg.logger.Debug("validate: look-alikes on the search path", "issues", len(msgs))
-	return l, &Error{SQL: sql, Issues: lookalikeIssues(msgs)}
+	issues := lookalikeIssues(msgs)
+	slices.Sort(foreign)
+	for _, m := range slices.Compact(foreign) {
+		issues = append(issues, Issue{Code: CodeMutable, Severity: SeverityError, Message: m, Location: -1})
+	}
+	return l, &Error{SQL: sql, Issues: issues}
 }
 
 func funcShadowMessage(obj, name string) string {
@@ -313,14 +341,22 @@ WHERE p.pronamespace {=} ANY (path.oids) GROUP BY p.proname
 UNION ALL SELECT 'operator', o.oprname::pg_catalog.text, pg_catalog.min(` + opWhat + `)
 FROM path, uops o JOIN pg_catalog.pg_namespace n ON n.oid {=} o.oprnamespace
 WHERE o.oprnamespace {=} ANY (path.oids) GROUP BY o.oprname
-UNION ALL SELECT 'objects', '', '' WHERE EXISTS (SELECT FROM uprocs) OR EXISTS (SELECT FROM uops)
+UNION ALL SELECT 'objects', '', '' WHERE ` + objectsExist)
+
+// objectsExist tells whether the database holds a user function or
+// operator at all (else no view, policy, index, cast or domain can call
+// one), or a view, policy or domain constraint of its own (whose text may
+// call a built-in the policy refuses, definitions.go). su is the
+// superusers.
+var objectsExist = `(EXISTS (SELECT FROM supers su, pg_catalog.pg_proc p WHERE ` + userProc + `)
+	OR EXISTS (SELECT FROM supers su, pg_catalog.pg_operator o WHERE ` + userOp + `)
 	OR EXISTS (SELECT FROM pg_catalog.pg_policy)
 	OR EXISTS (SELECT FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid {=} r.ev_class WHERE ` + userNamespace("c.relnamespace") + `)
 	OR EXISTS (SELECT FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
-		WHERE ` + userNamespace("t.typnamespace") + `)`)
+		WHERE ` + userNamespace("t.typnamespace") + `))`
 
 // objectsSQL is LookalikeObjectsQuery's query.
-var objectsSQL = sqlText(lookalikeCTEs + `,
+var objectsSQL = sqlText(lookalikeCTEs + `, ` + trustedRolesCTE + `,
 rels(oids) AS (
 	SELECT ARRAY(SELECT c.oid FROM path, pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid {=} c.relnamespace
 		JOIN ROWS FROM (pg_catalog.unnest($1::pg_catalog.text[]), pg_catalog.unnest($2::pg_catalog.text[])) AS q(s, r)
@@ -383,7 +419,22 @@ UNION ALL SELECT 'definition', pg_catalog.pg_get_expr(p.polqual, p.polrelid), c.
 JOIN pg_catalog.pg_policy p ON p.oid {=} c.obj WHERE c.cls {=} 3256 AND p.polqual IS NOT NULL
 UNION ALL SELECT 'definition', pg_catalog.pg_get_expr(k.conbin, 0), c.what FROM callers c
 JOIN pg_catalog.pg_constraint k ON k.oid {=} c.obj JOIN pg_catalog.pg_type t ON t.oid {=} k.contypid
-WHERE c.cls {=} {pg_constraint} AND k.conbin IS NOT NULL AND ` + userNamespace("t.typnamespace"))
+WHERE c.cls {=} {pg_constraint} AND k.conbin IS NOT NULL AND ` + userNamespace("t.typnamespace") + `
+UNION ALL SELECT 'foreign', c.oid::pg_catalog.regclass::pg_catalog.text, '' FROM tr, relset x, pg_catalog.pg_class c
+	WHERE c.oid {=} ANY (x.oids) AND NOT c.relowner {=} ANY (tr.oids)
+	AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r WHERE r.oid {=} c.relowner AND r.rolname {=} CURRENT_USER)
+UNION ALL SELECT 'untrusted', '', '' FROM tr WHERE EXISTS (SELECT FROM relset x, pg_catalog.pg_class c
+	WHERE c.oid {=} ANY (x.oids) AND NOT (c.relowner {=} ANY (tr.oids) AND ` + trustedNS("c.relnamespace") + `))
+	OR EXISTS (SELECT FROM typeset y, pg_catalog.pg_type t
+	WHERE t.oid {=} ANY (y.oids) AND NOT (t.typowner {=} ANY (tr.oids) AND ` + trustedNS("t.typnamespace") + `))`)
+
+// trustedNS tells a schema (col) in which only the trusted roles (tr.oids,
+// trustedRolesCTE) can create objects.
+func trustedNS(col string) string {
+	return `(` + col + ` {=} 11 OR EXISTS (SELECT FROM pg_catalog.pg_namespace n WHERE n.oid {=} ` + col + `
+	AND n.nspowner {=} ANY (tr.oids) AND NOT EXISTS (SELECT FROM pg_catalog.pg_roles r
+	WHERE NOT r.oid {=} ANY (tr.oids) AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE'))))`
+}
 
 // userNamespace tells a schema other than pg_catalog and
 // information_schema, whose views and domains are the server's.

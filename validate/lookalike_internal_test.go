@@ -16,7 +16,7 @@ import (
 // pg_catalog (relations: or is one of its own CTEs), so none can resolve to
 // a tenant's object.
 func TestLookalikeQueryQualified(t *testing.T) {
-	for _, sql := range []string{lookalikeSQL, objectsSQL} {
+	for _, sql := range []string{lookalikeSQL, objectsSQL, pinSQL} {
 		checkQualified(t, sql)
 	}
 }

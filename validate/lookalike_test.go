@@ -16,8 +16,10 @@ import (
 )
 
 // TestLookalikesExplain: a tenant's look-alikes in div_01 (and public) never
-// run during Explain: every attack is refused with V025 before the server
-// plans it, and no result or error holds the marker or the secret. Each
+// run during Explain: the ones found by name on the path are pinned out of
+// it (the built-in is planned), the others are refused with V025 or V029
+// before the server plans the query, and no result or error holds the
+// marker or the secret. Each
 // attack is first shown to leak the secret when run as the engine under
 // the tenant's search path, and to pass the validator's static policy.
 func TestLookalikesExplain(t *testing.T) {
@@ -33,9 +35,16 @@ func TestLookalikesExplain(t *testing.T) {
 		}
 		r := v.Explain(context.Background(), pool, []string{a.SQL})[0]
 		var ve *validate.Error
-		if !errors.As(r.Err, &ve) || !ve.Has(validate.CodeLookalike) || r.Validation != nil ||
-			!strings.Contains(r.Message, a.Object) {
-			t.Errorf("%s: got %v, want a V025 refusal naming %s", a.Name, r.Err, a.Object)
+		refused := errors.As(r.Err, &ve) && (ve.Has(validate.CodeLookalike) || ve.Has(validate.CodeMutable)) && r.Validation == nil
+		switch {
+		case a.OnPath():
+			// Pinned off the path: refused for another object of the
+			// relation read, or planned with the built-in.
+			if !refused && r.Err != nil {
+				t.Errorf("%s: got %v, want the plan of the built-in or a V025/V029 refusal", a.Name, r.Err)
+			}
+		case !refused || (ve.Has(validate.CodeLookalike) && !strings.Contains(strings.ReplaceAll(r.Message, "div_01.", ""), strings.ReplaceAll(a.Object, "div_01.", ""))):
+			t.Errorf("%s: got %v, want a V029 refusal or a V025 naming %s", a.Name, r.Err, a.Object)
 		}
 		for _, s := range []string{r.Message, string(r.Plan)} {
 			if lookalikes.Leaked(s) {
@@ -150,19 +159,26 @@ func TestLookalikesInPlan(t *testing.T) {
 // TestLookalikesQualified: with the look-alikes planted, a call qualified
 // with the tenant's schema is refused by the static policy (V011), the same
 // call qualified with pg_catalog (functions, OPERATOR(pg_catalog.=)) is
-// planned, and the bare spelling of a shadowed name is refused (V025)
-// even where, as here on a text column, the built-in would win: the check
-// judges names, the server's choice among them is not asked.
+// planned, and so is the bare spelling of a shadowed name: the query runs
+// under the trusted schemas only (validate.Pin), where the tenant's
+// look-alikes are not, so the server can only resolve it to the built-in.
 func TestLookalikesQualified(t *testing.T) {
-	pool := lookalikes.New(t).Pool(t)
-	v := validate.New(validate.WithSearchPath("div_01", "public"))
+	f := lookalikes.New(t)
+	// A superuser's copy of plain, in a schema only the owners can create
+	// in (the tenant's own tables are refused outright, V029).
+	pgtest.Exec(t, f.AdminDSN, `CREATE SCHEMA app; CREATE TABLE app.plain AS SELECT * FROM div_01.plain;
+GRANT USAGE ON SCHEMA app TO `+f.Engine+`; GRANT SELECT ON app.plain TO `+f.Engine)
+	pool := f.Pool(t)
+	v := validate.New(validate.WithSearchPath("app", "div_01", "public"))
 	for _, c := range []struct{ sql, code string }{
 		{"SELECT div_01.lower(name) AS x FROM plain", validate.CodeFuncNotAllowed},
+		{"SELECT id FROM div_01.plain", validate.CodeMutable},
 		{`SELECT "div_01"."lower"(name) AS x FROM plain`, validate.CodeFuncNotAllowed},
 		{"SELECT id FROM plain WHERE name OPERATOR(div_01.=) 'Ann'", validate.CodeFuncNotAllowed},
 		{"SELECT pg_catalog.lower(name) AS x, PG_CATALOG.UPPER(name) AS y FROM plain WHERE name OPERATOR(pg_catalog.=) 'Ann'", ""},
-		{"SELECT id FROM plain WHERE name = 'Ann'", validate.CodeLookalike},
-		{"SELECT lower(name) AS x FROM plain", validate.CodeLookalike},
+		{"SELECT id FROM plain WHERE name = 'Ann'", ""},
+		{"SELECT lower(name) AS x FROM plain", ""},
+		{`SELECT "lower"(name) AS x, U&"\0075pper"(name) AS y FROM plain WHERE name = ANY ('{Ann}') AND name || 'x' LIKE 'A%'`, ""},
 	} {
 		r := v.Explain(context.Background(), pool, []string{c.sql})[0]
 		var ve *validate.Error
@@ -219,5 +235,30 @@ func TestLookalikesObjectsGate(t *testing.T) {
 	pgtest.Exec(t, dsn, "CREATE SCHEMA other; CREATE FUNCTION other.f(int) RETURNS int LANGUAGE sql AS 'SELECT $1'")
 	if !needs() {
 		t.Error("a user function outside the path does not call for the objects query")
+	}
+}
+
+// TestExplainAsRole: Explain judges a candidate for the role the query
+// will run as. The tenant's own table, explained as the engine, is refused
+// (V029: its owner can attach code that would run with the engine's
+// privileges); explained as the tenant (its owner), it is planned, pinned:
+// the tenant's look-alike of lower is not on the path the plan resolves.
+func TestExplainAsRole(t *testing.T) {
+	f := lookalikes.New(t)
+	pgtest.Exec(t, f.AdminDSN, "GRANT "+f.Tenant+" TO "+f.Engine)
+	pool := f.Pool(t)
+	v := validate.New(validate.WithSearchPath("div_01", "public"))
+	const sql = "SELECT lower(name) AS x FROM plain"
+	r := v.Explain(context.Background(), pool, []string{sql})[0]
+	var ve *validate.Error
+	if !errors.As(r.Err, &ve) || !ve.Has(validate.CodeMutable) {
+		t.Errorf("as the engine: %v, want V029", r.Err)
+	}
+	r = v.Explain(context.Background(), pool, []string{sql}, validate.AsRole(f.Tenant))[0]
+	if r.Err != nil || !strings.Contains(string(r.Plan), "lower") || strings.Contains(string(r.Plan), "div_01.lower") {
+		t.Errorf("as the owner: %v, plan %s", r.Err, r.Plan)
+	}
+	if r := v.Explain(context.Background(), pool, []string{sql}, validate.AsRole("no_such_role_x"))[0]; r.Err == nil {
+		t.Error("an unknown role was accepted")
 	}
 }

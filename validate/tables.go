@@ -28,6 +28,9 @@ func (c *checker) rangeVar(r *pg.RangeVar) {
 		return
 	}
 	if r.Schemaname == "" && c.isCTE(r.Relname) {
+		if !c.plan {
+			c.uses.rangeItem(r.Relname, r.Alias, true)
+		}
 		return
 	}
 	schema, ok := c.resolve(r.Schemaname, r.Relname)
@@ -41,6 +44,14 @@ func (c *checker) rangeVar(r *pg.RangeVar) {
 	}
 	c.tables[schema+"."+r.Relname] = true
 	c.uses.rels[[2]string{schema, r.Relname}] = true
+	if !c.plan {
+		site := relSite{loc: int(r.Location), schema: r.Schemaname, name: r.Relname}
+		if r.Schemaname == "" && c.cfg.tables != nil {
+			site.checked = schema
+		}
+		c.uses.relSites = append(c.uses.relSites, site)
+		c.uses.rangeItem(r.Relname, r.Alias, false)
+	}
 }
 
 // resolve finds the schema of a relation. It returns "" after reporting a

@@ -98,6 +98,7 @@ func (c *checker) typeName(t *pg.TypeName) {
 		// were judged on its own tree.
 		return
 	}
+	c.uses.typeSites = append(c.uses.typeSites, typeSite{loc: int(t.Location), schema: schema, name: name})
 	c.userType(schema, name, elem, display)
 }
 

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/ttlcache"
 	"github.com/pganalyze/pg_query_go/v6/parser"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -19,6 +21,10 @@ import (
 // Validator checks SQL queries. It is safe for concurrent use.
 type Validator struct {
 	cfg *config
+	// looks keeps the look-alike query's rows per database handle and
+	// pinned search path, objects the objects query's where all it reached
+	// is trusted, for LookalikeTTL (Explain).
+	looks, objects *ttlcache.Cache[[][]string]
 }
 
 // New returns a Validator. With no options it denies the system catalogs,
@@ -31,7 +37,7 @@ func New(opts ...Option) *Validator {
 			o.apply(cfg)
 		}
 	}
-	return &Validator{cfg: cfg}
+	return &Validator{cfg: cfg, looks: ttlcache.New[[][]string](LookalikeTTL, 64), objects: ttlcache.New[[][]string](LookalikeTTL, 1024)}
 }
 
 // Result describes an accepted query.
@@ -74,6 +80,7 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 		return nil, v.rejected(sql, c)
 	}
 	if !c.needsLimitRewrite(c.top) {
+		c.uses.base = statementOffset(sql, tree)
 		return c.result(statementText(sql, tree)), nil
 	}
 	if appendable && c.top.LimitCount == nil {
@@ -111,7 +118,9 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 			return nil, v.rewriteFailed(sql, c.issues, "the normalized form of the query is not stable")
 		}
 	}
-	return c.result(out), nil
+	res := c.result(out)
+	res.uses = c2.uses // the sites of out, the text that runs
+	return res, nil
 }
 
 // validateAppended validates sql with " LIMIT max" appended, in one parse.
@@ -149,6 +158,7 @@ func (v *Validator) validateAppended(sql string) (res *Result, err error, ok boo
 		return nil, v.rejected(sql, c), true
 	}
 	c.add(CodeLimitAdded, SeverityInfo, -1, "LIMIT %d added", v.cfg.maxLimit)
+	c.uses.base = statementOffset(text, tree)
 	return c.result(statementText(text, tree)), nil, true
 }
 
@@ -179,6 +189,16 @@ func statementText(sql string, tree *pg.ParseResult) string {
 		end = start + n
 	}
 	return strings.TrimSpace(sql[start:end])
+}
+
+// statementOffset is where statementText's text starts in sql: the tree's
+// locations are offsets in sql.
+func statementOffset(sql string, tree *pg.ParseResult) int {
+	start := int(tree.Stmts[0].StmtLocation)
+	if start < 0 || start > len(sql) {
+		start = 0
+	}
+	return start + len(sql[start:]) - len(strings.TrimLeft(sql[start:], " \t\n\v\f\r"))
 }
 
 func (c *checker) result(sql string) *Result {

@@ -188,10 +188,25 @@ func (c *checker) walk(m proto.Message) {
 		c.rangeVar(x)
 	case *pg.FuncCall:
 		c.funcCall(x)
+		if qn := splitName(x.Funcname); !c.plan && len(x.Args) == 1 && (qn.schema == "" || qn.schema == "pg_catalog") &&
+			builtinTypes[qn.name] {
+			c.uses.castUse(int(x.Location), x.Args[0], nil) // text(x) is a cast when no function text(x) exists
+		}
 	case *pg.TypeName:
 		c.typeName(x)
 	case *pg.TypeCast:
 		c.textCast(x)
+		if !c.plan {
+			c.uses.castUse(int(x.Location), x.Arg, x.TypeName)
+		}
+	case *pg.RangeSubselect:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.RangeFunction:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.RangeTableFunc:
+		c.uses.rangeItem("", x.Alias, true)
+	case *pg.JsonTable:
+		c.uses.rangeItem("", x.Alias, true)
 	case *pg.A_Expr:
 		if operatorKinds[x.Kind] {
 			c.operator(x.Name)
@@ -205,6 +220,9 @@ func (c *checker) walk(m proto.Message) {
 			c.uses.ops["="] = true // CASE x WHEN v compares with =
 		}
 	case *pg.JoinExpr:
+		if x.Alias != nil {
+			c.uses.rangeItem("", x.Alias, true)
+		}
 		if x.IsNatural || len(x.UsingClause) > 0 {
 			c.uses.ops["="] = true
 		}
@@ -310,6 +328,7 @@ func (c *checker) withClause(w *pg.WithClause) {
 		}
 		c.children(cte, "ctequery")
 		scope[cte.Ctename] = true
+		c.uses.rangeItem(cte.Ctename, nil, true)
 	}
 }
 

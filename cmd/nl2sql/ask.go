@@ -25,8 +25,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	s.fs.Var(&prevSQL, "previous-sql", "the SQL that answered the --previous-question of the same position")
 	s.workloadFlag()
 	s.calibratorFlag()
-	minConf := s.fs.Float64("min-confidence", 0, "abstain (exit 3, the query not run) when the answer's confidence is below this")
-	uncertain := s.fs.Float64("uncertain-below", nl2sql.DefaultUncertainBelow, "print an answer whose confidence is below this with a caveat")
+	verdicts := s.verdictFlags("abstain (exit 3, the query not run) when the answer's confidence is below this", "print an answer whose confidence is below this with a caveat")
 	s.batchFlag(`batch mode: read {"id","question","evidence","scope","previous":[{"question","sql"}]} lines from FILE (- for stdin), write one result per line`)
 	in, err := s.parseInput(args, questionInput)
 	if err != nil {
@@ -46,8 +45,11 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if model == nil && !*dryRun {
 		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout),
-		nl2sql.WithMinConfidence(*minConf), nl2sql.WithUncertainBelow(*uncertain)}
+	thresholds, err := verdicts()
+	if err != nil {
+		return err
+	}
+	opts := append([]nl2sql.Option{nl2sql.WithMaxRows(max(*maxRows, 1)), nl2sql.WithTimeout(lf.Timeout)}, thresholds...)
 	var spin *spinner
 	if isTerminal(stderr) && s.jsonl == "" {
 		// One question: show what it waits for while the model works.
@@ -127,6 +129,20 @@ func rowCount(n int) string {
 		return "1 row"
 	}
 	return strconv.Itoa(n) + " rows"
+}
+
+// verdictFlags adds --min-confidence and --uncertain-below (with their
+// help texts) and returns the engine options they set, once parsed; a
+// minimum outside 0..1 or a negative threshold is a usage error.
+func (s *sub) verdictFlags(minHelp, uncertainHelp string) func() ([]nl2sql.Option, error) {
+	minConf := s.fs.Float64("min-confidence", 0, minHelp)
+	uncertain := s.fs.Float64("uncertain-below", nl2sql.DefaultUncertainBelow, uncertainHelp)
+	return func() ([]nl2sql.Option, error) {
+		if *minConf < 0 || *minConf > 1 || *uncertain < 0 {
+			return nil, usageErr("--min-confidence must be within 0..1 (got %g), --uncertain-below not negative (got %g)", *minConf, *uncertain)
+		}
+		return []nl2sql.Option{nl2sql.WithMinConfidence(*minConf), nl2sql.WithUncertainBelow(*uncertain)}, nil
+	}
 }
 
 // exitAbstained is the exit status of an abstention (ErrLowConfidence).

@@ -13,7 +13,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/console"
 )
 
-const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE]
+const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE] [--min-confidence P] [--uncertain-below P]
 
 Serve the web console: ask, why this query, check and run SQL, schema,
 retrieval and teach. It listens on loopback unless --addr says otherwise;
@@ -31,6 +31,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s.fs.Var(&allow, "allow-host", "without --auth-token, a host name the console answers besides loopback (repeatable; the --addr host is allowed)")
 	token := s.fs.String("auth-token", "", "require this token (default $NL2SQL_AUTH_TOKEN; none: no authentication)")
 	budget := s.fs.Int64("result-budget", console.DefaultResultBudget, "bytes of results the console keeps for paging, charts and teaching (a large one keeps its first page)")
+	verdicts := s.verdictFlags("abstain (show why and the alternatives, the query not run) when an answer's confidence is below this",
+		"show an answer whose confidence is below this as unsure (amber, with its reasons and the alternatives)")
 	pos, err := s.parse(args)
 	if err != nil {
 		return err
@@ -48,7 +50,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	eng, err := s.open(ctx, model)
+	thresholds, err := verdicts()
+	if err != nil {
+		return err
+	}
+	eng, err := s.open(ctx, model, thresholds...)
 	if err != nil {
 		return err
 	}

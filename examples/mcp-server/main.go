@@ -50,7 +50,9 @@ type flags struct {
 	maxFrame, maxDepth      int
 	noLearn                 bool
 	maxReply                int
-	httpCfg                 HTTPConfig
+	// --min-confidence, --uncertain-below: the engine's verdict thresholds.
+	minConfidence, uncertainBelow float64
+	httpCfg                       HTTPConfig
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -63,6 +65,8 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.model.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
+	fs.Float64Var(&f.minConfidence, "min-confidence", 0, "abstain when an answer's confidence is below this: nl_query returns status abstained, the reasons, the alternatives and a question for the user, and runs nothing")
+	fs.Float64Var(&f.uncertainBelow, "uncertain-below", nl2sql.DefaultUncertainBelow, "an answer whose confidence is below this is status uncertain: returned with its reasons, the alternatives and a question for the user")
 	fs.IntVar(&f.maxReply, "max-reply-bytes", defaultMaxReply, "byte budget of one nl_query or run_sql reply: rows past it are left out, and the reply says so")
 	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on ADDR (e.g. :8080) instead of stdio")
 	fs.IntVar(&f.maxFrame, "max-frame", defaultMaxFrame, "largest message in bytes: a stdio line or an HTTP request body")
@@ -86,6 +90,9 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.dsn = dsn
 	if f.maxRows < 1 {
 		return nil, errors.New("--max-rows must be positive")
+	}
+	if f.minConfidence < 0 || f.minConfidence > 1 || f.uncertainBelow < 0 {
+		return nil, errors.New("--min-confidence must be within 0..1, --uncertain-below not negative")
 	}
 	if f.maxFrame < 1 || f.maxDepth < 1 || f.maxReply < 1 {
 		return nil, errors.New("--max-frame, --max-depth and --max-reply-bytes must be positive")
@@ -130,7 +137,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		startErr = err
 		logger.Error("the database could not be reached; serving anyway, tool calls will retry it", "err", err)
 	}
-	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.model.Timeout), nl2sql.WithLogger(logger)}
+	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.model.Timeout), nl2sql.WithLogger(logger),
+		nl2sql.WithMinConfidence(f.minConfidence), nl2sql.WithUncertainBelow(f.uncertainBelow)}
 	if model != nil {
 		opts = append(opts, nl2sql.WithLLM(model))
 	}

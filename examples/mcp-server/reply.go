@@ -47,21 +47,28 @@ func preview(q QueryResult) string {
 	if len(q.Rows) == 0 {
 		return ""
 	}
+	lines, n := jsonLines(q.Rows, previewBytes)
+	head := "\nRows:\n"
+	if n < len(q.Rows) {
+		head = fmt.Sprintf("\nRows (the first %d of %d; the structured content has them all):\n", n, len(q.Rows))
+	}
+	return head + lines
+}
+
+// jsonLines is the first rows as JSON lines (HTML characters unescaped)
+// within limit bytes, and how many they are.
+func jsonLines(rows [][]any, limit int) (string, int) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	n := 0
-	for _, row := range q.Rows {
+	for _, row := range rows {
 		mark := b.Len()
-		if enc.Encode(row) != nil || b.Len() > previewBytes {
+		if enc.Encode(row) != nil || b.Len() > limit {
 			b.Truncate(mark)
 			break
 		}
 		n++
 	}
-	head := "\nRows:\n"
-	if n < len(q.Rows) {
-		head = fmt.Sprintf("\nRows (the first %d of %d; the structured content has them all):\n", n, len(q.Rows))
-	}
-	return head + b.String()
+	return b.String(), n
 }

@@ -59,9 +59,14 @@ type (
 	NLQueryOutput struct {
 		ID string `json:"id" jsonschema:"this answer's id: when the user confirms the answer, learn {id} stores its question and sql as a verified example (kept for the server's last 1000 answers, in memory)"`
 		QueryResult
-		Confidence  float64  `json:"confidence" jsonschema:"0..1, how sure the engine is of the query"`
+		Confidence  float64  `json:"confidence" jsonschema:"0..1, the calibrated probability that the answer is right"`
 		Tables      []string `json:"tables" jsonschema:"tables the query reads"`
-		Explanation string   `json:"explanation" jsonschema:"one sentence: the tables read, the row count (and which cap cut it) and the confidence"`
+		Explanation string   `json:"explanation" jsonschema:"one sentence: the tables read, the row count (and which cap cut it) and the confidence, with the status when it is not answered"`
+		// What the engine makes of the answer (verdict.go).
+		Status       string        `json:"status" jsonschema:"answered; uncertain (the confidence is below the server's uncertain threshold: show the rows as a guess with the reasons, and ask the user the clarify question or which alternative they mean); abstained (below the server's minimum: the query was not run, rows is empty: ask the user instead of answering)"`
+		Reasons      []string      `json:"reasons" jsonschema:"why the answer may not answer the question, in words to show the user (e.g. the query reads employees; the question asks about customers); empty when nothing is in doubt"`
+		Alternatives []Alternative `json:"alternatives" jsonschema:"for an uncertain or abstained answer whose candidates disagree: the other answers they gave, strongest first"`
+		Clarify      string        `json:"clarify,omitempty" jsonschema:"a question to ask the user that tells this answer from the first alternative (e.g. By order date or by requested ship date?)"`
 	}
 	DescribeSchemaInput struct {
 		Question string   `json:"question,omitempty" jsonschema:"describe the tables relevant to this question"`
@@ -139,7 +144,9 @@ func NewServer(eng *nl2sql.Engine, cfg Config) *mcp.Server {
 	}
 	h := &handlers{eng: eng, cfg: cfg, answers: newAnswers(keptAnswers)}
 	instructions := "Answers questions about a PostgreSQL database. Use describe_schema to see tables, " +
-		"nl_query to ask in plain language, run_sql to run your own read-only SELECT."
+		"nl_query to ask in plain language, run_sql to run your own read-only SELECT. " +
+		"An nl_query result has a status: when it is uncertain, show the rows as a guess with its reasons; " +
+		"when it is abstained, nothing was run; in both, ask the user its clarify question or which of its alternatives they mean."
 	if !cfg.NoLearn {
 		instructions += " When the user confirms an nl_query answer, call learn with its id; when they correct it, " +
 			"call learn with the question and the right sql: later questions use it."
@@ -238,6 +245,11 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		opts = append(opts, nl2sql.OnProgress(pr.report))
 	}
 	res, err := h.eng.Ask(ctx, in.Question, opts...)
+	if err != nil && res != nil && errors.Is(err, nl2sql.ErrLowConfidence) {
+		// An abstention is an answer the host can act on, not a failure.
+		h.cfg.Logger.InfoContext(ctx, "nl_query abstained", "question", in.Question, "confidence", res.Confidence)
+		err = nil
+	}
 	if err != nil {
 		logFailed(ctx, h.cfg.Logger, in.Question, err)
 		if down := databaseDown(err); down != nil {
@@ -248,12 +260,19 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		}
 		return nil, out, err
 	}
-	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables)}
+	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables),
+		Status: string(res.Verdict), Reasons: nonNil(res.Reasons), Clarify: res.Clarify}
 	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope})
-	fit(&out.QueryResult, &out, h.cfg.MaxReply)
+	out.Alternatives = h.alternatives(ctx, res, in.Question, in.Scope, opts)
+	if len(out.Alternatives) == 0 || out.Alternatives[0].SQL != firstAlternative(res) {
+		out.Clarify = "" // it tells the answer from an alternative not shown
+	}
+	out.Notes = append(out.Notes, fitAlternatives(out.Alternatives, h.cfg.MaxReply)...)
+	caveat := verdictText(out, !h.cfg.NoLearn)
+	fit(&out.QueryResult, &out, h.cfg.MaxReply-6*len(caveat))
 	out.Explanation = explain(out)
-	summary := withDescription(out.Explanation, out.Description)
-	if !h.cfg.NoLearn {
+	summary := withDescription(out.Explanation, out.Description) + caveat
+	if !h.cfg.NoLearn && out.Status != string(nl2sql.VerdictAbstained) {
 		summary += "\nAnswer id: " + out.ID + " (if the user confirms this answer, learn {\"id\": \"" + out.ID + "\"} remembers it)."
 	}
 	return textResult(withNotes(summary, out.Notes) + preview(out.QueryResult)), out, nil
@@ -390,7 +409,22 @@ func explain(out NLQueryOutput) string {
 	if len(out.Tables) > 0 {
 		tables = strings.Join(out.Tables, ", ")
 	}
+	switch out.Status {
+	case string(nl2sql.VerdictAbstained):
+		return fmt.Sprintf("No answer (abstained): confidence %.2f is below this server's minimum; the query (reading %s) was not run.", out.Confidence, tables)
+	case string(nl2sql.VerdictUncertain):
+		return fmt.Sprintf("Read %s; %s; confidence %.2f: uncertain.", tables, rowSummary(out.QueryResult), out.Confidence)
+	}
 	return fmt.Sprintf("Read %s; %s; confidence %.2f.", tables, rowSummary(out.QueryResult), out.Confidence)
+}
+
+// firstAlternative is the SQL of res's first alternative, which its
+// Clarify tells from the answer ("" for none).
+func firstAlternative(res *nl2sql.Result) string {
+	if len(res.Alternatives) == 0 {
+		return ""
+	}
+	return res.Alternatives[0].SQL
 }
 
 // rowSummary counts the rows and says which cap, if any, cut them.

@@ -39,6 +39,15 @@ type Attack struct {
 	Object string
 }
 
+// OnPath reports whether the attack hijacks a name the server resolves on
+// the search path (a function, aggregate or operator): pinned out of the
+// path (validate.Pin), the query may run and call the built-in. The other
+// attacks (casts, domains, views, policies, indexes) ride on objects of
+// the relations and types the query reads, and are refused.
+func (a Attack) OnPath() bool {
+	return strings.HasPrefix(a.Name, "function") || strings.HasPrefix(a.Name, "aggregate") || strings.HasPrefix(a.Name, "operator")
+}
+
 // Attacks are the queries; each calls, through its spelling, one planted
 // object. They are ordinary queries: the validator accepts every one of
 // them without the catalog check.
