@@ -1,6 +1,7 @@
 # Two commands matter on a fresh machine (see README):
 #   make demo   load the demo ERP into a throwaway PostgreSQL, run the main job on it, serve the web console
 #   make test   run every test against a throwaway PostgreSQL
+#   (make test-short: the fast tier, go test -short, needs no PostgreSQL)
 SHELL := /bin/bash
 GO    ?= go
 PGDIR ?= /tmp/nl2sql-pg-$(shell id -u)
@@ -11,7 +12,7 @@ CONSOLE_ADDR ?= 127.0.0.1:8080
 # the race detector.
 RACE_PKGS ?= . ./retrieve ./execute ./link ./plan ./generate ./validate ./llm/... ./console
 
-.PHONY: demo test bench pg-start pg-stop vet
+.PHONY: demo test test-short bench pg-start pg-stop vet
 
 demo:
 	@set -euo pipefail; \
@@ -32,16 +33,16 @@ demo:
 	echo "web console: http://$(CONSOLE_ADDR)/ (Ctrl-C stops it; the database keeps running)" >&2; \
 	bin/nl2sql serve --dsn "$$erp" --llm "$${NL2SQL_LLM:-none}" --addr "$(CONSOLE_ADDR)"
 
+# scripts/test: a header per phase (vet, the fast tier without PostgreSQL,
+# every test on PostgreSQL, the race detector on RACE_PKGS, every benchmark
+# once, the MCP server example), a line per package, and one last line
+# "N passed, N failed".
 test:
-	@set -euo pipefail; \
-	dir=$$(mktemp -d /tmp/nl2sql-test-XXXXXX); \
-	trap '$(CURDIR)/scripts/pg destroy "$$dir"' EXIT; \
-	export NL2SQL_TEST_DSN=$$(scripts/pg start "$$dir"); \
-	$(GO) vet ./...; \
-	$(GO) test -count=1 -timeout 30m ./...; \
-	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS); \
-	$(GO) test -short -count=1 -run '^$$' -bench . -benchtime 1x -timeout 10m ./...; \
-	(cd examples/mcp-server && $(GO) vet ./... && $(GO) test -count=1 -timeout 10m ./...)
+	@GO="$(GO)" RACE_PKGS="$(RACE_PKGS)" scripts/test
+
+# The fast tier alone: no PostgreSQL, no network (about two minutes).
+test-short:
+	@$(GO) test -short -count=1 ./... && cd examples/mcp-server && $(GO) test -short -count=1 ./...
 
 bench:
 	@set -euo pipefail; mkdir -p .cache; \

@@ -2,6 +2,7 @@ package nl2sql_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -263,5 +264,29 @@ func BenchmarkLearnIndexFile(b *testing.B) {
 	}
 	if fi, err := os.Stat(path); err == nil {
 		b.Logf("index file: %d bytes", fi.Size())
+	}
+}
+
+// BenchmarkInputRefusal is the cost of refusing an over-long input (a 5 MB
+// question, a 39 MB SQL): a length check before any stage, whatever the
+// input's size (TestInputLimits checks that no stage runs).
+func BenchmarkInputRefusal(b *testing.B) {
+	eng, ctx := benchERP(b), context.Background()
+	question := strings.Repeat("how many employees are active in the sales department ", 5<<20/55)
+	sql := "SELECT 1 AS x -- " + strings.Repeat("y", 39<<20)
+	for _, c := range []struct {
+		name string
+		call func() error
+	}{
+		{"SchemaContext-5MB", func() error { _, err := eng.SchemaContext(ctx, question); return err }},
+		{"Check-39MB", func() error { _, err := eng.Check(ctx, sql); return err }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := c.call(); !errors.Is(err, nl2sql.ErrTooLong) {
+					b.Fatalf("err %v, want ErrTooLong", err)
+				}
+			}
+		})
 	}
 }

@@ -66,14 +66,26 @@ type Error struct {
 	named bool // Code names the cause (fillCode), it is no server's code
 }
 
+// Error says the class, the message, the code and the cause once each: the
+// code is left out when the cause names it (a violation's "V010: ...", a
+// server error's "(SQLSTATE 42703)"), and a validator refusal's own
+// "validate: query rejected: " is left out after the class has said so.
 func (e *Error) Error() string {
 	s := "nl2sql: " + string(e.Class) + ": " + e.Message
-	if e.Code != "" && !e.named {
-		s += " [" + e.Code + "]"
-	}
+	var cause string
 	if e.Err != nil {
 		// One prefix: the cause may be one of this package's own errors.
-		s += ": " + strings.TrimPrefix(e.Err.Error(), "nl2sql: ")
+		cause = strings.TrimPrefix(e.Err.Error(), "nl2sql: ")
+		var ve *validate.Error
+		if errors.As(e.Err, &ve) {
+			cause = strings.TrimPrefix(cause, validate.ErrRejected.Error()+": ")
+		}
+	}
+	if e.Code != "" && !e.named && !strings.Contains(cause, e.Code) {
+		s += " [" + e.Code + "]"
+	}
+	if cause != "" {
+		s += ": " + cause
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package nl2sql
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -71,12 +72,22 @@ func tooLongChars(s string, max int) bool {
 func (e *Engine) checkText(question, evidence string) error {
 	l := e.cfg.limits.orDefault()
 	if tooLongChars(question, l.question) {
-		return tooLong("the question", len(question), fmt.Sprintf("%d characters", l.question))
+		return tooLong("the question", chars(question, l.question), l.question, "characters")
 	}
 	if tooLongChars(evidence, l.evidence) {
-		return tooLong("the evidence", len(evidence), fmt.Sprintf("%d characters", l.evidence))
+		return tooLong("the evidence", chars(evidence, l.evidence), l.evidence, "characters")
 	}
 	return nil
+}
+
+// chars is how many characters s has, said as cheaply as tooLongChars
+// decided: counted when s is at most UTFMax*max bytes, else the lower
+// bound its bytes give ("at least N").
+func chars(s string, max int) string {
+	if len(s) > utf8.UTFMax*max {
+		return fmt.Sprintf("at least %d", (len(s)+utf8.UTFMax-1)/utf8.UTFMax)
+	}
+	return strconv.Itoa(utf8.RuneCountInString(s))
 }
 
 // checkQuestion returns the input error of a question to answer (empty,
@@ -91,7 +102,7 @@ func (e *Engine) checkQuestion(question, evidence string) error {
 // checkSQL returns the input error of SQL text over MaxSQLBytes.
 func checkSQL(what, sql string) error {
 	if len(sql) > MaxSQLBytes {
-		e := tooLong(what, len(sql), fmt.Sprintf("%d bytes", MaxSQLBytes))
+		e := tooLong(what, strconv.Itoa(len(sql)), MaxSQLBytes, "bytes")
 		e.Code = validate.CodeTooLarge
 		return e
 	}
@@ -102,6 +113,8 @@ func checkSQL(what, sql string) error {
 // answer (empty, or only white space).
 func errEmptyQuestion() *Error { return &Error{Class: ClassInput, Message: "empty question"} }
 
-func tooLong(what string, size int, limit string) *Error {
-	return &Error{Class: ClassInput, Message: fmt.Sprintf("%s is too long (%d bytes; the limit is %s)", what, size, limit), Err: ErrTooLong}
+// tooLong is the input error of a text of size units over limit: a text
+// is measured in the unit its limit is set in (characters or bytes).
+func tooLong(what, size string, limit int, unit string) *Error {
+	return &Error{Class: ClassInput, Message: fmt.Sprintf("%s is too long (%s %s; the limit is %d %s)", what, size, unit, limit, unit), Err: ErrTooLong}
 }

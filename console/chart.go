@@ -257,6 +257,9 @@ func (ch *chart) svg() ([]byte, error) {
 			p.X.Min = 0
 		}
 		p.X.Max += (p.X.Max - p.X.Min) * 0.05
+		if whole(ch.series) {
+			p.X.Tick.Marker = intTicks{}
+		}
 		height = vg.Length(math.Max(2.5, 0.3*float64(cats)*math.Max(1, float64(n)/2)+1)) * vg.Inch
 	case "lines":
 		for k, s := range ch.series {
@@ -286,6 +289,9 @@ func (ch *chart) svg() ([]byte, error) {
 		}
 		p.X.Tick.Marker = plot.TimeTicks{Format: format}
 		p.Y.Max += (p.Y.Max - p.Y.Min) * 0.05
+		if whole(ch.series) {
+			p.Y.Tick.Marker = intTicks{}
+		}
 	default:
 		return nil, fmt.Errorf("no chart for %q", ch.Kind)
 	}

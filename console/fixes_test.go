@@ -11,7 +11,12 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/console"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
 // TestConsoleSignOut: signing out clears the session cookie and refuses
@@ -153,5 +158,76 @@ func TestConsoleTraceAfterCancel(t *testing.T) {
 	code, trace := c.get("/a/" + id[1] + "/trace")
 	if code != 200 || strings.Contains(trace, "context canceled") || !strings.Contains(trace, `id="context-tables"`) {
 		t.Errorf("the trace after a cancelled first request: %d\n%.1000s", code, trace)
+	}
+}
+
+// TestConsoleSchemaRowsAndBrackets: a table never analysed shows "not
+// analysed" for its row estimate, not PostgreSQL's -1; an analysed one its
+// estimate. The M-Schema and the prompt show [ ] for the CJK section
+// brackets (U+3010, U+3011), which a browser without a CJK font draws as
+// empty boxes.
+func TestConsoleSchemaRowsAndBrackets(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE public.fresh (id int PRIMARY KEY) WITH (autovacuum_enabled = false);
+CREATE TABLE public.counted (id int PRIMARY KEY) WITH (autovacuum_enabled = false);
+INSERT INTO public.counted SELECT generate_series(1, 500); ANALYZE public.counted`)
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, console.New(eng, console.WithModel(false)))
+	_, page := c.get("/schema")
+	row := func(name string) string {
+		m := regexp.MustCompile(`>public\.` + name + `</a></td><td>[^<]*</td><td>([^<]*)</td>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("no row for %s:\n%s", name, page)
+		}
+		return m[1]
+	}
+	if got := row("fresh"); got != "not analysed" {
+		t.Errorf("never analysed: rows %q, want \"not analysed\"", got)
+	}
+	if got := row("counted"); got != "500" {
+		t.Errorf("analysed: rows %q, want 500", got)
+	}
+	for _, path := range []string{"/schema/public.counted", "/retrieve?q=" + url.QueryEscape("how many counted ids")} {
+		_, page := c.get(path)
+		if strings.ContainsAny(page, "\u3010\u3011") || !strings.Contains(page, "[Schema]") {
+			t.Errorf("%s: CJK brackets shown, or no [Schema] section:\n%.2000s", path, page)
+		}
+	}
+}
+
+// TestConsoleRefusalSaidOnce: "Check and run" on SQL the policy refuses
+// says why once (the verdict's issue), without running it to refuse it
+// again or offering a deterministic repair that cannot apply; a mistake
+// (a misspelt column) still gets its repair.
+func TestConsoleRefusalSaidOnce(t *testing.T) {
+	c := newClient(t, console.New(newEngine(t, false), console.WithModel(false)))
+	_, page := c.get("/check")
+	_, page = c.post("/check", url.Values{"csrf": {csrf(t, page)}, "sql": {"SELECT pg_sleep(1)"}, "action": {"run"}})
+	if n := strings.Count(page, "pg_sleep is not allowed"); n != 1 || !strings.Contains(page, `id="rejected"`) ||
+		strings.Contains(page, "No deterministic repair") || strings.Contains(page, `id="run-error"`) {
+		t.Errorf("refusal said %d times (want 1), or with a repair section or a run error:\n%s", n, page)
+	}
+	_, page = c.post("/check", url.Values{"csrf": {csrf(t, page)}, "sql": {"SELECT first_nme FROM employees"}, "action": {"run"}})
+	if !strings.Contains(page, `id="repaired"`) || !strings.Contains(page, "first_name") || strings.Contains(page, `id="run-error"`) {
+		t.Errorf("a misspelt column: no repair offered, or run anyway:\n%s", page)
+	}
+
+	// An Ask whose every candidate is refused says so once, with the code
+	// once and without the validator's own "query rejected".
+	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(1)\n```"}
+	})
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Single(t)), nl2sql.WithLLM(model), nl2sql.WithModules(erp.Modules()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, page = newClient(t, console.New(eng)).get("/?q=" + url.QueryEscape(qActive))
+	if strings.Count(page, "pg_sleep is not allowed") != 1 || strings.Count(page, "V010") != 1 || strings.Contains(page, "query rejected") ||
+		!strings.Contains(page, `id="error">rejected_unsafe: every candidate broke the safety policy: V010: function pg_sleep is not allowed`) {
+		t.Errorf("the ask page does not say the refusal once:\n%s", page)
 	}
 }

@@ -19,7 +19,23 @@ var funcs = template.FuncMap{
 	// so a "/", "?" or "#" in it cannot make the link another page (a
 	// table named "x/../../?q=..." linked to the ask page).
 	"tableURL": func(name string) string { return "/schema/" + url.PathEscape(name) },
+	"estRows":  estRows,
+	"brackets": asciiBrackets.Replace,
 }
+
+// estRows is a table's row estimate as shown: PostgreSQL's -1 (a table
+// never vacuumed or analysed) says nothing about its size.
+func estRows(n int64) string {
+	if n < 0 {
+		return "not analysed"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// asciiBrackets shows the M-Schema's and the prompt's section brackets
+// (U+3010, U+3011) as [ and ]: without a CJK font a browser draws them as
+// empty boxes. The text the model is sent is unchanged.
+var asciiBrackets = strings.NewReplacer("\u3010", "[", "\u3011", "]")
 
 // cell is a result value as text.
 func cell(x any) string {

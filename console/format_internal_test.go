@@ -1,6 +1,8 @@
 package console
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +96,49 @@ func TestPosition(t *testing.T) {
 	if position("x", -1) != nil || position("x", 5) != nil {
 		t.Error("out of range")
 	}
+}
+
+// TestChartIntegerTicks: a chart of counts (whole numbers) is marked at
+// whole numbers only (daily counts of 1 and 2 had ticks at 1.0, 1.5 and
+// 2.0); a measure with fractions keeps the default ticks.
+func TestChartIntegerTicks(t *testing.T) {
+	col := func(n, ty string) nl2sql.Column { return nl2sql.Column{Name: n, Type: ty} }
+	counts := &nl2sql.Result{Columns: []nl2sql.Column{col("day", "date"), col("n", "int8")},
+		Rows: [][]any{{"2024-01-01", int64(1)}, {"2024-01-02", int64(2)}, {"2024-01-03", int64(1)}}}
+	bars := &nl2sql.Result{Columns: []nl2sql.Column{col("d", "text"), col("n", "int8")}, Rows: [][]any{{"a", int64(1)}, {"b", int64(2)}}}
+	for _, res := range []*nl2sql.Result{counts, bars} {
+		svg, err := shape(res).svg()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if labels := tickLabels(string(svg)); slices.ContainsFunc(labels, func(l string) bool { return strings.Contains(l, ".") }) ||
+			!slices.Contains(labels, "1") || !slices.Contains(labels, "2") {
+			t.Errorf("%s chart of counts: tick labels %v, want whole numbers 1 and 2", shape(res).Kind, labels)
+		}
+	}
+	frac := &nl2sql.Result{Columns: []nl2sql.Column{col("day", "date"), col("x", "float8")},
+		Rows: [][]any{{"2024-01-01", 1.0}, {"2024-01-02", 1.5}, {"2024-01-03", 2.0}}}
+	svg, err := shape(frac).svg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if labels := tickLabels(string(svg)); !slices.Contains(labels, "1.5") {
+		t.Errorf("fractions: tick labels %v, want 1.5 among them", labels)
+	}
+	// Whole ticks when the default has fewer than two: a span under one.
+	if ticks := (intTicks{}).Ticks(3, 3.4); len(ticks) != 1 || ticks[0].Label != "3" {
+		t.Errorf("ticks of [3, 3.4]: %+v", ticks)
+	}
+	if ticks := (intTicks{}).Ticks(0, 2); len(ticks) != 3 || ticks[2].Label != "2" {
+		t.Errorf("ticks of [0, 2]: %+v", ticks)
+	}
+}
+
+// tickLabels are the numeric texts of an SVG chart (its tick labels).
+func tickLabels(svg string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`>(-?[0-9][0-9.]*)</text>`).FindAllStringSubmatch(svg, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }

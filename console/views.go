@@ -14,6 +14,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 func (c *Console) opts(evidence string) []nl2sql.AskOption {
@@ -338,13 +339,17 @@ func (c *Console) checkPost(w http.ResponseWriter, r *http.Request) {
 	if chk.SQLState != "" {
 		data["PlanAt"] = position(chk.SQL, chk.Position)
 	}
-	if !chk.OK {
+	if !chk.OK && !refused(chk.Issues) {
+		// Repairs mend mistakes (a misspelt name, a missing join); a policy
+		// refusal has none, and the verdict has said why.
 		if rep, err := c.eng.Repair(ctx, sql, c.askOpts...); err == nil {
 			data["Repair"] = rep
 			data["RepairSQL"] = formatSQL(rep.SQLOut)
 		}
 	}
-	if r.PostFormValue("action") == "run" {
+	// SQL the check refused is not run: Run would refuse it again, and
+	// the page would say the same thing twice.
+	if r.PostFormValue("action") == "run" && chk.OK {
 		res, err := c.eng.Run(ctx, sql, c.askOpts...)
 		if err != nil {
 			data["RunError"] = errText(err)
@@ -358,6 +363,13 @@ func (c *Console) checkPost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	c.render(w, r, "check", data)
+}
+
+// refused reports whether an issue is a policy refusal (validate.Unsafe).
+func refused(issues []validate.Issue) bool {
+	return slices.ContainsFunc(issues, func(is validate.Issue) bool {
+		return is.Severity == validate.SeverityError && validate.Unsafe(is.Code)
+	})
 }
 
 // at is where an issue points: line and column (1-based) and the text

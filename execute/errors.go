@@ -109,7 +109,9 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("execute: ")
-	if e.Op != "" {
+	// The step, unless the cause's own prefix names it already (a
+	// validator refusal reads "validate: query rejected: ...").
+	if e.Op != "" && (e.SQLState != "" || e.Err == nil || !strings.HasPrefix(e.Err.Error(), e.Op+": ")) {
 		b.WriteString(e.Op)
 		b.WriteString(": ")
 	}

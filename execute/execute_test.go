@@ -189,6 +189,10 @@ func TestRejected(t *testing.T) {
 	if !errors.Is(e, ErrRejected) || !errors.Is(e, validate.ErrRejected) || !errors.As(e, &ve) || !ve.Has(validate.CodeTableNotAllowed) {
 		t.Errorf("got %v, want a rejection carrying V012", e)
 	}
+	// The step is said once: the validator's message names it.
+	if msg := e.Error(); strings.Count(msg, "validate") != 1 || !strings.HasPrefix(msg, "execute: validate: query rejected: V012: ") {
+		t.Errorf("message %q, want \"execute: validate: query rejected: V012: ...\"", msg)
+	}
 	mustQuery(t, ex, "SELECT id FROM items LIMIT 1")
 	// Per-query options add to the executor's.
 	mustQuery(t, ex, "SELECT s FROM secret", ValidateOptions(validate.WithTables(validate.Table{Name: "secret"})))

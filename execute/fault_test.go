@@ -201,6 +201,7 @@ func TestRoleImpersonation(t *testing.T) {
 // pgScript finds scripts/pg above the working directory.
 func pgScript(t *testing.T) string {
 	t.Helper()
+	pgtest.SkipShort(t)
 	p, err := pgtest.Script()
 	if err != nil {
 		t.Fatal(err)

@@ -63,14 +63,12 @@ func TestGenerateFailuresAndBudget(t *testing.T) {
 		return llmfake.Reply{Content: "SELECT 2"}
 	})
 	g := generate.New(client(srv), generate.WithBudget(500*time.Millisecond))
-	start := time.Now()
 	out, err := g.Generate(context.Background(), generate.Prompt{System: "s", User: "u"}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("budget not honoured")
-	}
+	// The budget was honoured: the hanging sample ended with the deadline
+	// (it would have answered "SELECT 1" after 10 s otherwise).
 	if len(out.Candidates) != 1 || out.Candidates[0].SQL != "SELECT 2" {
 		t.Errorf("candidates = %+v", out.Candidates)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,7 +15,7 @@ import (
 )
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s := newSub("ask", "usage: nl2sql ask [flags] QUESTION\n\nAnswers a question: prints the SQL and the rows (or the Result as JSON with --json).", stdout, stderr)
+	s := newSub("ask", "usage: nl2sql ask [flags] QUESTION|-\n\nAnswers a question (- reads it from stdin): prints the SQL and the rows (or the Result as JSON with --json).", stdout, stderr)
 	lf := s.modelFlags()
 	s.evidenceFlag("hint text for the question (\"active means status = 'A'\")")
 	maxRows := s.fs.Int("max-rows", 1000, "row cap of the result")
@@ -116,10 +117,18 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stdout, res.SQL)
 		fmt.Fprintln(stdout)
 		printTable(stdout, res)
-		fmt.Fprintf(stdout, "(%d rows%s, confidence %.2f%s)\n", len(res.Rows), truncation(res), res.Confidence, verdictNote(res))
+		fmt.Fprintf(stdout, "(%s%s, confidence %.2f%s)\n", rowCount(len(res.Rows)), truncation(res), res.Confidence, verdictNote(res))
 		printAlternatives(stdout, res)
 		return nil
 	})
+}
+
+// rowCount is "1 row" or "N rows".
+func rowCount(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return strconv.Itoa(n) + " rows"
 }
 
 // verdictFlags adds --min-confidence and --uncertain-below (with their

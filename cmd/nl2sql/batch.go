@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql"
 )
@@ -194,6 +195,26 @@ func sqlArg(pos []string, jsonl, cmd string) (string, error) {
 	return sql, nil
 }
 
+// questionStdin reads the question "-" stands for from stdin, its
+// surrounding white space (echo's newline) trimmed. It reads at most one
+// byte more than a question of the engine's default length can have
+// (utf8.UTFMax bytes a character); a longer one is refused here, in
+// characters as the engine would, the rest of it counted, not kept.
+func questionStdin() (string, error) {
+	const max = utf8.UTFMax * nl2sql.DefaultMaxQuestionChars
+	b, err := io.ReadAll(io.LimitReader(os.Stdin, max+1))
+	if err != nil {
+		return "", usageErr("reading stdin: %v", err)
+	}
+	if len(b) > max {
+		rest, _ := io.Copy(io.Discard, os.Stdin)
+		size := (int64(len(b)) + rest + utf8.UTFMax - 1) / utf8.UTFMax
+		return "", &exitError{code: 1, err: tooLongError(fmt.Sprintf("the question is too long (at least %d characters; the limit is %d characters)",
+			size, nl2sql.DefaultMaxQuestionChars))}
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
 // sqlTooLong is the error (exit 1) of SQL over nl2sql.MaxSQLBytes, refused
 // before the engine is opened.
 func sqlTooLong(size int64) error {
@@ -211,8 +232,14 @@ func (e tooLongError) Unwrap() error { return nl2sql.ErrTooLong }
 // required unless a --jsonl batch file is given.
 func questionArg(pos []string, jsonl, cmd string) (string, error) {
 	q := strings.Join(pos, " ")
-	if q == "" && jsonl == "" {
-		return "", usageErr("%s needs a QUESTION (or --jsonl FILE)", cmd)
+	if q == "-" {
+		var err error
+		if q, err = questionStdin(); err != nil {
+			return "", err
+		}
+	}
+	if strings.TrimSpace(q) == "" && jsonl == "" {
+		return "", usageErr("%s needs a QUESTION (or - for stdin, or --jsonl FILE)", cmd)
 	}
 	return q, nil
 }

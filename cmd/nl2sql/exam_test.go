@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -138,11 +139,17 @@ func TestExamRetrieval(t *testing.T) {
 	}
 
 	sum := decode(t, stdout)
-	if !reflect.DeepEqual(keys(sum), []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "total"}) {
+	if !reflect.DeepEqual(keys(sum), []string{"all_tables_rate", "by_difficulty", "ex", "ex_rate", "ex_strict", "ex_strict_rate", "executed", "failures", "mean_table_recall", "mode", "note", "total"}) {
 		t.Errorf("summary keys = %v", keys(sum))
 	}
 	if sum["mode"] != "retrieval" || sum["total"] != 7.0 || sum["executed"] != 0.0 || sum["ex"] != 0.0 {
 		t.Errorf("summary = %v", sum)
+	}
+	// Executed 0 and ex 0 say that execution was not run, not that it
+	// failed: in the summary's note and stderr's last line.
+	if note, _ := sum["note"].(string); !strings.Contains(note, "no query was generated or run") ||
+		!strings.Contains(errs, fmt.Sprintf("every gold table retrieved for %d of 7 questions", all)) || !strings.Contains(errs, "execution not run") {
+		t.Errorf("retrieval mode: note %q, stderr %q", note, errs)
 	}
 	if got, want := sum["mean_table_recall"].(float64), recallSum/7; got < want-1e-9 || got > want+1e-9 {
 		t.Errorf("mean_table_recall = %v, lines say %v", got, want)
@@ -267,8 +274,8 @@ GROUP BY j.job_family ORDER BY avg_base_salary DESC`,
 			t.Errorf("summary %s = %v, want %v", k, sum[k], v)
 		}
 	}
-	if sum["mode"] != "full" {
-		t.Errorf("mode = %v", sum["mode"])
+	if _, note := sum["note"]; sum["mode"] != "full" || note {
+		t.Errorf("mode = %v, note %v: a full exam has no retrieval note", sum["mode"], sum["note"])
 	}
 	fails := sum["failures"].(map[string]any)
 	if fails["wrong_result"] != 2.0 || fails["gold_error"] != 1.0 || fails[lines["hr-07"]["failure_class"].(string)] != 1.0 || len(fails) != 3 {

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
@@ -40,9 +39,7 @@ func TestBatchLongLine(t *testing.T) {
 	big := `{"id":"big","sql":"SELECT 1 -- ` + strings.Repeat("y", 20<<20) + `"}`
 	os.WriteFile(in, []byte(`{"id":"a","sql":"SELECT count(*) FROM employees"}`+"\n"+big+"\n"+`{"id":"c","sql":"SELECT 1"}`+"\n"), 0o644)
 	for _, cmd := range []string{"check", "repair"} {
-		start := time.Now()
 		code, out, errs := cli(t, cmd, "--dsn", dsn, "--jsonl", in)
-		t.Logf("%s batch with a 20 MB line: %v", cmd, time.Since(start))
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if code != 1 || len(lines) != 3 {
 			t.Fatalf("%s: exit %d, %d lines, want 1 and 3\n%s\n%s", cmd, code, len(lines), errs, out)
@@ -59,16 +56,15 @@ func TestBatchLongLine(t *testing.T) {
 }
 
 // TestLongSQLRefused: a 39 MB SQL (argument or stdin) is refused before the
-// engine opens, quickly, naming the limit.
+// engine opens (its DSN names no server), naming the limit.
 func TestLongSQLRefused(t *testing.T) {
 	huge := "SELECT 1 -- " + strings.Repeat("y", 39<<20)
 	f := filepath.Join(t.TempDir(), "huge.sql")
 	os.WriteFile(f, []byte(huge), 0o644)
 	for _, cmd := range []string{"check", "repair"} {
-		start := time.Now()
 		code, _, errs := cli(t, cmd, "--dsn", "postgres://nowhere.invalid/x", huge)
-		if took := time.Since(start); code != 1 || !strings.Contains(errs, "the limit is 65536 bytes") || took > time.Second {
-			t.Errorf("%s argument: exit %d in %v: %s", cmd, code, took, errs)
+		if code != 1 || !strings.Contains(errs, "the limit is 65536 bytes") {
+			t.Errorf("%s argument: exit %d: %s", cmd, code, errs)
 		}
 		stdin, err := os.Open(f)
 		if err != nil {
@@ -76,15 +72,12 @@ func TestLongSQLRefused(t *testing.T) {
 		}
 		old := os.Stdin
 		os.Stdin = stdin
-		start = time.Now()
 		code, _, errs = cli(t, cmd, "--dsn", "postgres://nowhere.invalid/x", "-")
-		took := time.Since(start)
 		os.Stdin = old
 		stdin.Close()
-		if code != 1 || !strings.Contains(errs, "40894476 bytes; the limit is 65536 bytes") || took > time.Second {
-			t.Errorf("%s stdin: exit %d in %v: %s", cmd, code, took, errs)
+		if code != 1 || !strings.Contains(errs, "40894476 bytes; the limit is 65536 bytes") {
+			t.Errorf("%s stdin: exit %d: %s", cmd, code, errs)
 		}
-		t.Logf("%s: 39 MB on stdin refused in %v: %s", cmd, took, strings.TrimSpace(errs))
 	}
 }
 

@@ -251,7 +251,7 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		err = nil
 	}
 	if err != nil {
-		h.cfg.Logger.InfoContext(ctx, "nl_query failed", "question", in.Question, "err", err)
+		logFailed(ctx, h.cfg.Logger, in.Question, err)
 		if down := databaseDown(err); down != nil {
 			return nil, out, down
 		}
@@ -288,15 +288,21 @@ func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQL
 		return nil, out, err
 	}
 	res, err := h.eng.Run(ctx, in.SQL, opts...)
+	var note string
 	if err != nil {
 		if down := databaseDown(err); down != nil {
 			return nil, out, down
 		}
-		// The engine's error carries the validator's or the server's
-		// message, which is what the caller needs to fix the query.
-		return nil, out, err
+		if res, note = h.repairedRun(ctx, in.SQL, err, opts); res == nil {
+			// The engine's error carries the validator's or the server's
+			// message, which is what the caller needs to fix the query.
+			return nil, out, err
+		}
 	}
 	out = queryResult(res)
+	if note != "" {
+		out.Notes = append(out.Notes, note)
+	}
 	fit(&out, &out, h.cfg.MaxReply)
 	return textResult(withNotes(withDescription(rowSummary(out)+".", out.Description), out.Notes) + preview(out)), out, nil
 }

@@ -18,6 +18,7 @@ import (
 const (
 	defaultMaxFrame = 4 << 20 // bytes of one JSON-RPC message (stdio line or HTTP body)
 	defaultMaxDepth = 64      // nesting of arrays and objects in one message
+	headSize        = 4 << 10 // bytes kept of a refused frame, to read its id from
 )
 
 // lineTransport is the stdio transport of the server: newline-delimited
@@ -37,8 +38,12 @@ const (
 // to its newline, never buffered whole), then nesting depth with a
 // streaming scan, then json.Valid and "is it one object", then
 // jsonrpc.DecodeMessage. A rejected line gets an error response with id
-// null (or the frame's own id, when it is an object with a usable id
-// that is not a valid message) and the session goes on. Batches (JSON
+// null, or with the frame's own id when it can be known: an object with
+// a usable id that is not a valid message, or a frame refused for its
+// size or nesting whose start (headSize bytes are kept) holds a top-level
+// "id" before anything else it cannot read, as clients write it; a host
+// can then match the error to its request instead of waiting out its
+// timeout. The session goes on. Batches (JSON
 // arrays) are refused: MCP dropped them in protocol 2025-06-18.
 type lineTransport struct {
 	In       io.ReadCloser
@@ -125,15 +130,15 @@ func (c *lineConn) deliver(r readResult) bool {
 }
 
 // readLine reads one line without its line ending. A line longer than
-// max is read to its end and dropped: it comes back empty with tooLong
-// set. err is the read error that ended the line (io.EOF at the end of
-// the input, after the last line).
+// max is read to its end and dropped: only its first headSize bytes come
+// back, with tooLong set. err is the read error that ended the line
+// (io.EOF at the end of the input, after the last line).
 func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > max+2 { // +2: the line ending is not part of the frame
-				tooLong, line = true, nil
+				tooLong, line = true, head(append(line, chunk...))
 			} else {
 				line = append(line, chunk...)
 			}
@@ -141,23 +146,29 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 		if err == bufio.ErrBufferFull {
 			continue
 		}
+		if tooLong {
+			return line, true, err
+		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		if !tooLong && len(line) > max {
-			tooLong, line = true, nil
+		if len(line) > max {
+			return head(line), true, err
 		}
-		return line, tooLong, err
+		return line, false, err
 	}
 }
+
+// head is a copy of the first headSize bytes of b.
+func head(b []byte) []byte { return bytes.Clone(b[:min(len(b), headSize)]) }
 
 // check validates one frame: the message, or the error response to send.
 func (c *lineConn) check(line []byte, tooLong bool) (jsonrpc.Message, []byte) {
 	if tooLong {
-		return nil, errorResponse(nil, jsonrpc.CodeInvalidRequest,
+		return nil, errorResponse(headID(line), jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("Invalid Request: message larger than %d bytes", c.maxFrame))
 	}
 	if depth := nestingDepth(line, c.maxDepth); depth > c.maxDepth {
-		return nil, errorResponse(nil, jsonrpc.CodeInvalidRequest,
+		return nil, errorResponse(headID(line), jsonrpc.CodeInvalidRequest,
 			fmt.Sprintf("Invalid Request: JSON nested deeper than %d levels", c.maxDepth))
 	}
 	if !json.Valid(line) {
@@ -233,6 +244,50 @@ func frameID(obj []byte) json.RawMessage {
 		return f.ID
 	}
 	return nil
+}
+
+// headID is the id of a frame refused for its size or nesting, read from
+// its first headSize bytes: the value of a top-level "id" key (a string or
+// a number) met before the head ends or stops being valid JSON; else nil.
+// The values before it are skipped token by token, so a deep or cut-off
+// value costs no more than its bytes in the head.
+func headID(frame []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(frame[:min(len(frame), headSize)]))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for {
+		key, err := dec.Token()
+		if err != nil || key == json.Delim('}') {
+			return nil
+		}
+		if key == "id" {
+			switch v, _ := dec.Token(); v := v.(type) {
+			case string:
+				b, _ := json.Marshal(v)
+				return b
+			case json.Number:
+				return json.RawMessage(v.String())
+			}
+			return nil
+		}
+		for depth := 0; ; { // skip the key's value
+			tok, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			switch tok {
+			case json.Delim('{'), json.Delim('['):
+				depth++
+			case json.Delim('}'), json.Delim(']'):
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+	}
 }
 
 // errorResponse is a JSON-RPC error response line; id nil is null.

@@ -5,11 +5,14 @@
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
 //
 // When NL2SQL_TEST_DSN is set (make test sets it), the cluster it points at is
-// used; otherwise Main starts a throwaway cluster with scripts/pg for the
-// package and stops it when the tests end. Each test then asks for a fresh
-// database (NewDatabase, NewPool) or a copy of a template loaded once per
-// cluster (FromTemplate). There is no skip when the server is missing: the
-// tests fail with the reason.
+// used; otherwise the first test that needs one starts a throwaway cluster
+// with scripts/pg for the package, and Main stops it when the tests end. Each
+// test then asks for a fresh database (NewDatabase, NewPool) or a copy of a
+// template loaded once per cluster (FromTemplate).
+//
+// Under -short (the fast tier) every test that asks for a server is skipped
+// (SkipShort) and none is started; benchmarks still get one. Otherwise there
+// is no skip when the server is missing: the tests fail with the reason.
 package pgtest
 
 import (
@@ -39,6 +42,9 @@ var (
 	mu       sync.Mutex
 	adminDSN string
 	setupErr error
+	inMain   bool   // Main runs the tests: it destroys a cluster started for them
+	started  bool   // the server was started (or found in EnvDSN)
+	ownDir   string // the directory of a cluster Main started, destroyed when the tests end
 )
 
 // Main runs the package's tests with a PostgreSQL cluster available and exits.
@@ -48,24 +54,61 @@ func Main(m *testing.M) {
 
 func run(m *testing.M) int {
 	defer stopPGVector()
+	mu.Lock()
+	inMain = true
+	mu.Unlock()
+	code := m.Run()
+	mu.Lock()
+	dir := ownDir
+	mu.Unlock()
+	if dir != "" {
+		if script, err := findScript(); err == nil {
+			_ = exec.Command(script, "destroy", dir).Run()
+		}
+	}
+	return code
+}
+
+// SkipShort skips a test that needs PostgreSQL when the tests run with
+// -short (the fast tier: no server, no network). A benchmark is not
+// skipped: make test runs every benchmark once with -short, on the server.
+func SkipShort(t testing.TB) {
+	t.Helper()
+	if _, bench := t.(*testing.B); testing.Short() && !bench {
+		t.Skip("needs PostgreSQL: skipped under -short")
+	}
+}
+
+// server returns the admin DSN of the cluster, starting a throwaway one on
+// the first call when EnvDSN is not set, so that a package whose tests all
+// skip (-short) starts none.
+func server() (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if started {
+		return adminDSN, setupErr
+	}
+	started = true
 	if dsn := os.Getenv(EnvDSN); dsn != "" {
 		adminDSN = dsn
-		return m.Run()
+		return adminDSN, nil
+	}
+	if !inMain { // a cluster started here would outlive the tests
+		setupErr = fmt.Errorf("pgtest: no server: call pgtest.Main from TestMain or set %s", EnvDSN)
+		return "", setupErr
 	}
 	script, err := findScript()
 	if err != nil {
 		setupErr = err
-		return m.Run()
+		return "", setupErr
 	}
 	dir, dsn, err := startServer(script, "nl2sqlpg")
 	if err != nil {
 		setupErr = fmt.Errorf("pgtest: %w", err)
-		return m.Run()
+		return "", setupErr
 	}
-	adminDSN = dsn
-	code := m.Run()
-	_ = exec.Command(script, "destroy", dir).Run()
-	return code
+	ownDir, adminDSN = dir, dsn
+	return adminDSN, nil
 }
 
 // startServer runs "script start DIR" in a new temporary directory and
@@ -110,19 +153,17 @@ func findScript() (string, error) {
 	}
 }
 
-// AdminDSN returns the DSN of the cluster's maintenance database. It fails the
-// test when no cluster is available (Main not called, or the server did not start).
+// AdminDSN returns the DSN of the cluster's maintenance database, starting
+// the cluster on first use. It skips the test under -short (SkipShort) and
+// fails it when no cluster is available (the server did not start).
 func AdminDSN(t testing.TB) string {
 	t.Helper()
-	mu.Lock()
-	defer mu.Unlock()
-	if setupErr != nil {
-		t.Fatalf("PostgreSQL test server unavailable: %v", setupErr)
+	SkipShort(t)
+	dsn, err := server()
+	if err != nil {
+		t.Fatalf("PostgreSQL test server unavailable: %v", err)
 	}
-	if adminDSN == "" {
-		t.Fatalf("pgtest: no server: call pgtest.Main from TestMain or set %s", EnvDSN)
-	}
-	return adminDSN
+	return dsn
 }
 
 // WithDatabase returns dsn with its database name replaced.
@@ -194,7 +235,8 @@ func create(t testing.TB, template string) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		c, err := pgx.Connect(ctx, adminDSN)
+		dsn, _ := server()
+		c, err := pgx.Connect(ctx, dsn)
 		if err != nil {
 			t.Logf("pgtest: drop %s: %v", name, err)
 			return

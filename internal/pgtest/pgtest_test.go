@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"flag"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -44,6 +45,36 @@ func TestFromTemplateLoadsOnce(t *testing.T) {
 	}
 	if loads != 1 {
 		t.Fatalf("template loaded %d times, want 1", loads)
+	}
+}
+
+// TestSkipShort: under -short a test asking for a server is skipped and no
+// server is asked for; a benchmark is not skipped.
+func TestSkipShort(t *testing.T) {
+	if !testing.Short() {
+		if err := flag.Set("test.short", "true"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { flag.Set("test.short", "false") })
+	}
+	mu.Lock()
+	before := started
+	mu.Unlock()
+	ran := false
+	t.Run("asks", func(t *testing.T) {
+		NewDatabase(t)
+		ran = true
+	})
+	mu.Lock()
+	after := started
+	mu.Unlock()
+	if ran || !before && after {
+		t.Errorf("under -short: the test went on (%v), or a server was started (%v)", ran, !before && after)
+	}
+	var b testing.B
+	SkipShort(&b)
+	if b.Skipped() {
+		t.Error("a benchmark was skipped")
 	}
 }
 

@@ -24,10 +24,11 @@ var (
 
 // PGVector returns the DSN of a server where CREATE EXTENSION vector works.
 // The server is shared by the package's tests: give each test its own
-// schema. PGlite is started with scripts/pglite/pglite (which installs its
+// schema. Skipped under -short (SkipShort). PGlite is started with scripts/pglite/pglite (which installs its
 // npm packages on first use) and stopped when Main returns.
 func PGVector(t testing.TB) string {
 	t.Helper()
+	SkipShort(t)
 	pgvOnce.Do(func() {
 		if dsn := os.Getenv(EnvPGVectorDSN); dsn != "" {
 			pgvDSN = dsn
