@@ -9,6 +9,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // Class says which stage lost when Ask fails.
