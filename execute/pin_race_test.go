@@ -46,39 +46,18 @@ func lookalikeAfterCheck(t *testing.T, schema string) {
 	if res := mustQuery(t, ex, sql, scope, asOwner); res.RowCount != 2 || res.Rows[0][0] != "nnA" {
 		t.Fatalf("before the attack: %v", res.Rows)
 	}
-	tenant := connect(t, f.AdminDSN)
-	ctx := ctxT(t)
-	if _, err := tenant.Exec(ctx, "SET ROLE "+f.Tenant+"; BEGIN; LOCK TABLE div_01.staff IN ACCESS EXCLUSIVE MODE"); err != nil {
-		t.Fatal(err)
-	}
-	type outcome struct {
-		res *Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := ex.Query(ctx, sql, scope, asOwner)
-		done <- outcome{res, err}
-	}()
-	admin := connect(t, f.AdminDSN)
-	waitFor(t, "the engine to wait for the tenant's lock", func() bool {
-		return scalar[bool](t, admin, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event_type = 'Lock'
-			AND usename = '`+f.Engine+`')`)
-	})
-	if _, err := tenant.Exec(ctx, `SET LOCAL check_function_bodies = off; CREATE FUNCTION `+schema+`.reverse(varchar) RETURNS text LANGUAGE sql STABLE
-		AS $$ SELECT iban FROM div_02.bank_accounts LIMIT 1 $$; COMMIT`); err != nil {
-		t.Fatal(err)
-	}
-	o := <-done
-	if got := fmt.Sprint(o.res, o.err); lookalikes.Leaked(got) || (o.res != nil && lookalikes.Leaked(fmt.Sprint(o.res.Rows))) {
-		t.Fatalf("the look-alike created after the check ran: %s", got)
+	o := raceTenant(t, f, ex, sql, []QueryOption{scope, asOwner}, "LOCK TABLE div_01.staff IN ACCESS EXCLUSIVE MODE",
+		`SET LOCAL check_function_bodies = off; CREATE FUNCTION `+schema+`.reverse(varchar) RETURNS text LANGUAGE sql STABLE
+		AS $$ SELECT iban FROM div_02.bank_accounts LIMIT 1 $$; COMMIT`)
+	if o.leaked() {
+		t.Fatalf("the look-alike created after the check ran: %v, %v", o.res, o.err)
 	}
 	if o.err != nil || o.res.RowCount != 2 || o.res.Rows[0][0] != "nnA" {
 		t.Errorf("after the attack: %v, %v; want the built-in's nnA", o.res, o.err)
 	}
 	// The look-alike is still there: the next query is refused or calls the
 	// built-in, never the tenant's function.
-	res, err := ex.Query(ctx, sql, scope, asOwner)
+	res, err := ex.Query(ctxT(t), sql, scope, asOwner)
 	if got := fmt.Sprint(res, err); lookalikes.Leaked(got) || (res != nil && lookalikes.Leaked(fmt.Sprint(res.Rows))) {
 		t.Fatalf("the look-alike ran on the next query: %s", got)
 	}
@@ -101,32 +80,11 @@ func TestRedteam3ViewReplacedAfterCheck(t *testing.T) {
 	if res := mustQuery(t, ex, sql, scope, asOwner); res.RowCount != 2 {
 		t.Fatalf("before the attack: %v", res.Rows)
 	}
-	tenant := connect(t, f.AdminDSN)
-	ctx := ctxT(t)
-	if _, err := tenant.Exec(ctx, "SET ROLE "+f.Tenant+"; BEGIN; LOCK TABLE div_01.v_swap IN ACCESS EXCLUSIVE MODE"); err != nil {
-		t.Fatal(err)
-	}
-	type outcome struct {
-		res *Result
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		res, err := ex.Query(ctx, sql, scope, asOwner)
-		done <- outcome{res, err}
-	}()
-	admin := connect(t, f.AdminDSN)
-	waitFor(t, "the engine to wait for the tenant's lock", func() bool {
-		return scalar[bool](t, admin, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE wait_event_type = 'Lock'
-			AND usename = '`+f.Engine+`')`)
-	})
-	if _, err := tenant.Exec(ctx, `CREATE OR REPLACE VIEW div_01.v_swap AS SELECT x::text AS x
-		FROM (VALUES (query_to_xml('SELECT iban FROM div_02.bank_accounts', true, true, '')), (NULL)) v(x); COMMIT`); err != nil {
-		t.Fatal(err)
-	}
-	o := <-done
-	if got := fmt.Sprint(o.res, o.err); lookalikes.Leaked(got) || (o.res != nil && lookalikes.Leaked(fmt.Sprint(o.res.Rows))) {
-		t.Fatalf("the replaced view ran: %s", got)
+	o := raceTenant(t, f, ex, sql, []QueryOption{scope, asOwner}, "LOCK TABLE div_01.v_swap IN ACCESS EXCLUSIVE MODE",
+		`CREATE OR REPLACE VIEW div_01.v_swap AS SELECT x::text AS x
+		FROM (VALUES (query_to_xml('SELECT iban FROM div_02.bank_accounts', true, true, '')), (NULL)) v(x); COMMIT`)
+	if o.leaked() {
+		t.Fatalf("the replaced view ran: %v, %v", o.res, o.err)
 	}
 	var ve *validate.Error
 	if !errors.As(o.err, &ve) || !ve.Has(validate.CodeLookalike) {
