@@ -629,16 +629,6 @@ func prepareCatalog(ctx context.Context, conn *pgx.Conn, v *validate.Validator, 
 	return &st, nil
 }
 
-// readLookalikes reads the rows of a look-alike check's query and its
-// Sync, and judges them with v.
-func readLookalikes(p *pgconn.Pipeline, v *validate.Validator, vres *validate.Result) (*validate.Lookalikes, error) {
-	found, err := syncedRows(p)
-	if err != nil {
-		return nil, err
-	}
-	return v.CheckLookalikes(vres, found)
-}
-
 // syncedRows reads the rows of a catalog query (as text) and its Sync.
 func syncedRows(p *pgconn.Pipeline) ([][]string, error) {
 	rows, err := pipelineRows(p)

@@ -297,19 +297,7 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 // search path.
 func (v *Validator) pin(ctx context.Context, tx pgx.Tx, res *Result) (*Pin, error) {
 	sql, params := v.PinQuery(res)
-	args := []any{pgx.QueryExecModeCacheStatement}
-	for _, p := range params {
-		args = append(args, p)
-	}
-	rows, err := tx.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
-	found, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
-		var kind, i, a, b string
-		err := row.Scan(&kind, &i, &a, &b)
-		return []string{kind, i, a, b}, err
-	})
+	found, err := catalogRows(ctx, tx, sql, params)
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +353,8 @@ func (v *Validator) lookalikes(ctx context.Context, tx pgx.Tx, dbKey string, res
 	return l, nil
 }
 
-// catalogRows runs one of the look-alike check's queries.
+// catalogRows runs one of the catalog checks' queries (pin, look-alike,
+// objects), whose columns are all text.
 func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([][]string, error) {
 	args := []any{pgx.QueryExecModeCacheStatement}
 	for _, p := range params {
@@ -376,8 +365,11 @@ func catalogRows(ctx context.Context, tx pgx.Tx, sql string, params []string) ([
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) ([]string, error) {
-		var kind, name, what string
-		err := row.Scan(&kind, &name, &what)
-		return []string{kind, name, what}, err
+		out := make([]string, len(row.FieldDescriptions()))
+		dst := make([]any, len(out))
+		for i := range out {
+			dst[i] = &out[i]
+		}
+		return out, row.Scan(dst...)
 	})
 }
