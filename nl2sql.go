@@ -22,6 +22,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -87,6 +88,7 @@ type state struct {
 	validators sync.Map            // scopeKey -> *validate.Validator
 	executors  sync.Map            // scopeKey -> *execute.Executor
 	scoped     sync.Map            // scopeKey -> *schema.Catalog (ScopeCatalog)
+	semantic   *semantic.Model     // WithSemantic's model, checked against cat
 }
 
 // maxK bounds WithK: each sample is a model call.
@@ -301,6 +303,15 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	}
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
+	if e.cfg.semantic != nil {
+		// A copy per catalog: Check resolves names in place, and questions
+		// in flight keep reading the state this one replaces.
+		sm := e.cfg.semantic.Clone()
+		if err := sm.Check(cat, validate.New(validate.WithSearchPath(e.cfg.searchPath("")...), validate.WithSettings(e.cfg.settings...))); err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "the semantic model does not fit the catalog", Err: err}
+		}
+		st.semantic = sm
+	}
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
 		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}

@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 	"github.com/nl2sqlgo/nl2sql/validate"
 	"github.com/nl2sqlgo/nl2sql/workload"
 )
@@ -50,6 +51,7 @@ type config struct {
 	catalog          *schema.Catalog
 	valueIndex       *link.ValueIndex
 	workload         *workload.Knowledge // see WithWorkload
+	semantic         *semantic.Model     // see WithSemantic
 	indexFile        string              // see LoadIndexFile
 	refreshEvery     time.Duration       // see WithRefreshEvery
 	progress         func(Progress)
@@ -274,6 +276,18 @@ func AsRole(role string) AskOption { return askOptionFunc(func(c *askConfig) { c
 // WithSettings. Other names fail the request's reads.
 func Setting(name, value string) AskOption {
 	return askOptionFunc(func(c *askConfig) { c.settings = append(c.settings, [2]string{name, value}) })
+}
+
+// WithSemantic gives the engine the business's definitions: measures,
+// named filters, metrics, synonyms and verified questions (see package
+// semantic). The engine keeps its own copy and checks it against the
+// catalog at Prepare and at every Refresh that changes the catalog: a
+// model that names what the catalog lacks, or an expression the safety
+// policy refuses, fails Prepare with ErrConfig and the model's file and
+// line.
+func WithSemantic(m *semantic.Model) Option {
+	m = m.Clone()
+	return optionFunc(func(c *config) { c.semantic = m })
 }
 
 // WithSettings declares the custom settings (dotted names such as
