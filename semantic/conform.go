@@ -109,16 +109,19 @@ type conformer struct {
 	follows    bool // one follows the definition
 }
 
-// ctes is a scope of common table expressions.
+// ctes is a scope of common table expressions: one a link, innermost
+// first, each with the scope its body sees.
 type ctes struct {
 	parent *ctes
-	byName map[string]*pg.SelectStmt
+	name   string
+	query  *pg.SelectStmt // nil: a recursive CTE seen from its own body
+	sees   *ctes
 }
 
-func (s *ctes) lookup(name string) (*pg.SelectStmt, bool) {
+func (s *ctes) lookup(name string) (*ctes, bool) {
 	for ; s != nil; s = s.parent {
-		if q, ok := s.byName[name]; ok {
-			return q, true
+		if s.name == name {
+			return s, true
 		}
 	}
 	return nil, false
@@ -204,18 +207,20 @@ func (c *conformer) children(m protoreflect.Message, scope *ctes) {
 func (c *conformer) selectStmt(s *pg.SelectStmt, parent *ctes) {
 	scope := parent
 	if wc := s.WithClause; wc != nil {
-		scope = &ctes{parent: parent, byName: map[string]*pg.SelectStmt{}}
 		for _, n := range wc.Ctes {
 			cte := n.GetCommonTableExpr()
 			if cte == nil {
 				continue
 			}
-			q := cte.Ctequery.GetSelectStmt()
+			// A CTE's body sees the CTEs before it; under WITH RECURSIVE
+			// itself too, as no plain narrowing (a body reading itself is
+			// a recursion).
+			sees := scope
 			if wc.Recursive {
-				scope.byName[cte.Ctename] = nil // itself: not a plain narrowing
+				sees = &ctes{parent: scope, name: cte.Ctename}
 			}
-			c.walk(cte.Ctequery, scope)
-			scope.byName[cte.Ctename] = q
+			c.walk(cte.Ctequery, sees)
+			scope = &ctes{parent: scope, name: cte.Ctename, query: cte.Ctequery.GetSelectStmt(), sees: sees}
 		}
 	}
 	if s.Op != pg.SetOperation_SETOP_NONE && s.Op != pg.SetOperation_SET_OPERATION_UNDEFINED {
@@ -336,8 +341,8 @@ const maxNarrowing = 8
 // with the conditions of the CTE it names, if any.
 func (c *conformer) relation(rv *pg.RangeVar, scope *ctes, depth int) ([]string, bool) {
 	if rv.Schemaname == "" {
-		if q, ok := scope.lookup(rv.Relname); ok {
-			return c.narrowing(q, scope, depth+1)
+		if cte, ok := scope.lookup(rv.Relname); ok {
+			return c.narrowing(cte.query, cte.sees, depth+1)
 		}
 		return nil, c.cat.Resolve(rv.Relname, c.path) == c.t
 	}

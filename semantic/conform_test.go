@@ -45,12 +45,17 @@ func TestDeviationsOnMeaning(t *testing.T) {
 		`SELECT c.segment, sum(o.total_amount) FROM customers c JOIN sales_orders o ON o.customer_id = c.customer_id AND o.status <> 'Cancelled' GROUP BY 1`,
 		`SELECT sum(o.total_amount) FROM sales_orders o WHERE extract(year FROM o.order_date) = 2024 AND o.status <> 'Cancelled'`,
 		`WITH valid AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled') SELECT sum(v.total_amount) FROM valid v`,
+		`WITH sales_orders AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled') SELECT sum(total_amount) FROM sales_orders`,
+		`WITH RECURSIVE sales_orders AS (SELECT * FROM public.sales_orders WHERE status <> 'Cancelled') SELECT sum(total_amount) FROM sales_orders`,
+		`WITH a AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled'), b AS (SELECT * FROM a) SELECT sum(total_amount) FROM b`,
 		`WITH r AS (SELECT customer_id, sum(total_amount) AS rev FROM sales_orders WHERE status <> 'Cancelled' GROUP BY 1) SELECT max(rev) FROM r`,
 		`SELECT sum(x.total_amount) FROM (SELECT total_amount, status FROM sales_orders WHERE status <> 'Cancelled') x`,
 		`SELECT name FROM customers c WHERE 1000 < (SELECT sum(total_amount) FROM sales_orders o WHERE o.customer_id = c.customer_id AND o.status <> 'Cancelled')`,
 		`SELECT c.customer_name, r.rev FROM customers c CROSS JOIN LATERAL (SELECT sum(o.total_amount) AS rev FROM sales_orders o WHERE o.customer_id = c.customer_id AND o.status <> 'Cancelled') r`,
 	}
 	departs := map[string]semantic.DeviationKind{
+		`WITH RECURSIVE r AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled' UNION ALL SELECT * FROM r) SELECT sum(total_amount) FROM r`: semantic.DeviationAggregate,
+		`WITH v AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled') SELECT sum(total_amount) FROM sales_orders`:                          semantic.DeviationFilter,
 		`SELECT sum(total_amount) FROM sales_orders`: semantic.DeviationFilter,
 		`SELECT sum(o.total_amount) FROM sales_orders o JOIN customers c USING (customer_id) WHERE c.status <> 'Cancelled'`:                               semantic.DeviationFilter,
 		`SELECT sum(total_amount) FROM sales_orders WHERE status = 'Cancelled'`:                                                                           semantic.DeviationFilter,
