@@ -50,8 +50,10 @@ func (d Deviation) String() string {
 // definition. The parse tree decides, not the spelling: the query follows
 // the definition when some aggregate of it, in any SELECT (a CTE, a
 // subquery, a branch of a UNION), applies the measure's aggregation to
-// its expression over the measure's table, and every conjunct of the
-// measure's filter is a condition of that aggregate: in its FILTER
+// its expression (or an expression of it: sum(total_amount / rate) is the
+// measure in another currency) over the measure's table, and every
+// conjunct of the measure's filter is a condition of that aggregate: in
+// its FILTER
 // clause, in a CASE WHEN inside it, in the WHERE or a JOIN's ON of its
 // SELECT, or in the WHERE of a CTE or subquery that only narrows the
 // table down. Table aliases, qualification (schema, table), quoting,
@@ -460,7 +462,27 @@ func (c *conformer) argument(f *pg.FuncCall, src *source) (string, []string, boo
 	if c.ms.Agg == AggCount && c.expr == "" && c.countsRows(arg, src) {
 		return "", extra, true
 	}
-	return c.normalize(arg, src), extra, true
+	x := c.normalize(arg, src)
+	if x != c.expr && c.expr != "" && c.ms.Agg != AggCount && c.ms.Agg != AggCountDistinct && c.contains(arg, src) {
+		// sum(total_amount / rate) is the measure in another unit.
+		x = c.expr
+	}
+	return x, extra, true
+}
+
+// contains reports whether the measure's expression is part of n: a
+// value-preserving aggregation of a larger expression over it (a
+// currency conversion, a rounding) computes the measure in another unit.
+func (c *conformer) contains(n *pg.Node, src *source) bool {
+	found := false
+	pgparse.WalkNodes(n.ProtoReflect(), func(x *pg.Node) bool {
+		if found || x.GetSelectStmt() != nil {
+			return false
+		}
+		found = c.normalize(x, src) == c.expr
+		return !found
+	})
+	return found
 }
 
 func isNull(n *pg.Node) bool {

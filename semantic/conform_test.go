@@ -49,6 +49,7 @@ func TestDeviationsOnMeaning(t *testing.T) {
 		`WITH RECURSIVE sales_orders AS (SELECT * FROM public.sales_orders WHERE status <> 'Cancelled') SELECT sum(total_amount) FROM sales_orders`,
 		`WITH a AS (SELECT * FROM sales_orders WHERE status <> 'Cancelled'), b AS (SELECT * FROM a) SELECT sum(total_amount) FROM b`,
 		`WITH r AS (SELECT customer_id, sum(total_amount) AS rev FROM sales_orders WHERE status <> 'Cancelled' GROUP BY 1) SELECT max(rev) FROM r`,
+		`SELECT round(sum(o.total_amount / r.rate), 2) FROM sales_orders o JOIN exchange_rates r ON r.rate_date = o.order_date WHERE o.status <> 'Cancelled'`,
 		`SELECT sum(x.total_amount) FROM (SELECT total_amount, status FROM sales_orders WHERE status <> 'Cancelled') x`,
 		`SELECT name FROM customers c WHERE 1000 < (SELECT sum(total_amount) FROM sales_orders o WHERE o.customer_id = c.customer_id AND o.status <> 'Cancelled')`,
 		`SELECT c.customer_name, r.rev FROM customers c CROSS JOIN LATERAL (SELECT sum(o.total_amount) AS rev FROM sales_orders o WHERE o.customer_id = c.customer_id AND o.status <> 'Cancelled') r`,
@@ -70,7 +71,7 @@ func TestDeviationsOnMeaning(t *testing.T) {
 		`SELECT sum(total_amount) OVER () FROM sales_orders WHERE status <> 'Cancelled' LIMIT 1`:                                                          semantic.DeviationAggregate,
 		`SELECT count(*) FROM sales_orders WHERE status <> 'Cancelled'`:                                                                                   semantic.DeviationAggregate,
 		`SELECT sum(DISTINCT total_amount) FROM sales_orders WHERE status <> 'Cancelled'`:                                                                 semantic.DeviationAggregate,
-		`SELECT sum(total_amount + 0) FROM sales_orders WHERE status <> 'Cancelled'`:                                                                      semantic.DeviationAggregate,
+		`SELECT sum(so_id) FROM sales_orders WHERE status <> 'Cancelled'`:                                                                                 semantic.DeviationAggregate,
 	}
 	for _, sql := range follows {
 		if d := m.Deviations(sql, []string{"revenue"}, c, path); len(d) != 0 {
