@@ -133,7 +133,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	data.Docs = e.docsFor(names, question)
-	c.Semantic = semanticLinks(st.semantic, question, names)
+	c.Semantic = semanticLinks(st.semantic, st.cat, question, names)
 	data.Definitions = definitionLines(c.Semantic)
 	c.Difficulty = generate.Classify(question, len(jp.core))
 	c.Prompt = generate.Build(data)

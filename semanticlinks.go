@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
@@ -86,10 +87,18 @@ func stems(text string) []string {
 // over "revenue"), phrases of the same length all count. A dimension
 // counts only when its table is among tables (the context's): "status" is
 // a dimension of many entities. The links come in the order the question
-// names them, then the model's order.
-func semanticLinks(m *semantic.Model, question string, tables []string) []SemanticLink {
+// names them, then the model's order. A definition reading a table
+// outside tables is left out: the prompt does not show that table, and a
+// scoped request must not hear of another tenant's.
+func semanticLinks(m *semantic.Model, cat *schema.Catalog, question string, tables []string) []SemanticLink {
 	if m == nil {
 		return nil
+	}
+	visible := map[string]bool{}
+	for _, name := range tables {
+		if t := cat.Table(name); t != nil {
+			visible[t.QuoteQualified()] = true
+		}
 	}
 	q := stems(question)
 	type match struct{ item, start, n int }
@@ -151,7 +160,7 @@ func semanticLinks(m *semantic.Model, question string, tables []string) []Semant
 		} else {
 			d, err = m.Definition(it.name)
 		}
-		if err != nil {
+		if err != nil || slices.ContainsFunc(d.Tables, func(t string) bool { return !visible[t] }) {
 			continue // a checked model renders every definition; no guess otherwise
 		}
 		l := SemanticLink{Name: it.name, Kind: it.kind, Phrase: phraseOf[k], Definition: d}

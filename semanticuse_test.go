@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/internal/scopetest"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
@@ -310,5 +311,40 @@ func TestERPExamWithSemanticModel(t *testing.T) {
 	// The exam's gold queries compute what they name as the model defines it.
 	if deviating > 0 {
 		t.Errorf("%d gold queries deviate from the model's definitions", deviating)
+	}
+}
+
+// TestSemanticScopedDefinitions: an engine scoped to one tenant shows only
+// the definitions over its tables; a measure over the other tenant's
+// table, named by the question, is neither linked nor in the prompt.
+func TestSemanticScopedDefinitions(t *testing.T) {
+	pgtest.SkipShort(t)
+	m, err := semantic.Read(strings.NewReader(`version: 1
+entities:
+  - name: plans
+    table: div_02.secret_plans
+    measures:
+      - {name: plan_count, agg: count, synonyms: [secret plan count]}
+  - name: orders
+    table: div_01.sales_orders
+    measures:
+      - {name: revenue, expr: total_amount, agg: sum}
+`), "tenants.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Tenants(t)), nl2sql.WithScope(scopetest.Scope), nl2sql.WithSemantic(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := eng.SchemaContext(context.Background(), "What is the secret plan count, and the plan count against the revenue?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Semantic) != 1 || sc.Semantic[0].Name != "revenue" {
+		t.Errorf("semantic links %+v, want revenue alone", sc.Semantic)
+	}
+	if leak := scopetest.Leak(sc.Prompt.System + sc.Prompt.User); leak != "" {
+		t.Errorf("the prompt names the other tenant: %s", leak)
 	}
 }
