@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
@@ -26,6 +27,10 @@ type HTTPConfig struct {
 	// Token, when set, is the bearer token every request but /healthz
 	// must carry.
 	Token string
+	// Callers, when set, authenticates every request but /healthz instead
+	// of Token: its caller's identity is the one every read of the request
+	// runs as (--identity).
+	Callers *identity.Map
 	// MaxBody caps a request body (413 above it); 0: defaultMaxFrame.
 	MaxBody int64
 	// MaxSessionsPerClient caps the live sessions (and the requests that
@@ -124,8 +129,13 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 	if cfg.MaxSessions > 0 || cfg.MaxSessionsPerClient > 0 {
 		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions, perClient: cfg.MaxSessionsPerClient}
 	}
-	if cfg.Token != "" {
+	switch {
+	case cfg.Callers != nil:
+		h = callerAuth(cfg.Callers, h)
+	case cfg.Token != "":
 		h = bearerAuth(cfg.Token, h)
+	default:
+		h = dropCaller(h)
 	}
 	mux.Handle("/", h)
 	return bodyDeadline(cfg.BodyTimeout, mux)
@@ -166,6 +176,15 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 			httpError(w, http.StatusUnauthorized, "invalid bearer token")
 			return
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// dropCaller removes callerHeader from requests (a client cannot name a
+// caller when there is no --identity; the handlers then ignore it anyway).
+func dropCaller(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(callerHeader)
 		next.ServeHTTP(w, r)
 	})
 }

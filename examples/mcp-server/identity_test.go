@@ -1,0 +1,163 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/rlstest"
+)
+
+// The callers' bearer tokens.
+const mcpTokenOne, mcpTokenTwo = "mcp-token-of-tenant-one-0123456789", "mcp-token-of-tenant-two-0123456789"
+
+func tokenHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// TestIdentityOverHTTP: the built server with --identity maps two callers
+// to the reader role with their own tenant id (caller two also to its
+// schema): over the streamable HTTP transport, with sessions and without,
+// nl_query, run_sql and the resources answer each with its own rows only;
+// a scope argument naming another tenant's schema is refused, another
+// caller's answer id is unknown to learn; an unknown token is 401 and no
+// token reaches the log.
+func TestIdentityOverHTTP(t *testing.T) {
+	db := rlstest.New(t)
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
+	})
+	cfg := filepath.Join(t.TempDir(), "ids.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`callers:
+  - name: one
+    token_sha256: %s
+    role: %s
+    settings: {app.tenant_id: "1"}
+  - name: two
+    token_sha256: %s
+    role: %[2]s
+    scope: %[4]s
+    settings: {app.tenant_id: "2"}
+`, tokenHash(mcpTokenOne), db.Reader, tokenHash(mcpTokenTwo), rlstest.T2)), 0o600)
+	t.Setenv("OPENAI_API_KEY", "test")
+	s := startRaw(t, buildBinary(t), "--dsn", db.DSN, "--llm", "openai:fake", "--llm-url", fake.BaseURL(), "--http", "127.0.0.1:0", "--identity", cfg)
+	url := strings.TrimSuffix(s.url(), "/")
+
+	answers := map[string]string{}
+	for _, legacy := range []bool{true, false} {
+		for tenant, tok := range map[string]string{"1": mcpTokenOne, "2": mcpTokenTwo} {
+			cs, err := httpConnect(t, url, tok, legacy)
+			if err != nil {
+				t.Fatalf("tenant %s: connect: %v", tenant, err)
+			}
+			// The caller's own scope (or none) is fine; another is refused.
+			for _, scope := range []string{"", rlstest.T1} {
+				res := call(t, cs, "run_sql", map[string]any{"sql": rlstest.SQL, "scope": scope})
+				if tenant == "2" && scope == rlstest.T1 {
+					if !res.IsError || !strings.Contains(text(res), `limited to scope "tenant_two"`) {
+						t.Errorf("tenant 2 asked for scope %s: %s", scope, text(res))
+					}
+					continue
+				}
+				out := decode[RunSQLOutput](t, res)
+				if got := fmt.Sprint(out.Rows); got != fmt.Sprint(rowsOf(rlstest.Rows[tenant])) {
+					t.Errorf("tenant %s, scope %q: run_sql rows %s, want %v", tenant, scope, got, rlstest.Rows[tenant])
+				}
+			}
+			res := call(t, cs, "nl_query", map[string]any{"question": "what do the notes say?"})
+			out := decode[NLQueryOutput](t, res)
+			if got := fmt.Sprint(out.Rows); got != fmt.Sprint(rowsOf(rlstest.Rows[tenant])) || rlstest.Leak(text(res), tenant) != "" {
+				t.Errorf("tenant %s: nl_query rows %s, leak %q", tenant, got, rlstest.Leak(text(res), tenant))
+			}
+			answers[tenant] = out.ID
+			// Its own schema's plans, never the other's.
+			res = call(t, cs, "run_sql", map[string]any{"sql": "SELECT name FROM plans"})
+			if tenant == "2" && !strings.Contains(text(res), "plan-of-tenant_two") {
+				t.Errorf("tenant 2: its plans: %s", text(res))
+			}
+			if tenant == "1" && !res.IsError {
+				t.Errorf("tenant 1 (no scope) read plans unqualified: %s", text(res))
+			}
+			tables, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: tablesURI})
+			if err != nil {
+				t.Fatalf("tenant %s: %s: %v", tenant, tablesURI, err)
+			}
+			if tenant == "2" && strings.Contains(tables.Contents[0].Text, rlstest.T1) {
+				t.Errorf("tenant 2 lists tenant one's schema: %s", tables.Contents[0].Text)
+			}
+		}
+		// Caller one cannot confirm caller two's answer.
+		cs, _ := httpConnect(t, url, mcpTokenOne, legacy)
+		if res := call(t, cs, "learn", map[string]any{"id": answers["2"]}); !res.IsError || !strings.Contains(text(res), "unknown id") {
+			t.Errorf("caller one learnt caller two's answer: %s", text(res))
+		}
+	}
+	for _, tok := range []string{"", "not-a-caller", mcpTokenOne + "x"} {
+		if _, err := httpConnect(t, url, tok, true); err == nil {
+			t.Errorf("token %q connected", tok)
+		}
+		h := map[string]string{}
+		if tok != "" {
+			h["Authorization"] = "Bearer " + tok
+		}
+		if code, _, _ := post(t, url, strings.NewReader(initializeBody), h); code != http.StatusUnauthorized {
+			t.Errorf("token %q: %d, want 401", tok, code)
+		}
+	}
+	// A client naming a caller itself gets its token's, whatever it says.
+	code, _, body := post(t, url, strings.NewReader(initializeBody), map[string]string{"X-Nl2sql-Caller": "two"})
+	if code != http.StatusUnauthorized {
+		t.Errorf("X-Nl2sql-Caller without a token: %d %s", code, body)
+	}
+	for _, tok := range []string{mcpTokenOne, mcpTokenTwo, "not-a-caller"} {
+		if strings.Contains(s.stderr(), tok) {
+			t.Errorf("the log holds a token:\n%s", s.stderr())
+		}
+	}
+}
+
+// rowsOf is the rows of a one-column result of vs.
+func rowsOf(vs []string) [][]any {
+	out := make([][]any, len(vs))
+	for i, v := range vs {
+		out[i] = []any{v}
+	}
+	return out
+}
+
+// TestIdentityConfigErrors: a mistake in --identity's file stops the
+// server at start with the file and the line; --identity without --http,
+// or with --auth-token, --role or --set, is refused.
+func TestIdentityConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("callers:\n  - name: a\n    token_sha256: "+tokenHash("x")+"\n    settings:\n      work_mem: 1GB\n"), 0o600)
+	good := filepath.Join(dir, "good.yaml")
+	os.WriteFile(good, []byte("callers:\n  - name: a\n    token_sha256: "+tokenHash("x")+"\n"), 0o600)
+	bin := buildBinary(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "127.0.0.1:0", "--identity", bad}, bad + `:5: invalid setting "work_mem"`},
+		{[]string{"--identity", good}, "--identity maps HTTP callers: it needs --http"},
+		{[]string{"--http", "127.0.0.1:0", "--identity", good, "--auth-token", "t"}, "leave out --auth-token"},
+		{[]string{"--http", "127.0.0.1:0", "--identity", good, "--set", "app.t=1"}, "leave out --role and --set"},
+		{[]string{"--set", "work_mem=1"}, `--set: invalid setting "work_mem"`},
+	} {
+		out, err := exec.Command(bin, append([]string{"--dsn", "postgres://nobody@127.0.0.1:1/none"}, c.args...)...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%q: %v\n%s", c.args, err, out)
+		}
+	}
+}
