@@ -138,3 +138,26 @@ func TestParseSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestDeploymentExample: the config of docs/deployment.md loads as it
+// says.
+func TestDeploymentExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/deployment.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "```yaml\n# Optional: callers identified")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok {
+		t.Fatal("no config example in docs/deployment.md")
+	}
+	m, err := identity.Parse("deployment.md", []byte("# Optional: callers identified"+block))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := m.Caller("globex-bi")
+	if fmt.Sprint(m.Callers()) != "[acme-analyst globex-bi]" || g.Scope != "globex" || g.Role != "globex_reader" ||
+		fmt.Sprint(m.Settings()) != "[app.region app.tenant_id]" || m.TrustedHeader() != "X-Forwarded-User" {
+		t.Errorf("%v %+v %v", m.Callers(), g, m.Settings())
+	}
+}
