@@ -22,11 +22,19 @@ var ErrUnknownCaller = errors.New("identity: unknown caller")
 
 // Authenticate returns the caller of r: by the trusted header when r
 // comes from a trusted proxy and carries it, else by its bearer token.
-// The trusted header of any other address is ignored. It never returns a
+// The trusted header of any other address is ignored; one that comes
+// twice, or holds a comma (a proxy that appended its value to the
+// client's), names no caller. It never returns a
 // nil caller with a nil error.
 func (m *Map) Authenticate(r *http.Request) (*Caller, error) {
 	if m.header != "" && m.trusted(r.RemoteAddr) {
-		if user := r.Header.Get(m.header); user != "" {
+		if vals := r.Header.Values(m.header); len(vals) > 0 {
+			// More than one value: a proxy that adds its header to the
+			// client's instead of replacing it; which is whose is unknown.
+			if len(vals) > 1 || strings.Contains(vals[0], ",") {
+				return nil, ErrUnknownCaller
+			}
+			user := vals[0]
 			for _, c := range m.callers {
 				if c.user != "" && c.user == user {
 					return c, nil

@@ -48,6 +48,10 @@ type Caller struct {
 	user     string // the trusted header's value, "" for none
 }
 
+// String is the caller's name: printing a caller never shows its token's
+// hash.
+func (c *Caller) String() string { return c.Name }
+
 // Map maps the callers of a server to their identities (see the package
 // documentation for the file).
 type Map struct {

@@ -66,15 +66,25 @@ func TestAuthenticate(t *testing.T) {
 		{"10.1.2.3:5", "Bearer token-one", "mallory@example", "", identity.ErrUnknownCaller},
 		{"10.1.2.3:5", "Bearer token-one", "", "one", nil},
 		{"10.1.2.4:5", "", "bob@two.example", "", identity.ErrNoCredentials},
+		// Two values (a proxy that appends), or a comma: no caller.
+		{"10.1.2.3:5", "", "bob@two.example, mallory", "", identity.ErrUnknownCaller},
+		{"10.1.2.3:5", "Bearer token-one", "mallory,bob@two.example", "", identity.ErrUnknownCaller},
 	}
 	for _, c := range cases {
 		r := httptest.NewRequest("GET", "/", nil)
+		appended := c.user == "bob@two.example, mallory"
+		if appended {
+			c.user = "bob@two.example"
+		}
 		r.RemoteAddr = c.remote
 		if c.auth != "" {
 			r.Header.Set("Authorization", c.auth)
 		}
 		if c.user != "" {
 			r.Header.Set("X-Forwarded-User", c.user)
+		}
+		if appended {
+			r.Header.Add("X-Forwarded-User", "mallory")
 		}
 		got, err := m.Authenticate(r)
 		if !errors.Is(err, c.err) || (err == nil && got.Name != c.want) || (err != nil && got != nil) {
@@ -83,6 +93,9 @@ func TestAuthenticate(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "token-") {
 			t.Errorf("%+v: the error holds the token: %v", c, err)
 		}
+	}
+	if got := fmt.Sprintf("%v %+v", m.Caller("one"), m.Caller("one")); got != "one one" {
+		t.Errorf("a caller prints as %q, want its name only (never its token's hash)", got)
 	}
 	two := m.Caller("two")
 	if two.Role != "r2" || two.Scope != "two" || fmt.Sprint(two.Settings) != "[{app.tenant_id 2}]" {

@@ -134,8 +134,6 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 		h = callerAuth(cfg.Callers, h)
 	case cfg.Token != "":
 		h = bearerAuth(cfg.Token, h)
-	default:
-		h = dropCaller(h)
 	}
 	mux.Handle("/", h)
 	return bodyDeadline(cfg.BodyTimeout, mux)
@@ -176,15 +174,6 @@ func bearerAuth(token string, next http.Handler) http.Handler {
 			httpError(w, http.StatusUnauthorized, "invalid bearer token")
 			return
 		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// dropCaller removes callerHeader from requests (a client cannot name a
-// caller when there is no --identity; the handlers then ignore it anyway).
-func dropCaller(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(callerHeader)
 		next.ServeHTTP(w, r)
 	})
 }

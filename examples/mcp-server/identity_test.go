@@ -114,10 +114,21 @@ func TestIdentityOverHTTP(t *testing.T) {
 			t.Errorf("token %q: %d, want 401", tok, code)
 		}
 	}
-	// A client naming a caller itself gets its token's, whatever it says.
-	code, _, body := post(t, url, strings.NewReader(initializeBody), map[string]string{"X-Nl2sql-Caller": "two"})
-	if code != http.StatusUnauthorized {
-		t.Errorf("X-Nl2sql-Caller without a token: %d %s", code, body)
+	// The bearer the server passes on inside (the caller's name in hex)
+	// is not a token.
+	if code, _, _ := post(t, url, strings.NewReader(initializeBody), map[string]string{"Authorization": "Bearer " + hex.EncodeToString([]byte("two"))}); code != http.StatusUnauthorized {
+		t.Errorf("a caller's name as the token: %d", code)
+	}
+	// A session belongs to the caller that opened it: caller two's token
+	// on caller one's session is 403.
+	code, hdr, body := post(t, url, strings.NewReader(initializeBody), map[string]string{"Authorization": "Bearer " + mcpTokenOne})
+	sid := hdr.Get("Mcp-Session-Id")
+	if code != http.StatusOK || sid == "" {
+		t.Fatalf("initialize as one: %d %s", code, body)
+	}
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	if code, _, body := post(t, url, strings.NewReader(list), map[string]string{"Authorization": "Bearer " + mcpTokenTwo, "Mcp-Session-Id": sid}); code != http.StatusForbidden {
+		t.Errorf("caller two on caller one's session: %d %s", code, body)
 	}
 	for _, tok := range []string{mcpTokenOne, mcpTokenTwo, "not-a-caller"} {
 		if strings.Contains(s.stderr(), tok) {
