@@ -1,7 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +100,72 @@ func TestIdentityFlagsRefused(t *testing.T) {
 	}
 	if code, _, errs := cli(t, "check", "--role", "r", "SELECT 1"); code != 2 || !strings.Contains(errs, "--role and --set need a database") {
 		t.Errorf("check --role without a database: exit %d %q", code, errs)
+	}
+}
+
+// TestServeIdentity: serve --identity gives each caller of the console its
+// own tenant over a real RLS policy; serve --role --set gives every page
+// one; a mistake in the file, or --identity with --auth-token, stops it
+// at start (exit 2, the file and the line).
+func TestServeIdentity(t *testing.T) {
+	db := rlstest.New(t)
+	t.Setenv("OPENAI_API_KEY", "test")
+	t.Setenv("NL2SQL_AUTH_TOKEN", "")
+	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
+	})
+	tokens := map[string]string{"1": "serve-token-one-0123456789abcdef", "2": "serve-token-two-0123456789abcdef"}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "ids.yaml")
+	var b strings.Builder
+	b.WriteString("callers:\n")
+	for _, tenant := range []string{"1", "2"} {
+		sum := sha256.Sum256([]byte(tokens[tenant]))
+		fmt.Fprintf(&b, "  - name: tenant-%s\n    token_sha256: %x\n    role: %s\n    settings: {%s: %q}\n", tenant, sum, db.Reader, rlstest.Setting, tenant)
+	}
+	os.WriteFile(cfg, []byte(b.String()), 0o600)
+	model := []string{"--dsn", db.DSN, "--llm", "openai:fake", "--llm-url", fake.BaseURL()}
+	q := "/?q=" + url.QueryEscape("what do the notes say?")
+
+	base, stop := serveInProcess(t, append(model, "--identity", cfg)...)
+	for tenant, tok := range tokens {
+		req, _ := http.NewRequest("GET", base+q, nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(page), rlstest.Rows[tenant][0]) || rlstest.Leak(string(page), tenant) != "" {
+			t.Errorf("tenant %s: %d, leak %q", tenant, resp.StatusCode, rlstest.Leak(string(page), tenant))
+		}
+	}
+	// Without a token: the login page, not the schema.
+	if _, page := getPage(t, base+"/schema"); strings.Contains(page, "public.notes") || !strings.Contains(page, `name="token"`) {
+		t.Errorf("no token: the schema page was served")
+	}
+	stop()
+
+	base, stop = serveInProcess(t, append(model, "--role", db.Reader, "--set", rlstest.Setting+"=2")...)
+	if code, page := getPage(t, base+q); code != 200 || !strings.Contains(page, "two-secret") || rlstest.Leak(page, "2") != "" {
+		t.Errorf("--role --set: %d, leak %q", code, rlstest.Leak(page, "2"))
+	}
+	stop()
+
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("callers:\n  - name: x\n    token_sha256: my-token\n"), 0o600)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--identity", bad}, bad + ":3: token_sha256: want the 64 hex digits"},
+		{[]string{"--identity", cfg, "--auth-token", "t"}, "leave out --auth-token"},
+		{[]string{"--identity", cfg, "--role", "r"}, "leave out --auth-token ($NL2SQL_AUTH_TOKEN), --role and --set"},
+	} {
+		code, _, errs := cli(t, append(append([]string{"serve", "--addr", "127.0.0.1:0"}, model...), c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "my-token\n") {
+			t.Errorf("%q: exit %d %q", c.args, code, errs)
+		}
 	}
 }
