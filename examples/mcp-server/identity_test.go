@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/rlstest"
 )
@@ -169,6 +171,38 @@ func TestIdentityConfigErrors(t *testing.T) {
 		out, err := exec.Command(bin, append([]string{"--dsn", "postgres://nobody@127.0.0.1:1/none"}, c.args...)...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) {
 			t.Errorf("%q: %v\n%s", c.args, err, out)
+		}
+	}
+}
+
+// TestStaticIdentity: a server with one identity (--role, --set; here on
+// the in-memory transport, as on stdio) runs every call as it; a call
+// naming a role or a setting is refused.
+func TestStaticIdentity(t *testing.T) {
+	db := rlstest.New(t)
+	for _, tenant := range []string{"1", "2"} {
+		who := identity.Identity{Role: db.Reader, Settings: []identity.Setting{{Name: rlstest.Setting, Value: tenant}}}
+		eng := mustEngine(t, db.DSN, nl2sql.WithLLM(fakeModel(t, rlstest.SQL, 0)), nl2sql.WithSettings(who.Names()...))
+		cs := connect(t, NewServer(eng, Config{HasLLM: true, Identity: who}))
+		for tool, args := range map[string]map[string]any{"run_sql": {"sql": rlstest.SQL}, "nl_query": {"question": "what do the notes say?"}} {
+			res := call(t, cs, tool, args)
+			if got := fmt.Sprint(decode[RunSQLOutput](t, res).Rows); got != fmt.Sprint(rowsOf(rlstest.Rows[tenant])) {
+				t.Errorf("tenant %s: %s: %s", tenant, tool, got)
+			}
+			// No argument chooses a role or a setting: the SDK refuses
+			// what the tool's schema does not name.
+			for _, extra := range []map[string]any{{"role": "postgres"}, {"settings": map[string]string{rlstest.Setting: "1"}}, {rlstest.Setting: "1"}} {
+				with := map[string]any{}
+				for k, v := range args {
+					with[k] = v
+				}
+				for k, v := range extra {
+					with[k] = v
+				}
+				if res := call(t, cs, tool, with); !res.IsError || !strings.Contains(text(res), "unexpected additional properties") {
+					t.Errorf("tenant %s: %s with %v: %s", tenant, tool, extra, text(res))
+				}
+			}
 		}
 	}
 }
