@@ -3,9 +3,6 @@ package console_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -24,13 +21,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
-// The callers' bearer tokens.
-const tokenOne, tokenTwo = "console-token-of-tenant-one-0123456789", "console-token-of-tenant-two-0123456789"
-
-func sha(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
+var tokenOne, tokenTwo = rlstest.Tokens["1"], rlstest.Tokens["2"]
 
 // rlsConsole is a console over the row-level security database whose
 // callers one (token) and two (token, or user bob behind the trusted
@@ -42,19 +33,7 @@ func rlsConsole(t *testing.T, proxies string, logs *bytes.Buffer) (http.Handler,
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
 		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
 	})
-	ids, err := identity.Parse("ids.yaml", []byte(fmt.Sprintf(`trusted_header: X-Forwarded-User
-trusted_proxies: [%s]
-callers:
-  - name: one
-    token_sha256: %s
-    role: %s
-    settings: {app.tenant_id: "1"}
-  - name: two
-    token_sha256: %s
-    user: bob
-    role: %[3]s
-    settings: {app.tenant_id: "2"}
-`, proxies, sha(tokenOne), db.Reader, sha(tokenTwo))))
+	ids, err := identity.Parse("ids.yaml", []byte(db.Callers("trusted_header: X-Forwarded-User\ntrusted_proxies: ["+proxies+"]\n", map[string]string{"2": "user: bob"})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
@@ -114,16 +113,10 @@ func TestServeIdentity(t *testing.T) {
 	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
 		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
 	})
-	tokens := map[string]string{"1": "serve-token-one-0123456789abcdef", "2": "serve-token-two-0123456789abcdef"}
+	tokens := rlstest.Tokens
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "ids.yaml")
-	var b strings.Builder
-	b.WriteString("callers:\n")
-	for _, tenant := range []string{"1", "2"} {
-		sum := sha256.Sum256([]byte(tokens[tenant]))
-		fmt.Fprintf(&b, "  - name: tenant-%s\n    token_sha256: %x\n    role: %s\n    settings: {%s: %q}\n", tenant, sum, db.Reader, rlstest.Setting, tenant)
-	}
-	os.WriteFile(cfg, []byte(b.String()), 0o600)
+	os.WriteFile(cfg, []byte(db.Callers("", nil)), 0o600)
 	model := []string{"--dsn", db.DSN, "--llm", "openai:fake", "--llm-url", fake.BaseURL()}
 	q := "/?q=" + url.QueryEscape("what do the notes say?")
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -19,13 +18,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/rlstest"
 )
 
-// The callers' bearer tokens.
-const mcpTokenOne, mcpTokenTwo = "mcp-token-of-tenant-one-0123456789", "mcp-token-of-tenant-two-0123456789"
-
-func tokenHash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
+var mcpTokenOne, mcpTokenTwo = rlstest.Tokens["1"], rlstest.Tokens["2"]
 
 // TestIdentityOverHTTP: the built server with --identity maps two callers
 // to the reader role with their own tenant id (caller two also to its
@@ -40,17 +33,7 @@ func TestIdentityOverHTTP(t *testing.T) {
 		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
 	})
 	cfg := filepath.Join(t.TempDir(), "ids.yaml")
-	os.WriteFile(cfg, []byte(fmt.Sprintf(`callers:
-  - name: one
-    token_sha256: %s
-    role: %s
-    settings: {app.tenant_id: "1"}
-  - name: two
-    token_sha256: %s
-    role: %[2]s
-    scope: %[4]s
-    settings: {app.tenant_id: "2"}
-`, tokenHash(mcpTokenOne), db.Reader, tokenHash(mcpTokenTwo), rlstest.T2)), 0o600)
+	os.WriteFile(cfg, []byte(db.Callers("", map[string]string{"2": "scope: " + rlstest.T2})), 0o600)
 	t.Setenv("OPENAI_API_KEY", "test")
 	s := startRaw(t, buildBinary(t), "--dsn", db.DSN, "--llm", "openai:fake", "--llm-url", fake.BaseURL(), "--http", "127.0.0.1:0", "--identity", cfg)
 	url := strings.TrimSuffix(s.url(), "/")
@@ -154,9 +137,9 @@ func rowsOf(vs []string) [][]any {
 func TestIdentityConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(bad, []byte("callers:\n  - name: a\n    token_sha256: "+tokenHash("x")+"\n    settings:\n      work_mem: 1GB\n"), 0o600)
+	os.WriteFile(bad, []byte("callers:\n  - name: a\n    token_sha256: "+rlstest.TokenHash("x")+"\n    settings:\n      work_mem: 1GB\n"), 0o600)
 	good := filepath.Join(dir, "good.yaml")
-	os.WriteFile(good, []byte("callers:\n  - name: a\n    token_sha256: "+tokenHash("x")+"\n"), 0o600)
+	os.WriteFile(good, []byte("callers:\n  - name: a\n    token_sha256: "+rlstest.TokenHash("x")+"\n"), 0o600)
 	bin := buildBinary(t)
 	for _, c := range []struct {
 		args []string

@@ -7,6 +7,8 @@
 package rlstest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
@@ -83,4 +85,30 @@ func Leak(text, tenant string) string {
 		}
 	}
 	return ""
+}
+
+// Tokens are the bearer tokens of the callers of Callers, by tenant.
+var Tokens = map[string]string{"1": "token-of-tenant-one-0123456789abcdef", "2": "token-of-tenant-two-0123456789abcdef"}
+
+// TokenHash is what an identity config stores of tok: its SHA-256, hex.
+func TokenHash(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
+}
+
+// Callers is an identity config (identity.Parse) with head's lines first,
+// then callers "one" and "two", each with its token (Tokens), the reader
+// role, its tenant id and the lines more[tenant] (indented as a caller's
+// keys).
+func (db DB) Callers(head string, more map[string]string) string {
+	var b strings.Builder
+	b.WriteString(head + "callers:\n")
+	for _, tenant := range []string{"1", "2"} {
+		fmt.Fprintf(&b, "  - name: %s\n    token_sha256: %s\n    role: %s\n    settings: {%s: %q}\n",
+			map[string]string{"1": "one", "2": "two"}[tenant], TokenHash(Tokens[tenant]), db.Reader, Setting, tenant)
+		if more[tenant] != "" {
+			b.WriteString("    " + strings.TrimSpace(more[tenant]) + "\n")
+		}
+	}
+	return b.String()
 }
