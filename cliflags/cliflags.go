@@ -230,10 +230,20 @@ func (c *Callers) Register(fs *flag.FlagSet) {
 }
 
 // Load reads --identity's file; nil without the flag. Its errors name the
-// file and the line.
-func (c *Callers) Load() (*identity.Map, error) {
+// file and the line. With a server scope (--scope; "" for none), a
+// caller's scope must be it or public: the server reads no other schema.
+func (c *Callers) Load(scope string) (*identity.Map, error) {
 	if c.File == "" {
 		return nil, nil
 	}
-	return identity.Load(c.File)
+	m, err := identity.Load(c.File)
+	if err != nil || scope == "" {
+		return m, err
+	}
+	for _, name := range m.Callers() {
+		if s := m.Caller(name).Scope; s != "" && s != scope && s != "public" {
+			return nil, fmt.Errorf("identity: %s: caller %q: scope %q is outside the server's --scope %q", c.File, name, s, scope)
+		}
+	}
+	return m, nil
 }

@@ -62,7 +62,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *token == "" {
 		*token = os.Getenv("NL2SQL_AUTH_TOKEN")
 	}
-	ids, err := callers.Load()
+	ids, err := callers.Load(s.scope)
 	if err != nil {
 		return usageErr("--identity: %s", strings.TrimPrefix(err.Error(), "identity: "))
 	}

@@ -131,8 +131,9 @@ func rowsOf(vs []string) [][]any {
 	return out
 }
 
-// TestIdentityConfigErrors: a mistake in --identity's file stops the
-// server at start with the file and the line; --identity without --http,
+// TestIdentityConfigErrors: a mistake in --identity's file (a caller's
+// scope outside --scope too) stops the server at start with the file and
+// the line; --identity without --http,
 // or with --auth-token, --role or --set, is refused.
 func TestIdentityConfigErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -140,6 +141,8 @@ func TestIdentityConfigErrors(t *testing.T) {
 	os.WriteFile(bad, []byte("callers:\n  - name: a\n    token_sha256: "+rlstest.TokenHash("x")+"\n    settings:\n      work_mem: 1GB\n"), 0o600)
 	good := filepath.Join(dir, "good.yaml")
 	os.WriteFile(good, []byte("callers:\n  - name: a\n    token_sha256: "+rlstest.TokenHash("x")+"\n"), 0o600)
+	scoped := filepath.Join(dir, "scoped.yaml")
+	os.WriteFile(scoped, []byte("callers:\n  - name: a\n    scope: div_02\n    token_sha256: "+rlstest.TokenHash("x")+"\n"), 0o600)
 	bin := buildBinary(t)
 	for _, c := range []struct {
 		args []string
@@ -150,6 +153,7 @@ func TestIdentityConfigErrors(t *testing.T) {
 		{[]string{"--http", "127.0.0.1:0", "--identity", good, "--auth-token", "t"}, "leave out --auth-token"},
 		{[]string{"--http", "127.0.0.1:0", "--identity", good, "--set", "app.t=1"}, "leave out --role and --set"},
 		{[]string{"--set", "work_mem=1"}, `--set: invalid setting "work_mem"`},
+		{[]string{"--http", "127.0.0.1:0", "--identity", scoped, "--scope", "div_01"}, `caller "a": scope "div_02" is outside the server's --scope "div_01"`},
 	} {
 		out, err := exec.Command(bin, append([]string{"--dsn", "postgres://nobody@127.0.0.1:1/none"}, c.args...)...).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), c.want) {

@@ -100,7 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	if f.who, err = f.ident.Resolve(); err != nil {
 		return nil, err
 	}
-	if f.ids, err = f.callers.Load(); err != nil {
+	if f.ids, err = f.callers.Load(f.scope); err != nil {
 		return nil, err
 	}
 	if f.ids != nil {
