@@ -29,7 +29,10 @@ var mcpTokenOne, mcpTokenTwo = rlstest.Tokens["1"], rlstest.Tokens["2"]
 // token reaches the log.
 func TestIdentityOverHTTP(t *testing.T) {
 	db := rlstest.New(t)
-	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+	fake := llmfake.New(t, func(_ int, r *llmfake.Request) llmfake.Reply {
+		if strings.Contains(r.Last(), "sleep") {
+			return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(1)\n```"}
+		}
 		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
 	})
 	cfg := filepath.Join(t.TempDir(), "ids.yaml")
@@ -114,6 +117,14 @@ func TestIdentityOverHTTP(t *testing.T) {
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	if code, _, body := post(t, url, strings.NewReader(list), map[string]string{"Authorization": "Bearer " + mcpTokenTwo, "Mcp-Session-Id": sid}); code != http.StatusForbidden {
 		t.Errorf("caller two on caller one's session: %d %s", code, body)
+	}
+	// A failed question is logged with its caller's name.
+	cs, _ := httpConnect(t, url, mcpTokenOne, false)
+	if res := call(t, cs, "nl_query", map[string]any{"question": "sleep a while"}); !res.IsError {
+		t.Errorf("pg_sleep answered: %s", text(res))
+	}
+	if !strings.Contains(s.stderr(), "caller=one") {
+		t.Errorf("the failed question's log line does not name its caller:\n%s", s.stderr())
 	}
 	for _, tok := range []string{mcpTokenOne, mcpTokenTwo, "not-a-caller"} {
 		if strings.Contains(s.stderr(), tok) {
