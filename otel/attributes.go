@@ -7,14 +7,14 @@ import "go.opentelemetry.io/otel/attribute"
 // error.type).
 const (
 	// The request (span nl2sql.ask) and its metrics.
-	KeyScope      = attribute.Key("nl2sql.scope")       // the request's scope (schema), "" not recorded
-	KeyQuestion   = attribute.Key("nl2sql.question")    // only WithQuestion(true)
-	KeyStatus     = attribute.Key("nl2sql.status")      // answered, uncertain, abstained, error
-	KeyConfidence = attribute.Key("nl2sql.confidence")  // the answer's calibrated confidence
-	KeyCandidates = attribute.Key("nl2sql.candidates")  // candidates considered
+	KeyScope      = attribute.Key("nl2sql.scope")      // the request's scope (schema), "" not recorded
+	KeyQuestion   = attribute.Key("nl2sql.question")   // only WithQuestion(true)
+	KeyStatus     = attribute.Key("nl2sql.status")     // answered, uncertain, abstained, error
+	KeyConfidence = attribute.Key("nl2sql.confidence") // the answer's calibrated confidence
+	KeyCandidates = attribute.Key("nl2sql.candidates") // candidates considered
 	KeyValid      = attribute.Key("nl2sql.candidates.ok")
-	KeyAttempts   = attribute.Key("nl2sql.attempts")    // model calls
-	KeyTables     = attribute.Key("nl2sql.tables")      // relations the answer reads
+	KeyAttempts   = attribute.Key("nl2sql.attempts") // model calls
+	KeyTables     = attribute.Key("nl2sql.tables")   // relations the answer reads
 	KeyContext    = attribute.Key("nl2sql.context.tables")
 	KeyRepairs    = attribute.Key("nl2sql.repairs")     // deterministic repairs applied plus repair turns
 	KeyRepairKind = attribute.Key("nl2sql.repair.kind") // rule (deterministic) or turn (the model's)
