@@ -20,6 +20,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
+	nlotel "github.com/nl2sqlgo/nl2sql/otel"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -56,6 +58,7 @@ type flags struct {
 	httpCfg                       HTTPConfig
 	store                         cliflags.Store // --store: knowledge shared by replicas
 	refreshEvery                  time.Duration  // --refresh-every: see nl2sql.WithRefreshEvery
+	otel                          bool           // --otel: see nlotel.Enabled
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -69,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.DurationVar(&f.refreshEvery, "refresh-every", time.Minute, "check this often whether the catalog changed (then re-index what changed) and take on the knowledge other replicas sharing --store learnt (0: never)")
 	fs.BoolVar(&f.httpCfg.Stateless, "stateless", false, "HTTP: keep no session between requests, so any replica behind a load balancer serves any request (no server-to-client requests, no GET stream)")
 	f.model.Register(fs)
+	fs.BoolVar(&f.otel, "otel", false, "export OpenTelemetry traces and metrics as the OTEL_ variables say (default OTLP to $OTEL_EXPORTER_OTLP_ENDPOINT); on without it when an OTEL_ variable names an exporter, an endpoint or a service")
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
 	fs.Float64Var(&f.minConfidence, "min-confidence", 0, "abstain when an answer's confidence is below this: nl_query returns status abstained, the reasons, the alternatives and a question for the user, and runs nothing")
@@ -177,6 +181,19 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		opts = append(opts, nl2sql.WithScope(f.scope),
 			nl2sql.WithIntrospectOptions(schema.WithSchemas(f.scope, "public")))
 	}
+	if nlotel.Enabled(f.otel) {
+		var topts []nlotel.Option
+		if provider, name, ok := strings.Cut(f.model.Label(), ":"); ok {
+			topts = append(topts, nlotel.WithModel(provider, name))
+		}
+		tr, shutdown, err := nlotel.Setup(ctx, "nl2sql-mcp-server", topts...)
+		if err != nil {
+			return fmt.Errorf("--otel: %w", err)
+		}
+		defer flushTelemetry(shutdown, logger)
+		opts = append(opts, nl2sql.WithTracer(tr))
+		logger.Info("exporting OpenTelemetry traces and metrics")
+	}
 	eng, err := nl2sql.New(pool, opts...)
 	if err != nil {
 		return err
@@ -206,6 +223,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)
 	}
 	return serveHTTP(ctx, srv, f.http, f.httpCfg, logger)
+}
+
+// flushTelemetry exports what the tracer still buffers, for at most 5 s
+// after the server stopped.
+func flushTelemetry(shutdown func(context.Context) error, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := shutdown(ctx); err != nil {
+		logger.Warn("flushing OpenTelemetry", "err", err)
+	}
 }
 
 // serveStdio serves one session on t until the client closes it (end of
