@@ -1,6 +1,8 @@
 package otel
 
 import (
+	"strings"
+
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -57,4 +59,15 @@ func WithQueryText(on bool) Option { return optionFunc(func(c *config) { c.query
 // server says answered (gen_ai.response.model) is recorded without it.
 func WithModel(provider, model string) Option {
 	return optionFunc(func(c *config) { c.provider, c.model = provider, model })
+}
+
+// WithModelSpec is WithModel from a model spec of the command line
+// ("openai:gpt-4o-mini": provider, then model); a spec without a provider
+// ("none", "") names nothing.
+func WithModelSpec(spec string) Option {
+	provider, model, ok := strings.Cut(spec, ":")
+	if !ok {
+		return nil
+	}
+	return WithModel(provider, model)
 }

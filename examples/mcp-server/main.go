@@ -20,7 +20,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -182,11 +181,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 			nl2sql.WithIntrospectOptions(schema.WithSchemas(f.scope, "public")))
 	}
 	if nlotel.Enabled(f.otel) {
-		var topts []nlotel.Option
-		if provider, name, ok := strings.Cut(f.model.Label(), ":"); ok {
-			topts = append(topts, nlotel.WithModel(provider, name))
-		}
-		tr, shutdown, err := nlotel.Setup(ctx, "nl2sql-mcp-server", topts...)
+		tr, shutdown, err := nlotel.Setup(ctx, "nl2sql-mcp-server", nlotel.WithModelSpec(f.model.Label()))
 		if err != nil {
 			return fmt.Errorf("--otel: %w", err)
 		}
