@@ -1,16 +1,12 @@
 package otel_test
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/otlpsink"
 	nlotel "github.com/nl2sqlgo/nl2sql/otel"
 )
 
@@ -40,16 +36,7 @@ func TestEnabled(t *testing.T) {
 // speaking the wire format) at shutdown: the request span under the
 // service name OTEL_SERVICE_NAME gives, and the answers metric.
 func TestSetupExportsOTLP(t *testing.T) {
-	var mu sync.Mutex
-	got := map[string][]byte{}
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		got[r.URL.Path] = append(got[r.URL.Path], b...)
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
-	defer recv.Close()
+	recv := otlpsink.New(t)
 	t.Setenv("OTEL_SDK_DISABLED", "")
 	t.Setenv("OTEL_TRACES_EXPORTER", "otlp")
 	t.Setenv("OTEL_METRICS_EXPORTER", "otlp")
@@ -72,20 +59,17 @@ func TestSetupExportsOTLP(t *testing.T) {
 	if err := shutdown(sd); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	traces, metrics := got["/v1/traces"], got["/v1/metrics"]
 	for _, want := range []string{"nl2sql-test-service", "nl2sql.ask", "nl2sql.retrieve", "sales"} {
-		if !bytes.Contains(traces, []byte(want)) {
-			t.Errorf("the exported traces lack %q (%d bytes)", want, len(traces))
+		if !recv.Has("/v1/traces", want) {
+			t.Errorf("the exported traces lack %q", want)
 		}
 	}
-	if bytes.Contains(traces, []byte("a question")) {
+	if recv.Has("/v1/traces", "a question") {
 		t.Error("the question was exported")
 	}
 	for _, want := range []string{"nl2sql-test-service", nlotel.MetricAnswers, nlotel.MetricStageDuration} {
-		if !bytes.Contains(metrics, []byte(want)) {
-			t.Errorf("the exported metrics lack %q (%d bytes)", want, len(metrics))
+		if !recv.Has("/v1/metrics", want) {
+			t.Errorf("the exported metrics lack %q", want)
 		}
 	}
 }

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,28 +11,9 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/otlpsink"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 )
-
-// otlpSink is an OTLP/HTTP receiver: it keeps the bodies posted to each
-// signal's path.
-type otlpSink struct {
-	mu     sync.Mutex
-	bodies map[string][]byte
-}
-
-func (o *otlpSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b, _ := io.ReadAll(r.Body)
-	o.mu.Lock()
-	o.bodies[r.URL.Path] = append(o.bodies[r.URL.Path], b...)
-	o.mu.Unlock()
-}
-
-func (o *otlpSink) has(path, s string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return bytes.Contains(o.bodies[path], []byte(s))
-}
 
 // TestOTelExport: with --otel and the standard OTEL_ variables, a
 // question asked through nl_query reaches an OTLP receiver as the
@@ -50,11 +26,9 @@ func TestOTelExport(t *testing.T) {
 	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
 		return llmfake.Reply{Content: "```sql\nSELECT count(*) AS n FROM projects\n```"}
 	})
-	sink := &otlpSink{bodies: map[string][]byte{}}
-	recv := httptest.NewServer(sink)
-	defer recv.Close()
+	sink := otlpsink.New(t)
 	for k, v := range map[string]string{
-		"OTEL_EXPORTER_OTLP_ENDPOINT": recv.URL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+		"OTEL_EXPORTER_OTLP_ENDPOINT": sink.URL, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
 		"OTEL_SERVICE_NAME": "mcp-otel-test", "OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_METRIC_EXPORT_INTERVAL": "200",
 		"OTEL_TRACES_EXPORTER": "", "OTEL_METRICS_EXPORTER": "", "OTEL_SDK_DISABLED": "",
 	} {
@@ -82,7 +56,7 @@ func TestOTelExport(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for path, names := range want {
 		for _, n := range names {
-			for !sink.has(path, n) {
+			for !sink.Has(path, n) {
 				if time.Now().After(deadline) {
 					t.Fatalf("%s never held %q\nserver stderr:\n%s", path, n, s.stderr())
 				}
@@ -90,7 +64,7 @@ func TestOTelExport(t *testing.T) {
 			}
 		}
 	}
-	if sink.has("/v1/traces", question) || sink.has("/v1/metrics", question) {
+	if sink.Has("/v1/traces", question) || sink.Has("/v1/metrics", question) {
 		t.Error("the question's text was exported")
 	}
 	// Stopped by a signal, it flushes and exits 0.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
+	"github.com/nl2sqlgo/nl2sql/internal/servetest"
 )
 
 // TestServe starts the console without a model on a free loopback port,
@@ -68,31 +68,7 @@ func TestServeVerdicts(t *testing.T) {
 // status.
 func serveInProcess(t *testing.T, args ...string) (string, func() int) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	pr, pw := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, append(append([]string{"serve"}, args...), "--addr", "127.0.0.1:0"), io.Discard, pw)
-		pw.Close()
-	}()
-	sc := bufio.NewScanner(pr)
-	var base string
-	for sc.Scan() {
-		if u, ok := strings.CutPrefix(sc.Text(), "nl2sql console: "); ok {
-			base = strings.TrimSuffix(u, "/")
-			break
-		}
-		t.Log(sc.Text())
-	}
-	go io.Copy(io.Discard, pr)
-	if base == "" || !strings.HasPrefix(base, "http://127.0.0.1:") {
-		t.Fatalf("no URL printed (exit %v)", <-done)
-	}
-	return base, func() int {
-		cancel()
-		return <-done
-	}
+	return servetest.Console(t, run, args...)
 }
 
 func getPage(t *testing.T, u string) (int, string) {
