@@ -16,16 +16,11 @@ import (
 // On failure it returns the partial Result (trace, candidates) and an
 // *Error whose Class says which stage lost.
 func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*Result, error) {
-	if e.usable(ctx) != nil || !has[RequestTracer](e.tracers) {
-		return e.ask(ctx, question, opts)
-	}
-	scope := e.askConfig(opts).scope
-	if scope == "" {
-		scope = e.cfg.scope
-	}
-	ctx = e.tracers.requestStart(ctx, RequestInfo{Question: question, Scope: scope})
+	ctx, traced := e.startRequest(ctx, OperationAsk, question, opts)
 	res, err := e.ask(ctx, question, opts)
-	e.tracers.requestEnd(ctx, res, err)
+	if traced {
+		e.tracers.requestEnd(ctx, res, err)
+	}
 	return res, err
 }
 

@@ -226,7 +226,8 @@
 // stage that waits. [WithProgress] and [OnProgress] are adapters of it (a
 // callback as a ProgressTracer), and [Result].Timings holds what the
 // tracers are told at each stage's end. A [RequestTracer] wraps each Ask
-// whole (a span per request, ended with the Result and the error), and a
+// and SchemaContext whole (a span per request, ended with Ask's Result and
+// the error), and a
 // [ModelTracer] hears of each model call with the model's name, its
 // tokens and its wall time; the OpenTelemetry adapter (module
 // github.com/nl2sqlgo/nl2sql/otel) is such a tracer. Logging ([WithLogger]) stays apart:

@@ -69,18 +69,29 @@ type ProgressTracer interface {
 }
 
 // RequestTracer is implemented by a Tracer that wants to wrap each Ask
-// whole (a span per request): RequestStart is called as Ask begins, before
-// its input is checked, and the context it returns is the request's (every
-// stage starts from it); RequestEnd is called as Ask returns, with that
-// context, its Result (partial on failure) and its error (an *Error with
-// its Code, or nil).
+// and SchemaContext whole (a span per request): RequestStart is called as
+// the call begins, before its input is checked, and the context it
+// returns is the request's (every stage starts from it); RequestEnd is
+// called as it returns, with that context, Ask's Result (partial on
+// failure; nil for SchemaContext) and its error (an *Error with its Code,
+// or nil).
 type RequestTracer interface {
 	RequestStart(ctx context.Context, r RequestInfo) context.Context
 	RequestEnd(ctx context.Context, res *Result, err error)
 }
 
+// Operation names the entry point of a request, as a RequestTracer is told.
+type Operation string
+
+// The operations a RequestTracer wraps.
+const (
+	OperationAsk           Operation = "ask"            // Ask: RequestEnd gets its Result
+	OperationSchemaContext Operation = "schema_context" // SchemaContext: RequestEnd gets a nil Result
+)
+
 // RequestInfo is what a RequestTracer is told as a request starts.
 type RequestInfo struct {
+	Operation Operation
 	// Question is the caller's text, unchecked: it may be long and hold
 	// what a tracer should not export (a customer's name), so a tracer
 	// records it only by choice.

@@ -187,6 +187,15 @@ func (r *requestTracer) RequestStart(ctx context.Context, info nl2sql.RequestInf
 	return context.WithValue(ctx, requestKey{}, len(r.infos))
 }
 
+func (r *requestTracer) StageStart(ctx context.Context, stage nl2sql.Stage) context.Context {
+	if ctx.Value(requestKey{}) == nil {
+		r.mu.Lock()
+		r.orphan++
+		r.mu.Unlock()
+	}
+	return r.spanTracer.StageStart(ctx, stage)
+}
+
 func (r *requestTracer) RequestEnd(ctx context.Context, res *nl2sql.Result, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -207,8 +216,9 @@ func (r *requestTracer) TraceModel(ctx context.Context, c nl2sql.ModelCall) {
 }
 
 // TestRequestAndModelTracer: a Tracer that is a RequestTracer wraps each
-// Ask (its context is every stage's, its end gets the Result and the
-// coded error, an input refusal included); one that is a ModelTracer hears
+// Ask and SchemaContext (its context is every stage's, its end gets the
+// Result and the coded error, an input refusal included); one that is a
+// ModelTracer hears
 // of every model call with the server's model name and token counts,
 // under the stage's context.
 func TestRequestAndModelTracer(t *testing.T) {
@@ -220,7 +230,7 @@ func TestRequestAndModelTracer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.infos) != 1 || tr.infos[0].Question != "Count the employees" || tr.infos[0].Scope != "public" {
+	if len(tr.infos) != 1 || tr.infos[0].Operation != nl2sql.OperationAsk || tr.infos[0].Question != "Count the employees" || tr.infos[0].Scope != "public" {
 		t.Errorf("request starts: %+v", tr.infos)
 	}
 	if len(tr.ends) != 1 || tr.ends[0] != nil || tr.result != res {
@@ -248,6 +258,19 @@ func TestRequestAndModelTracer(t *testing.T) {
 	}
 	if len(tr.events) != 0 || len(tr.calls) != 0 {
 		t.Errorf("a refused input ran stages %v, model calls %d", tr.events, len(tr.calls))
+	}
+
+	// SchemaContext is a request too, ended with no Result; its stages
+	// run under its context.
+	tr.events, tr.infos, tr.ends, tr.result = nil, nil, nil, nil
+	if _, err := eng.SchemaContext(context.Background(), "Count the employees"); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.infos) != 1 || tr.infos[0].Operation != nl2sql.OperationSchemaContext || len(tr.ends) != 1 || tr.ends[0] != nil || tr.result != nil {
+		t.Errorf("SchemaContext: starts %+v, ends %v, result %v", tr.infos, tr.ends, tr.result)
+	}
+	if got := strings.Join(tr.events, ","); got != "start:retrieve,end:retrieve,start:link,end:link,start:plan,end:plan,start:prompt,end:prompt" || tr.orphan != 0 {
+		t.Errorf("SchemaContext's stages %s (%d outside the request)", got, tr.orphan)
 	}
 
 	// A failing model: the call is heard with its error and no usage.

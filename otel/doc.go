@@ -14,7 +14,8 @@
 //
 // # Spans
 //
-// Each Ask is one span, nl2sql.ask, with a child span per stage
+// Each Ask is one span, nl2sql.ask (a SchemaContext one
+// nl2sql.schema_context, over its four stages), with a child span per stage
 // (nl2sql.retrieve, nl2sql.link, nl2sql.plan, nl2sql.prompt,
 // nl2sql.generate, nl2sql.validate, nl2sql.backward, nl2sql.repair,
 // nl2sql.score, nl2sql.execute) and, under the stage that made it, a client

@@ -64,6 +64,7 @@ func New(opts ...Option) (*Tracer, error) {
 // request is what a request's span gathers from its model calls; it rides
 // in the request's context.
 type request struct {
+	op        nl2sql.Operation
 	mu        sync.Mutex
 	input     int64
 	output    int64
@@ -76,7 +77,8 @@ type requestKey struct{}
 
 type stageKey struct{}
 
-// RequestStart implements nl2sql.RequestTracer: the span nl2sql.ask.
+// RequestStart implements nl2sql.RequestTracer: the span nl2sql.ask (or
+// nl2sql.schema_context, ...: nl2sql. and the operation).
 func (t *Tracer) RequestStart(ctx context.Context, r nl2sql.RequestInfo) context.Context {
 	attrs := []attribute.KeyValue{KeyDBSystem.String("postgresql")}
 	if r.Scope != "" {
@@ -85,17 +87,28 @@ func (t *Tracer) RequestStart(ctx context.Context, r nl2sql.RequestInfo) context
 	if t.cfg.question {
 		attrs = append(attrs, KeyQuestion.String(r.Question))
 	}
-	ctx, _ = t.tracer.Start(ctx, "nl2sql.ask", trace.WithAttributes(attrs...))
-	return context.WithValue(ctx, requestKey{}, &request{})
+	op := r.Operation
+	if op == "" {
+		op = nl2sql.OperationAsk
+	}
+	ctx, _ = t.tracer.Start(ctx, "nl2sql."+string(op), trace.WithAttributes(attrs...))
+	return context.WithValue(ctx, requestKey{}, &request{op: op})
 }
 
 // RequestEnd implements nl2sql.RequestTracer: the request span's outcome,
-// and the request's metrics.
+// and an Ask's metrics (the answers are Ask's only).
 func (t *Tracer) RequestEnd(ctx context.Context, res *nl2sql.Result, err error) {
 	span := trace.SpanFromContext(ctx)
 	rq, _ := ctx.Value(requestKey{}).(*request)
 	if rq == nil {
-		rq = &request{}
+		rq = &request{op: nl2sql.OperationAsk}
+	}
+	if rq.op != nl2sql.OperationAsk {
+		if err != nil {
+			failed(span, err)
+		}
+		span.End()
+		return
 	}
 	status := statusOf(res, err)
 	attrs := []attribute.KeyValue{KeyStatus.String(status)}
@@ -134,20 +147,7 @@ func (t *Tracer) RequestEnd(ctx context.Context, res *nl2sql.Result, err error) 
 	}
 	rq.mu.Unlock()
 	if status == StatusError {
-		et, code := errorType(err), ""
-		var ne *nl2sql.Error
-		if errors.As(err, &ne) {
-			et, code = string(ne.Class), ne.Code
-		}
-		attrs = append(attrs, KeyErrorType.String(et))
-		metricAttrs = append(metricAttrs, KeyErrorType.String(et))
-		if code != "" {
-			attrs = append(attrs, KeyErrorCode.String(code))
-		}
-		// The description is the class and code, never the message: a
-		// server's message may quote a value ("invalid input syntax for
-		// type integer: \"Acme\"").
-		span.SetStatus(codes.Error, et+" "+code)
+		metricAttrs = append(metricAttrs, failed(span, err))
 	}
 	span.SetAttributes(attrs...)
 	span.End()
@@ -166,6 +166,25 @@ func (t *Tracer) RequestEnd(ctx context.Context, res *nl2sql.Result, err error) 
 	if turns > 0 {
 		t.in.repairs.Add(ctx, int64(turns), metric.WithAttributes(KeyRepairKind.String("turn")))
 	}
+}
+
+// failed marks span as failed with err: error.type (the Class of an
+// *nl2sql.Error) and nl2sql.error.code (its Code); it returns the
+// error.type attribute, for the metrics. The status's description is the
+// class and code, never the message: a server's message may quote a value
+// ("invalid input syntax for type integer: \"Acme\"").
+func failed(span trace.Span, err error) attribute.KeyValue {
+	et, code := errorType(err), ""
+	var ne *nl2sql.Error
+	if errors.As(err, &ne) {
+		et, code = string(ne.Class), ne.Code
+	}
+	span.SetAttributes(KeyErrorType.String(et))
+	if code != "" {
+		span.SetAttributes(KeyErrorCode.String(code))
+	}
+	span.SetStatus(codes.Error, et+" "+code)
+	return KeyErrorType.String(et)
 }
 
 // statusOf is an answer's nl2sql.status: its verdict, abstained when it

@@ -389,3 +389,42 @@ func (m metrics) count(name, filter string) uint64 {
 	}
 	return total
 }
+
+// TestTracerSchemaContext: SchemaContext (the CLI's retrieve, the
+// console's retrieval page) is one nl2sql.schema_context span over its
+// four stages, and no answer in the metrics; an input it refuses is a
+// failed span with the error's class and code.
+func TestTracerSchemaContext(t *testing.T) {
+	h := newHarness(t, func(int, *llmfake.Request) llmfake.Reply { return fenced("SELECT 1") }, 1)
+	if _, err := h.eng.SchemaContext(context.Background(), "Count the employees"); err != nil {
+		t.Fatal(err)
+	}
+	spans := h.spans.Ended()
+	roots := find(spans, "nl2sql.schema_context")
+	if len(roots) != 1 || roots[0].Parent().IsValid() || roots[0].Status().Code != codes.Unset {
+		t.Fatalf("schema_context spans %v", roots)
+	}
+	var stages []string
+	for _, s := range spans {
+		if s.Parent().SpanID() == roots[0].SpanContext().SpanID() {
+			stages = append(stages, s.Name())
+		}
+	}
+	if want := []string{"nl2sql.retrieve", "nl2sql.link", "nl2sql.plan", "nl2sql.prompt"}; !slices.Equal(stages, want) || len(spans) != 5 {
+		t.Errorf("stages %v of %d spans", stages, len(spans))
+	}
+	if got := collect(t, h.metrics).sum(nlotel.MetricAnswers, ""); got != 0 {
+		t.Errorf("answers = %v after a SchemaContext", got)
+	}
+
+	_, err := h.eng.SchemaContext(context.Background(), strings.Repeat("x", 1<<20))
+	var ne *nl2sql.Error
+	if !errors.As(err, &ne) {
+		t.Fatalf("err = %v", err)
+	}
+	roots = find(h.spans.Ended(), "nl2sql.schema_context")
+	a := attrs(roots[len(roots)-1])
+	if len(roots) != 2 || roots[1].Status().Code != codes.Error || a["error.type"].AsString() != string(ne.Class) || a["nl2sql.error.code"].AsString() != ne.Code {
+		t.Errorf("refused input: %v %v", a, roots[len(roots)-1].Status())
+	}
+}
