@@ -38,6 +38,9 @@
 // (validate, score, execute) carry db.system.name too; a stage that failed
 // has error.type and an error status.
 //
+// Run, Check, Pick and Repair (caller-written SQL, no stages) make no
+// span of their own.
+//
 // Never recorded: row values, the prompt, an error's message (a server's
 // message may quote a value). The question (nl2sql.question) only with
 // [WithQuestion], the answer's SQL (db.query.text) only with
