@@ -69,8 +69,8 @@ type request struct {
 	input     int64
 	output    int64
 	modelTime time.Duration
-	turns     int // model calls of the repair stage
-	models    []string
+	turns     int    // model calls of the repair stage
+	model     string // the first the server named
 }
 
 type requestKey struct{}
@@ -142,8 +142,8 @@ func (t *Tracer) RequestEnd(ctx context.Context, res *nl2sql.Result, err error) 
 	attrs = append(attrs, KeyRepairs.Int(rules+turns),
 		KeyInputTokens.Int64(rq.input), KeyOutputTokens.Int64(rq.output),
 		KeyModelTime.Float64(rq.modelTime.Seconds()))
-	if len(rq.models) > 0 {
-		attrs = append(attrs, KeyResponseModel.String(rq.models[0]))
+	if rq.model != "" {
+		attrs = append(attrs, KeyResponseModel.String(rq.model))
 	}
 	rq.mu.Unlock()
 	if status == StatusError {
@@ -218,14 +218,16 @@ func (t *Tracer) StageStart(ctx context.Context, stage nl2sql.Stage) context.Con
 // opened it) and its time is recorded.
 func (t *Tracer) Stage(ctx context.Context, stage nl2sql.Stage, took time.Duration, err error) {
 	attrs := []attribute.KeyValue{KeyStage.String(string(stage))}
+	var et attribute.KeyValue
 	if err != nil {
-		attrs = append(attrs, KeyErrorType.String(errorType(err)))
+		et = KeyErrorType.String(errorType(err))
+		attrs = append(attrs, et)
 	}
 	if s, _ := ctx.Value(stageKey{}).(nl2sql.Stage); s == stage {
 		span := trace.SpanFromContext(ctx)
 		if err != nil {
-			span.SetAttributes(attrs[1])
-			span.SetStatus(codes.Error, errorType(err))
+			span.SetAttributes(et)
+			span.SetStatus(codes.Error, et.Value.AsString())
 		}
 		span.End()
 	}
@@ -278,8 +280,8 @@ func (t *Tracer) TraceModel(ctx context.Context, c nl2sql.ModelCall) {
 		if s, _ := ctx.Value(stageKey{}).(nl2sql.Stage); s == nl2sql.StageRepair {
 			rq.turns++
 		}
-		if c.Model != "" && len(rq.models) == 0 {
-			rq.models = append(rq.models, c.Model)
+		if rq.model == "" {
+			rq.model = c.Model
 		}
 		rq.mu.Unlock()
 	}
