@@ -35,14 +35,14 @@ demo:
 
 # scripts/test: a header per phase (vet, the fast tier without PostgreSQL,
 # every test on PostgreSQL, the race detector on RACE_PKGS, every benchmark
-# once, the MCP server example), a line per package, and one last line
+# once, the MCP server example, the otel module), a line per package, and one last line
 # "N passed, N failed".
 test:
 	@GO="$(GO)" RACE_PKGS="$(RACE_PKGS)" scripts/test
 
 # The fast tier alone: no PostgreSQL, no network (about two minutes).
 test-short:
-	@$(GO) test -short -count=1 ./... && cd examples/mcp-server && $(GO) test -short -count=1 ./...
+	@$(GO) test -short -count=1 ./... && (cd examples/mcp-server && $(GO) test -short -count=1 ./...) && cd otel && $(GO) test -short -count=1 ./...
 
 bench:
 	@set -euo pipefail; mkdir -p .cache; \

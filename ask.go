@@ -15,7 +15,17 @@ import (
 // Ask answers a question: see the package documentation for the pipeline.
 // On failure it returns the partial Result (trace, candidates) and an
 // *Error whose Class says which stage lost.
-func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_ *Result, err error) {
+func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*Result, error) {
+	ctx, traced := e.startRequest(ctx, OperationAsk, question, opts)
+	res, err := e.ask(ctx, question, opts)
+	if traced {
+		e.tracers.requestEnd(ctx, res, err)
+	}
+	return res, err
+}
+
+// ask is Ask, its request not yet told to the RequestTracers.
+func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ *Result, err error) {
 	defer coded(&err)
 	start := time.Now()
 	res := &Result{Question: question, Timings: Timings{}}

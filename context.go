@@ -39,7 +39,18 @@ type SchemaContext struct {
 
 // SchemaContext builds the schema context and prompt of a question without
 // calling the model (the CLI's --dry-run and retrieve commands).
-func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
+func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (*SchemaContext, error) {
+	ctx, traced := e.startRequest(ctx, OperationSchemaContext, question, opts)
+	c, err := e.schemaContext(ctx, question, opts)
+	if traced {
+		e.tracers.requestEnd(ctx, nil, err)
+	}
+	return c, err
+}
+
+// schemaContext is SchemaContext, its request not yet told to the
+// RequestTracers.
+func (e *Engine) schemaContext(ctx context.Context, question string, opts []AskOption) (_ *SchemaContext, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error { return e.checkRequest(question, ac) })
 	if err != nil {

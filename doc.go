@@ -225,7 +225,12 @@
 // introspection and indexing, each wait of Ask for the model), inside the
 // stage that waits. [WithProgress] and [OnProgress] are adapters of it (a
 // callback as a ProgressTracer), and [Result].Timings holds what the
-// tracers are told at each stage's end. Logging ([WithLogger]) stays apart:
+// tracers are told at each stage's end. A [RequestTracer] wraps each Ask
+// and SchemaContext whole (a span per request, ended with Ask's Result and
+// the error), and a
+// [ModelTracer] hears of each model call with the model's name, its
+// tokens and its wall time; the OpenTelemetry adapter (module
+// github.com/nl2sqlgo/nl2sql/otel) is such a tracer. Logging ([WithLogger]) stays apart:
 // it carries the stage packages' own debug lines, not stage events.
 // Candidates carry typed Origin (sample, backward, repair_prompt, input)
 // and Status (ok, rejected, failed).

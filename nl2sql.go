@@ -126,7 +126,7 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb),
 		tracers: tracers(nil).with(cfg.tracer).with(progressTracer(cfg.progress))}
 	if cfg.llm != nil {
-		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
+		e.gen = generate.New(traceModel(cfg.llm, e.tracers), generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
 			generate.WithBudget(cfg.generateBudget))
 	}
 	return e, nil

@@ -41,6 +41,20 @@ func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(as
 	return rq, nil
 }
 
+// startRequest tells the engine's RequestTracers that a call of op
+// starts: the request's context, and whether they are to be told of its
+// end (false when there are none, or when the call is unusable).
+func (e *Engine) startRequest(ctx context.Context, op Operation, question string, opts []AskOption) (context.Context, bool) {
+	if e.usable(ctx) != nil || !has[RequestTracer](e.tracers) {
+		return ctx, false
+	}
+	scope := e.askConfig(opts).scope
+	if scope == "" {
+		scope = e.cfg.scope
+	}
+	return e.tracers.requestStart(ctx, RequestInfo{Operation: op, Question: question, Scope: scope}), true
+}
+
 // sqlInput is the input check of a call on caller-written SQL.
 func sqlInput(sql string) func(askConfig) error {
 	return func(askConfig) error { return checkSQL("the SQL", sql) }
