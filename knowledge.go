@@ -53,6 +53,14 @@ type Knowledge struct {
 	// A term: the word or phrase and the tables or table.columns it means.
 	Term    string   `json:"term,omitempty"`
 	Targets []string `json:"targets,omitempty"`
+	// Role, Settings and Scope are the identity it was learnt under: the
+	// request's AsRole, Setting and Scope (Learn sets them; what the
+	// caller puts there is ignored). Knowledge learnt under none is the
+	// operator's. Which requests are shown it: docs/security.md, "Learnt
+	// knowledge".
+	Role     string            `json:"role,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Scope    string            `json:"scope,omitempty"`
 }
 
 // Example is the knowledge that question is answered by sql.
@@ -62,9 +70,12 @@ func Example(question, sql string) Knowledge {
 
 // knowledgeData is what a knowledge document carries beyond its text.
 type knowledgeData struct {
-	SQL     string   `json:"sql,omitempty"`
-	Note    string   `json:"note,omitempty"`
-	Targets []string `json:"targets,omitempty"`
+	SQL      string            `json:"sql,omitempty"`
+	Note     string            `json:"note,omitempty"`
+	Targets  []string          `json:"targets,omitempty"`
+	Role     string            `json:"role,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Scope    string            `json:"scope,omitempty"`
 }
 
 // knowledgeBase is the engine's view of the knowledge in its store, kept
@@ -76,12 +87,19 @@ type knowledgeBase struct {
 	// by ID: a question is matched against them, so they are derived once,
 	// when the doc is learnt or read, not at every question.
 	terms map[string][]string
+	// examples are the IDs of the examples of each question and SQL: the
+	// few-shot store holds the pair once, whoever taught it.
+	examples map[[2]string][]string
 }
 
 // set adds or replaces k; the caller holds mu.
 func (kb *knowledgeBase) set(k Knowledge) {
 	if kb.items == nil {
-		kb.items, kb.terms = map[string]Knowledge{}, map[string][]string{}
+		kb.items, kb.terms, kb.examples = map[string]Knowledge{}, map[string][]string{}, map[[2]string][]string{}
+	}
+	if _, ok := kb.items[k.ID]; !ok && k.Kind == KnowledgeExample {
+		key := exampleKey(k.Question, k.SQL)
+		kb.examples[key] = append(kb.examples[key], k.ID)
 	}
 	kb.items[k.ID] = k
 	if k.Kind == KnowledgeDoc && k.Table == "" {
@@ -102,10 +120,29 @@ func (e *Engine) unremember(k Knowledge) {
 	e.know.mu.Lock()
 	delete(e.know.items, k.ID)
 	delete(e.know.terms, k.ID)
+	key := exampleKey(k.Question, k.SQL)
+	ids := slices.DeleteFunc(e.know.examples[key], func(id string) bool { return id == k.ID })
+	if len(ids) == 0 {
+		delete(e.know.examples, key)
+	} else {
+		e.know.examples[key] = ids
+	}
 	e.know.mu.Unlock()
-	if k.Kind == KnowledgeExample {
+	if k.Kind == KnowledgeExample && len(ids) == 0 {
+		// The last identity that taught it.
 		e.examples.Remove(k.Question, k.SQL)
 	}
+}
+
+// exampleKey is an example's key in knowledgeBase.examples: as the
+// few-shot store tells examples apart (the question's case and the SQL's
+// spelling do not count).
+func exampleKey(question, sql string) [2]string {
+	canon, err := generate.Canonical(sql)
+	if err != nil {
+		canon = strings.TrimSpace(sql)
+	}
+	return [2]string{strings.ToLower(strings.TrimSpace(question)), canon}
 }
 
 // knowledgeID is a stable ID from a kind and its identifying parts.
@@ -118,14 +155,14 @@ func knowledgeID(kind KnowledgeKind, parts ...string) string {
 // the engine, not by the schema search).
 func (k Knowledge) document() retrieve.Document {
 	d := retrieve.Document{ID: k.ID, Kind: retrieve.Kind(k.Kind), Table: k.Table, Column: k.Column}
-	var data knowledgeData
+	data := knowledgeData{Role: k.Role, Settings: k.Settings, Scope: k.Scope}
 	switch k.Kind {
 	case KnowledgeExample:
-		d.Text, data = k.Question, knowledgeData{SQL: k.SQL, Note: k.Note}
+		d.Text, data.SQL, data.Note = k.Question, k.SQL, k.Note
 	case KnowledgeDoc:
 		d.Text = k.Text
 	case KnowledgeTerm:
-		d.Text, data = k.Term, knowledgeData{Targets: k.Targets}
+		d.Text, data.Targets = k.Term, k.Targets
 	}
 	if b, err := json.Marshal(data); err == nil && string(b) != "{}" {
 		d.Data = string(b)
@@ -141,6 +178,7 @@ func knowledgeOf(d retrieve.Document) Knowledge {
 	if d.Data != "" {
 		_ = json.Unmarshal([]byte(d.Data), &data) // written by document; a bad one loses only its extras
 	}
+	k.Role, k.Settings, k.Scope = data.Role, data.Settings, data.Scope
 	switch k.Kind {
 	case KnowledgeExample:
 		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
@@ -182,7 +220,7 @@ func (e *Engine) reloadKnowledge(ctx context.Context, store retrieve.SchemaStore
 			return err
 		}
 	}
-	e.know.items, e.know.terms = nil, nil
+	e.know.items, e.know.terms, e.know.examples = nil, nil, nil
 	for _, k := range learnt {
 		e.know.set(k)
 	}
@@ -226,9 +264,10 @@ func glossaryWith(g map[string][]string, ks []Knowledge) map[string][]string {
 }
 
 // docsFor returns the documentation lines for a context of tables and a
-// question: the docs of those tables and their columns, then free-standing
-// docs sharing at least two content words with the question.
-func (e *Engine) docsFor(tables []string, question string) []string {
+// question: the docs of those tables and of their columns the role may
+// read, then free-standing docs sharing at least two content words with
+// the question; only those the request is offered.
+func (e *Engine) docsFor(rq *request, tables []string, question string) []string {
 	e.know.mu.RLock()
 	defer e.know.mu.RUnlock()
 	if len(e.know.items) == 0 {
@@ -241,8 +280,8 @@ func (e *Engine) docsFor(tables []string, question string) []string {
 	var attached, free []Knowledge
 	for _, k := range e.know.items {
 		switch {
-		case k.Kind != KnowledgeDoc:
-		case k.Table != "" && slices.Contains(tables, k.Table):
+		case k.Kind != KnowledgeDoc || !rq.offers(k):
+		case k.Table != "" && slices.Contains(tables, k.Table) && (k.Column == "" || rq.view.g.column(k.Table, k.Column)):
 			attached = append(attached, k)
 		case k.Table == "":
 			shared := 0

@@ -23,7 +23,9 @@ import (
 // rebuilds the schema index on the current catalog (only the documents it
 // changes are embedded again). A Scope option checks the knowledge in that
 // request's scope, so an answer given under Scope("hr") with unqualified
-// table names is confirmed with it.
+// table names is confirmed with it. The knowledge keeps the request's
+// identity (AsRole, Setting, Scope): see Knowledge.Role for which requests
+// are shown it.
 func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, nil)
@@ -34,6 +36,7 @@ func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ K
 	if k, err = e.checkKnowledge(ctx, rq.scope, k); err != nil {
 		return Knowledge{}, err
 	}
+	k = rq.ac.learntUnder(k)
 	e.file.changing.RLock()
 	err = st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()})
 	if err == nil {
