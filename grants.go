@@ -190,9 +190,16 @@ func fkReadable(fk schema.ForeignKey, g *grants) bool {
 	return !slices.ContainsFunc(fk.RefColumns, func(c string) bool { return !g.column(ref, c) })
 }
 
-// tables keeps the hits of tables the view shows.
+// tables keeps the hits of tables the view shows, without naming a table
+// it does not show as the one a hit was reached from.
 func (v *view) tables(hits []retrieve.TableHit) []retrieve.TableHit {
-	return slices.DeleteFunc(slices.Clone(hits), func(h retrieve.TableHit) bool { return v.cat.Table(h.Name) == nil })
+	out := slices.DeleteFunc(slices.Clone(hits), func(h retrieve.TableHit) bool { return v.cat.Table(h.Name) == nil })
+	for i := range out {
+		if out[i].Via != "" && v.cat.Table(out[i].Via) == nil {
+			out[i].Via = ""
+		}
+	}
+	return out
 }
 
 // links drops from r what the view does not show: the linker works on the

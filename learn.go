@@ -212,8 +212,9 @@ func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Kn
 
 // checkExample validates and plans an example's SQL.
 func (e *Engine) checkExample(ctx context.Context, sc *scope, sql string) error {
-	v := sc.validator()
-	res := v.Explain(ctx, e.db, []string{sql})
+	// As the request's identity: a policy may read its settings, and the
+	// example must plan with the privileges it will be shown under.
+	res := sc.explain(ctx, []string{sql})
 	if res[0].Err == nil {
 		return nil
 	}
