@@ -216,8 +216,8 @@ func tenantsSeeTheirOwn(t *testing.T, dsn string, names map[string][]string, ide
 			"products": {q: "Which products were ordered the most?", sql: `SELECT p.product_name, sum(l.qty) AS qty
 FROM sales_order_lines l JOIN products p ON p.product_id = l.product_id GROUP BY p.product_name ORDER BY qty DESC, p.product_name LIMIT 5`},
 			"revenue": {q: "Which customers bring the most revenue?", sql: "SELECT customer_name, revenue FROM v_customer_revenue ORDER BY revenue DESC, customer_name LIMIT 5"},
-			"orders": {q: "How many sales orders did " + first[id] + " place?", sql: "SELECT count(*) FROM sales_orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.customer_name = '" + first[id] + "'"},
-			"active": {q: "How many sales reps are there per territory?", sql: operatorSQL},
+			"orders":  {q: "How many sales orders did " + first[id] + " place?", sql: "SELECT count(*) FROM sales_orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.customer_name = '" + first[id] + "'"},
+			"active":  {q: "How many sales reps are there per territory?", sql: operatorSQL},
 		}
 		qs := questions
 		qmu.Unlock()
