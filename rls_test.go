@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/corpus"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
@@ -309,4 +310,128 @@ GRANT SELECT (id, full_name) ON staff TO `+ident)
 	if _, err := eng.SchemaContext(ctx, q, nl2sql.AsRole("no such role "+role)); err == nil {
 		t.Error("an unknown role built a context")
 	}
+}
+
+// rlsShopSchema is the attack corpus's shop (users, orders, products) kept
+// apart by tenant_id under row-level security: tenant 1's rows are
+// "alpha", tenant 2's carry betaSecret in every text.
+const rlsShopSchema = `
+CREATE TABLE users (id serial PRIMARY KEY, name text NOT NULL, email text, created_at timestamptz DEFAULT now(), tenant_id int NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int REFERENCES users(id), amount numeric(10,2), status text,
+	created_at timestamptz DEFAULT now(), tenant_id int NOT NULL);
+CREATE TABLE products (id serial PRIMARY KEY, name text, price numeric(10,2), tenant_id int NOT NULL);
+INSERT INTO users (name, email, tenant_id)
+	SELECT CASE i % 2 WHEN 1 THEN 'alpha' ELSE 'BETASECRET' END || i, CASE i % 2 WHEN 1 THEN 'alpha' ELSE 'BETASECRET' END || i || '@example.com', 2 - i % 2
+	FROM generate_series(1, 20) i;
+INSERT INTO orders (user_id, amount, status, tenant_id)
+	SELECT u.id, u.id * 10 + k, CASE WHEN u.tenant_id = 1 THEN 'open' ELSE 'BETASECRET' END, u.tenant_id FROM users u, generate_series(1, 3) k;
+INSERT INTO products (name, price, tenant_id) SELECT CASE i % 2 WHEN 1 THEN 'alpha' ELSE 'BETASECRET' END || i, i, 2 - i % 2 FROM generate_series(1, 10) i;
+CREATE SCHEMA other_schema;
+CREATE TABLE other_schema.t (id int, secret text);
+INSERT INTO other_schema.t VALUES (1, 'BETASECRET other schema');
+DO $$
+DECLARE t text;
+BEGIN
+	FOREACH t IN ARRAY ARRAY['users', 'orders', 'products'] LOOP
+		EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+		EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+		EXECUTE format('CREATE POLICY by_tenant ON %I USING (tenant_id = current_setting(''app.tenant_id'')::int)', t);
+	END LOOP;
+END $$;
+`
+
+const betaSecret = "BETASECRET"
+
+// TestAttacksUnderRowLevelSecurity runs the validator's attack corpus, and
+// attacks on the policies themselves, as tenant 1 of a shop kept apart by
+// row-level security, through Check, Run, Repair, Pick and Ask of an
+// engine whose login role obeys the policies: whatever an entry point
+// answers, refuses or says, no row or value of tenant 2 is in it, and the
+// queries that may run see tenant 1's rows only (their counts are tenant
+// 1's).
+func TestAttacksUnderRowLevelSecurity(t *testing.T) {
+	pgtest.SkipShort(t)
+	cases, err := corpus.Read("validate/testdata/attacks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	role := pgtest.RoleName(t, "rls_attack_")
+	dsn := pgtest.NewDatabase(t)
+	ident := `"` + role + `"`
+	pgtest.Exec(t, dsn, rlsShopSchema+"CREATE ROLE "+ident+" LOGIN NOBYPASSRLS; GRANT SELECT ON ALL TABLES IN SCHEMA public TO "+ident)
+	t.Cleanup(func() { pgtest.Exec(t, dsn, "DROP OWNED BY "+ident) })
+	var answer string
+	eng := answerEngine(t, pgtest.PoolAs(t, dsn, role), &answer, nl2sql.WithSettings("app.tenant_id"), nl2sql.WithValueIndex(true))
+	ctx := context.Background()
+	tenant := nl2sql.Setting("app.tenant_id", "1")
+	leak := func(name, where string, v any) {
+		t.Helper()
+		b, _ := json.Marshal(v)
+		if s := fmt.Sprintf("%s %+v", b, v); strings.Contains(s, betaSecret) {
+			t.Errorf("%s: %s shows tenant 2's rows: %.500s", name, where, s)
+		}
+	}
+	// Attacks on the policies: each is refused, or runs and sees tenant
+	// 1's rows only.
+	policyAttacks := []string{
+		"SELECT set_config('app.tenant_id', '2', true), name FROM users",
+		"SELECT name FROM users WHERE set_config('app.tenant_id', '2', false) IS NOT NULL",
+		"SELECT pg_catalog.set_config(U&'app.tenant\\005fid', '2', true)",
+		"WITH x AS (SELECT set_config('app.tenant_id', '2', true)) SELECT name FROM users, x",
+		"SELECT name FROM users, LATERAL (SELECT set_config('app.tenant_id', '2', true)) s",
+		"SELECT * FROM (VALUES ((SELECT set_config('row_security', 'off', true)))) v, users",
+		"SET LOCAL app.tenant_id = '2'",
+		"SET row_security = off",
+		"RESET app.tenant_id",
+		`SELECT "name" FROM "public"."users" WHERE tenant_id = 2`,
+		"SELECT name FROM ONLY public.users WHERE tenant_id <> 1",
+		"SELECT u.name FROM users u WHERE EXISTS (SELECT 1 FROM orders o WHERE o.user_id = u.id AND o.tenant_id = 2)",
+		"SELECT name, count(*) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM users",
+		"SELECT name FROM products WHERE name LIKE $$BETA%$$",
+		"SELECT * FROM other_schema.t",
+	}
+	for _, c := range cases {
+		policyAttacks = append(policyAttacks, c.SQL)
+	}
+	ran := 0
+	for i, sql := range policyAttacks {
+		name := fmt.Sprintf("attack %d", i)
+		if i >= len(policyAttacks)-len(cases) {
+			name = cases[i-(len(policyAttacks)-len(cases))].String()
+		}
+		chk, err := eng.Check(ctx, sql, tenant)
+		leak(name, "Check", chk)
+		leak(name, "Check's error", fmt.Sprint(err))
+		res, err := eng.Run(ctx, sql, tenant)
+		leak(name, "Run", res)
+		leak(name, "Run's error", fmt.Sprint(err))
+		if err == nil && res != nil {
+			ran++
+		}
+		rr, err := eng.Repair(ctx, sql, tenant)
+		leak(name, "Repair", rr)
+		leak(name, "Repair's error", fmt.Sprint(err))
+		pr, err := eng.Pick(ctx, "attack", []string{sql}, tenant)
+		leak(name, "Pick", pr)
+		leak(name, "Pick's error", fmt.Sprint(err))
+		answer = sql
+		ar, err := eng.Ask(ctx, "attack", tenant)
+		leak(name, "Ask", ar)
+		leak(name, "Ask's error", fmt.Sprint(err))
+	}
+	// The controls: what may run, runs, and counts tenant 1's rows only.
+	for sql, want := range map[string]string{
+		"SELECT count(*) FROM users":    "[[10]]",
+		"SELECT count(*) FROM orders":   "[[30]]",
+		"SELECT count(*) FROM products": "[[5]]",
+		"SELECT count(*) FROM users u JOIN orders o ON o.user_id = u.id, LATERAL (SELECT 1) AS one":           "[[30]]",
+		"SELECT DISTINCT count(*) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM users": "[[10]]",
+		"SELECT current_setting('app.tenant_id')":                                                             "[[1]]",
+	} {
+		res, err := eng.Run(ctx, sql, tenant)
+		if err != nil || fmt.Sprint(res.Rows) != want {
+			t.Errorf("%s as tenant 1: %v, %v, want %s", sql, res, err, want)
+		}
+	}
+	t.Logf("%d attacks (%d of the corpus) through Check, Run, Repair, Pick and Ask as tenant 1; %d ran", len(policyAttacks), len(cases), ran)
 }
