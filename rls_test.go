@@ -121,7 +121,8 @@ type rlsQuestion struct {
 // the schema contexts (hints, examples, prompt), errors, trace events or
 // log lines. What a tenant taught (an example and a doc naming its
 // customers) reaches its own prompts, never the other's; what the
-// operator taught reaches both.
+// operator taught reaches both, and so does a tenant's example over a table
+// without row-level security.
 //
 // It runs twice: the pool connects as the login role and a request only
 // sets the tenant; the pool connects as the owner (a superuser, who reads
@@ -197,6 +198,12 @@ func tenantsSeeTheirOwn(t *testing.T, dsn string, names map[string][]string, ide
 			t.Fatalf("tenant %s learns: %v", id, err)
 		}
 	}
+	// Tenant 1's example over a table without row-level security shows no
+	// tenant's rows: tenant 2 is offered it too.
+	const sharedSQL = "SELECT count(*) FROM warehouses"
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many warehouses do we run?", sharedSQL), as("1")...); err != nil {
+		t.Fatal(err)
+	}
 	// (Over a table without row-level security: without a tenant, the
 	// policies' current_setting fails the plan.)
 	const operatorSQL = "SELECT count(*) FROM sales_reps r JOIN sales_territories t ON t.territory_id = r.territory_id"
@@ -219,13 +226,14 @@ FROM sales_order_lines l JOIN products p ON p.product_id = l.product_id GROUP BY
 			"revenue": {q: "Which customers bring the most revenue?", sql: "SELECT customer_name, revenue FROM v_customer_revenue ORDER BY revenue DESC, customer_name LIMIT 5"},
 			"orders":  {q: "How many sales orders did " + first[id] + " place?", sql: "SELECT count(*) FROM sales_orders o JOIN customers c ON c.customer_id = o.customer_id WHERE c.customer_name = '" + first[id] + "'"},
 			"active":  {q: "How many sales reps are there per territory?", sql: operatorSQL},
+			"shared":  {q: "How many warehouses are there?", sql: sharedSQL},
 		}
 		qs := questions
 		qmu.Unlock()
 		rec.mu.Lock()
 		rec.texts = nil
 		rec.mu.Unlock()
-		for _, key := range []string{"names", "products", "revenue", "orders", "active"} {
+		for _, key := range []string{"names", "products", "revenue", "orders", "active", "shared"} {
 			q := qs[key]
 			res, err := eng.Ask(ctx, q.q, as(id)...)
 			if err != nil {
@@ -234,7 +242,7 @@ FROM sales_order_lines l JOIN products p ON p.product_id = l.product_id GROUP BY
 				continue
 			}
 			seen.json(res)
-			if key != "orders" && key != "active" && !strings.Contains(fmt.Sprint(res.Rows), name) {
+			if (key == "names" || key == "products" || key == "revenue") && !strings.Contains(fmt.Sprint(res.Rows), name) {
 				t.Errorf("tenant %s (%s): %q answered %v", id, name, q.q, res.Rows)
 			}
 			sc, err := eng.SchemaContext(ctx, q.q, as(id)...)
@@ -254,7 +262,8 @@ FROM sales_order_lines l JOIN products p ON p.product_id = l.product_id GROUP BY
 		}
 		// The controls: its own example and doc, the operator's example,
 		// a repair turn, all sent to the model.
-		for _, want := range []string{"WHERE c.customer_name = '" + first[id] + "'", first[id] + " is our key account", operatorSQL, "The following PostgreSQL query failed"} {
+		for _, want := range []string{"WHERE c.customer_name = '" + first[id] + "'", first[id] + " is our key account", operatorSQL,
+			"How many warehouses do we run?", "The following PostgreSQL query failed"} {
 			if !seen.contains(want) {
 				t.Errorf("tenant %s: %q was not sent to the model", id, want)
 			}
@@ -263,8 +272,9 @@ FROM sales_order_lines l JOIN products p ON p.product_id = l.product_id GROUP BY
 }
 
 // TestPromptShowsOnlyWhatTheRoleReads: a role without SELECT on a table
-// never sees it (retrieval, links, prompt), and of a table it may read some
-// columns of, only those; the pool role, reading everything, sees both.
+// never sees it (retrieval, links, prompt, an example reading it), and of a
+// table it may read some columns of, only those (and their docs); the pool
+// role, reading everything, sees it all.
 func TestPromptShowsOnlyWhatTheRoleReads(t *testing.T) {
 	pgtest.SkipShort(t)
 	role := pgtest.RoleName(t, "prompt_reader_")
@@ -285,11 +295,20 @@ GRANT SELECT (id, full_name) ON staff TO `+ident)
 	}
 	ctx := context.Background()
 	const q = "What is the salary amount of each staff member and their home address?"
+	for _, k := range []nl2sql.Knowledge{
+		nl2sql.Example("What is the salary amount of each staff member?", "SELECT staff_id, salary_amount FROM payroll_ledger"),
+		{Kind: nl2sql.KnowledgeDoc, Table: "staff", Column: "home_address", Text: "Hidden Lane is the old office."},
+		{Kind: nl2sql.KnowledgeDoc, Table: "staff", Column: "full_name", Text: "Names are given first, then family."},
+	} {
+		if _, err := eng.Learn(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
 	all, err := eng.SchemaContext(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"payroll_ledger", "salary_amount", "home_address", "Hidden Lane"} {
+	for _, want := range []string{"payroll_ledger", "salary_amount", "home_address", "Hidden Lane", "SELECT staff_id, salary_amount", "Hidden Lane is the old office"} {
 		if !strings.Contains(all.Prompt.User, want) {
 			t.Errorf("the pool role's prompt lacks %q:\n%s", want, all.Prompt.User)
 		}
@@ -304,7 +323,7 @@ GRANT SELECT (id, full_name) ON staff TO `+ident)
 			t.Errorf("%s may not read %q, but its context shows it:\n%s", role, banned, b)
 		}
 	}
-	if !strings.Contains(sc.Prompt.User, "full_name") {
+	if !strings.Contains(sc.Prompt.User, "full_name") || !strings.Contains(sc.Prompt.User, "Names are given first") {
 		t.Errorf("the role's prompt lacks the column it may read:\n%s", sc.Prompt.User)
 	}
 	if _, err := eng.SchemaContext(ctx, q, nl2sql.AsRole("no such role "+role)); err == nil {
