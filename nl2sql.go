@@ -305,6 +305,18 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		st.tables = append(st.tables, vt)
 	}
 	st.types = catalogTypes(cat)
+	// The pool role's grants, read here: a prepared engine builds the
+	// context of a request without AsRole without the database. On the
+	// same catalog (a term learnt), every role's are kept.
+	if knowledgeOnly {
+		prev.grants.Range(func(role, g any) bool { st.grants.Store(role, g); return true })
+	} else {
+		g, err := readGrants(ctx, e.db, "", cat)
+		if err != nil {
+			return nil, err
+		}
+		st.grants.Store("", g)
+	}
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	if e.cfg.semantic != nil {
 		// A copy per catalog: Check resolves names in place, and questions
