@@ -13,6 +13,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // KnowledgeKind is the kind of a piece of knowledge.
@@ -55,6 +56,11 @@ type Knowledge struct {
 	// A term: the word or phrase and the tables or table.columns it means.
 	Term    string   `json:"term,omitempty"`
 	Targets []string `json:"targets,omitempty"`
+	// Parameters make an example a template (see semantic.Parameter):
+	// its question and SQL hold {name} slots, and a question that fits it
+	// is answered from its SQL without the model (Result.Origin
+	// "verified"). ProposeTemplate proposes them from an example.
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
 }
 
 // Example is the knowledge that question is answered by sql.
@@ -64,9 +70,10 @@ func Example(question, sql string) Knowledge {
 
 // knowledgeData is what a knowledge document carries beyond its text.
 type knowledgeData struct {
-	SQL     string   `json:"sql,omitempty"`
-	Note    string   `json:"note,omitempty"`
-	Targets []string `json:"targets,omitempty"`
+	SQL        string               `json:"sql,omitempty"`
+	Note       string               `json:"note,omitempty"`
+	Targets    []string             `json:"targets,omitempty"`
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
 }
 
 // knowledgeBase is the engine's view of the knowledge in its store, kept
@@ -243,7 +250,14 @@ func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Kn
 		if err := checkSQL("the SQL", k.SQL); err != nil {
 			return k, err
 		}
-		if err := e.checkExample(ctx, sc, k.SQL); err != nil {
+		sql := k.SQL
+		if len(k.Parameters) > 0 {
+			if err := sc.checkTemplate(k.template()); err != nil {
+				return k, err
+			}
+			_, sql = k.instance()
+		}
+		if err := e.checkExample(ctx, sc, sql); err != nil {
 			return k, err
 		}
 		canon, err := generate.Canonical(k.SQL)
@@ -331,7 +345,7 @@ func (k Knowledge) document() retrieve.Document {
 	var data knowledgeData
 	switch k.Kind {
 	case KnowledgeExample:
-		d.Text, data = k.Question, knowledgeData{SQL: k.SQL, Note: k.Note}
+		d.Text, data = k.Question, knowledgeData{SQL: k.SQL, Note: k.Note, Parameters: k.Parameters}
 	case KnowledgeDoc:
 		d.Text = k.Text
 	case KnowledgeTerm:
@@ -353,7 +367,7 @@ func knowledgeOf(d retrieve.Document) Knowledge {
 	}
 	switch k.Kind {
 	case KnowledgeExample:
-		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
+		k.Question, k.SQL, k.Note, k.Parameters = d.Text, data.SQL, data.Note, data.Parameters
 	case KnowledgeDoc:
 		k.Text = d.Text
 	case KnowledgeTerm:
@@ -415,7 +429,8 @@ func (e *Engine) remember(ctx context.Context, k Knowledge) {
 // ignored there).
 func (e *Engine) rememberExample(ctx context.Context, k Knowledge) {
 	if k.Kind == KnowledgeExample {
-		if err := e.examples.Add(ctx, generate.Example{Question: k.Question, SQL: k.SQL}); err != nil {
+		q, sql := k.instance()
+		if err := e.examples.Add(ctx, generate.Example{Question: q, SQL: sql}); err != nil {
 			e.cfg.logger.WarnContext(ctx, "nl2sql: a stored example was not usable", "id", k.ID, "err", err)
 		}
 	}
