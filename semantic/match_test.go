@@ -59,7 +59,9 @@ func TestMatch(t *testing.T) {
 	}
 	// Two readings: "2024 2025" could split either way between two years.
 	q := &VerifiedQuestion{Question: "orders {a} {b}", Parameters: []*Parameter{{Name: "a", Kind: ParamValue, Column: "x.y"}, {Name: "b", Kind: ParamValue, Column: "x.y"}}}
-	two := func(_, text string) (string, bool) { return text, text == "new" || text == "new york" || text == "york" || text == "york city" || text == "city" }
+	two := func(_, text string) (string, bool) {
+		return text, text == "new" || text == "new york" || text == "york" || text == "york city" || text == "city"
+	}
 	if got := q.Match("orders new york city", two); len(got) != 2 {
 		t.Errorf("ambiguous: %v, want two bindings", got)
 	}
