@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // sub is the start every subcommand shares: its flag set with the common
@@ -31,6 +34,7 @@ type sub struct {
 	evidence string
 	store    cliflags.Store
 	workload string
+	semantic string // --semantic FILE (or $NL2SQL_SEMANTIC)
 	// calibrator is --calibrator (calibratorFlag).
 	calibrator string
 	stdout     io.Writer
@@ -53,6 +57,9 @@ func newSub(name, usage string, stdout, stderr io.Writer) *sub {
 	s.fs.BoolVar(&s.json, "json", false, "print machine-readable JSON")
 	s.fs.StringVar(&s.index, "index", "", "use an index saved by 'nl2sql index' (default: introspect and index in memory)")
 	s.store.Register(s.fs)
+	if !strings.HasPrefix(name, "semantic") { // semantic check FILE names its own
+		s.fs.StringVar(&s.semantic, "semantic", os.Getenv("NL2SQL_SEMANTIC"), "a semantic model FILE (definitions, verified questions; default $NL2SQL_SEMANTIC)")
+	}
 	return s
 }
 
@@ -166,6 +173,13 @@ func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, 
 	}
 	if s.scope != "" {
 		base = append(base, nl2sql.WithScope(s.scope))
+	}
+	if s.semantic != "" {
+		m, err := semantic.Load(s.semantic) // errors name the file and line
+		if err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		base = append(base, nl2sql.WithSemantic(m))
 	}
 	if isTerminal(s.stderr) {
 		base = append(base, nl2sql.WithProgress(prepareBar(s.stderr)))

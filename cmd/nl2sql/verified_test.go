@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+)
+
+// TestAskVerifiedWithoutModel: with --semantic and --llm none, a question
+// a verified question of the demo ERP's model fits is answered, its JSON
+// saying origin verified with the bindings; another is refused as without
+// the model; a model that does not fit the catalog names its file and
+// line. learn --parameters auto prints the template it learns, and the
+// next ask with another value is answered from it.
+func TestAskVerifiedWithoutModel(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := erptest.Single(t)
+	model := filepath.Join("..", "..", "examples", "erp", "semantic.yaml")
+	code, out, errs := cli(t, "ask", "--dsn", dsn, "--llm", "none", "--semantic", model, "--json", "Sales order count by sales region for 2025")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	m := decode(t, out)
+	v, _ := m["verified"].(map[string]any)
+	if m["origin"] != "verified" || v == nil || fmt.Sprint(v["bindings"]) != "[map[kind:year name:year value:2025]]" || len(m["rows"].([]any)) == 0 {
+		t.Errorf("JSON: %s", out)
+	}
+	if code, _, errs := cli(t, "ask", "--dsn", dsn, "--llm", "none", "--semantic", model, "Which warehouse ships the most?"); code == 0 || !strings.Contains(errs, "no model") {
+		t.Errorf("a question no template fits: exit %d %s", code, errs)
+	}
+	bad := writeFile(t, "bad.yaml", "version: 1\nentities:\n  - name: sales_orders\n    measures:\n      - {name: broken, agg: sum, expr: no_such_column}\n")
+	if code, _, errs := cli(t, "ask", "--dsn", dsn, "--llm", "none", "--semantic", bad, "x"); code != 2 || !strings.Contains(errs, "bad.yaml:5") {
+		t.Errorf("a model that does not fit: exit %d %s", code, errs)
+	}
+	idx := filepath.Join(t.TempDir(), "idx.json")
+	if code, _, errs := cli(t, "index", "--dsn", dsn, "--out", idx); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs = cli(t, "learn", "--dsn", dsn, "--index", idx, "--parameters", "auto", "How many employees were hired in 2021?",
+		"SELECT count(*) FROM employees WHERE hire_date >= make_date(2021, 1, 1) AND hire_date < make_date(2021 + 1, 1, 1)")
+	if code != 0 || !strings.Contains(out, "-- template: How many employees were hired in {year}?") || !strings.Contains(out, "make_date({year}, 1, 1)") {
+		t.Fatalf("learn --parameters auto: exit %d %s\n%s", code, errs, out)
+	}
+	code, out, errs = cli(t, "ask", "--dsn", dsn, "--index", idx, "--llm", "none", "How many employees were hired in 2023?")
+	if code != 0 || !strings.Contains(out, "-- verified") || !strings.Contains(out, "year=2023") {
+		t.Errorf("ask after learn --parameters auto: exit %d %s\n%s", code, errs, out)
+	}
+}
