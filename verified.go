@@ -19,7 +19,7 @@ type Verified struct {
 	SQL      string `json:"sql"`
 	// Source is where the template is defined: "file:line" of the
 	// semantic model, or the ID of the learnt example.
-	Source   string    `json:"source"`
+	Source   string    `json:"source,omitempty"`
 	Bindings []Binding `json:"bindings,omitempty"`
 }
 
@@ -136,20 +136,51 @@ func (e *Engine) answerVerified(ctx context.Context, rq *request, res *Result) (
 		res.Notes = append(res.Notes, fmt.Sprintf("the question fits %d verified readings (%s); not guessing between them", len(fits), strings.Join(srcs, ", ")))
 		return false, nil
 	}
-	f := fits[0]
+	return true, e.runVerified(ctx, rq, res, fits[0])
+}
+
+// RunVerified answers with a verified question's SQL and values (as in
+// semantic.VerifiedQuestion.Bind) the way Ask answers a question that
+// fits it: validated with the values inlined, run with them as query
+// parameters, under the request's scope and identity, without the model.
+// The regression exam (nl2sql exam --verified) runs each verified
+// question's declared examples with it. q need not be checked: its shape
+// is checked here, its SQL by the request's validator.
+func (e *Engine) RunVerified(ctx context.Context, q *semantic.VerifiedQuestion, values map[string]string, opts ...AskOption) (_ *Result, err error) {
+	defer coded(&err)
+	start := time.Now()
+	res := &Result{Question: q.Question, Timings: Timings{}}
+	rq, err := e.newRequest(ctx, opts, nil)
+	if err == nil {
+		if err = q.CheckShape(); err != nil {
+			err = &Error{Class: ClassInvalid, Message: "the verified question does not check", Err: err}
+		}
+	}
+	if err == nil {
+		err = e.runVerified(ctx, rq, res, fit{t: template{q: q}, values: values})
+	}
+	res.Timings["total"] = time.Since(start)
+	if err != nil {
+		return res, res.fail(ended(ctx, err))
+	}
+	return res, nil
+}
+
+// runVerified fills res with f's answer (see answerVerified).
+func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fit) error {
 	start := time.Now()
 	inlined, err := f.t.q.Inline(f.values)
 	if err != nil {
-		return true, &Error{Class: ClassInvalid, Message: "the verified question's values do not bind", Err: err}
+		return &Error{Class: ClassInvalid, Message: "the verified question's values do not bind", Err: err}
 	}
 	vres, err := rq.scope.validator().Validate(inlined)
 	res.Timings[string(StageValidate)] = time.Since(start)
 	if err != nil {
-		return true, rq.st.rejection("the verified query does not validate", err)
+		return rq.st.rejection("the verified query does not validate", err)
 	}
 	sql, args, err := f.t.q.Bind(f.values)
 	if err != nil {
-		return true, &Error{Class: ClassInvalid, Message: "the verified question's values do not bind", Err: err}
+		return &Error{Class: ClassInvalid, Message: "the verified question's values do not bind", Err: err}
 	}
 	res.SQL, res.Tables, res.Origin = vres.SQL, vres.Tables, OriginVerified
 	res.Verified = &Verified{Question: f.t.q.Question, SQL: f.t.q.SQL, Source: f.t.source}
@@ -163,10 +194,10 @@ func (e *Engine) answerVerified(ctx context.Context, rq *request, res *Result) (
 	er, err := rq.scope.query(sp.ctx, sql, rq.ac.maxRows, execute.Args(args...))
 	sp.end(res.Timings, err)
 	if err != nil {
-		return true, executionError("the verified query failed to run", err)
+		return executionError("the verified query failed to run", err)
 	}
 	res.setRows(er, rq.ac)
-	return true, nil
+	return nil
 }
 
 // instance is an example as the model sees it: a template with its

@@ -50,3 +50,52 @@ func TestAskVerifiedWithoutModel(t *testing.T) {
 		t.Errorf("ask after learn --parameters auto: exit %d %s\n%s", code, errs, out)
 	}
 }
+
+// TestExamVerified: the demo ERP's verified questions all run with every
+// declared example, and the baseline written then matches; after a
+// migration renames a column one verified query reads, its runs fail
+// (exit 1, the question and the server's code named) and the model's
+// check names the line; after rows change, a run is reported changed
+// against the baseline.
+func TestExamVerified(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := erptest.Single(t)
+	model := filepath.Join("..", "..", "examples", "erp", "semantic.yaml")
+	base := filepath.Join(t.TempDir(), "baseline.json")
+	exam := func(extra ...string) (int, map[string]any, string) {
+		code, out, errs := cli(t, append([]string{"exam", "--dsn", dsn, "--semantic", model, "--verified"}, extra...)...)
+		return code, decode(t, out), errs
+	}
+	code, rep, errs := exam("--write-baseline", base)
+	if code != 0 || rep["failed"] != 0.0 || rep["changed"] != 0.0 || rep["total"].(float64) < 30 || rep["ok"] != rep["total"] {
+		t.Fatalf("a fresh ERP: exit %d %s\n%v", code, errs, rep)
+	}
+	if code, rep, errs := exam("--baseline", base); code != 0 || rep["ok"] != rep["total"] {
+		t.Fatalf("against its own baseline: exit %d %s\n%v", code, errs, rep)
+	}
+	statuses := func(rep map[string]any) map[string]string {
+		out := map[string]string{}
+		for _, r := range rep["results"].([]any) {
+			c := r.(map[string]any)
+			if c["status"] != "ok" {
+				out[fmt.Sprint(c["question"], " ", c["bindings"])] = strings.TrimSuffix(fmt.Sprint(c["status"], " ", c["code"]), " <nil>")
+			}
+		}
+		return out
+	}
+	pgtest.Exec(t, dsn, "DELETE FROM customer_payments WHERE method = 'Wire' AND paid_on >= DATE '2024-06-01' AND paid_on < DATE '2025-01-01'")
+	code, rep, _ = exam("--baseline", base)
+	if got := fmt.Sprint(statuses(rep)); code != 1 || got != "map[What is the total cash collected by {method} in {year}? map[method:Wire year:2024]:changed Which payment methods bring in the most cash? <nil>:changed]" {
+		t.Errorf("after deleting payments: exit %d, not ok: %s", code, got)
+	}
+	pgtest.Exec(t, dsn, "ALTER TABLE employees RENAME COLUMN hire_date TO hired_on")
+	code, rep, errs = exam()
+	got := statuses(rep)
+	if code != 1 || len(got) != 2 || got["How many employees were hired in {year}? map[year:2022]"] != "failed 42703" || !strings.Contains(errs, "2 failed") {
+		t.Errorf("after renaming hire_date: exit %d %s, not ok: %v", code, errs, got)
+	}
+	defs := fmt.Sprint(rep["definitions"])
+	if !strings.Contains(defs, "hire_date") {
+		t.Errorf("definitions: %s", defs)
+	}
+}
