@@ -3,6 +3,8 @@ package nl2sql
 import (
 	"context"
 	"fmt"
+	"maps"
+	"strconv"
 	"slices"
 	"strings"
 	"time"
@@ -178,7 +180,17 @@ func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fi
 	if err != nil {
 		return rq.st.rejection("the verified query does not validate", err)
 	}
-	sql, args, err := f.t.q.Bind(f.values)
+	// An N over the row cap runs as cap + 1, which the cap cuts and reports
+	// as truncated, as it would the N rows: a LIMIT the validator had to
+	// lower would be a text it rewrote, which execute.Args refuses to run.
+	run := f.values
+	for _, p := range f.t.q.Parameters {
+		if n, err := strconv.Atoi(f.values[p.Name]); p.Kind == semantic.ParamTopN && err == nil && n > rq.ac.maxRows {
+			run = maps.Clone(run)
+			run[p.Name] = strconv.Itoa(rq.ac.maxRows + 1)
+		}
+	}
+	sql, args, err := f.t.q.Bind(run)
 	if err != nil {
 		return &Error{Class: ClassInvalid, Message: "the verified question's values do not bind", Err: err}
 	}
