@@ -252,7 +252,7 @@ func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Kn
 		}
 		sql := k.SQL
 		if len(k.Parameters) > 0 {
-			if err := sc.checkTemplate(k.template()); err != nil {
+			if err := sc.checkTemplate(k.Template()); err != nil {
 				return k, err
 			}
 			_, sql = k.instance()

@@ -59,7 +59,7 @@ func (e *Engine) templates(st *state) []template {
 	var learnt []template
 	for _, k := range e.know.items {
 		if k.Kind == KnowledgeExample && len(k.Parameters) > 0 {
-			learnt = append(learnt, template{q: k.template(), source: k.ID})
+			learnt = append(learnt, template{q: k.Template(), source: k.ID})
 		}
 	}
 	e.know.mu.RUnlock()
@@ -67,8 +67,10 @@ func (e *Engine) templates(st *state) []template {
 	return append(out, learnt...)
 }
 
-// template is a learnt example with parameters as a verified question.
-func (k Knowledge) template() *semantic.VerifiedQuestion {
+// Template is an example with parameters as the verified question it
+// stands for (its parameters shared, not copied); one without them has
+// none.
+func (k Knowledge) Template() *semantic.VerifiedQuestion {
 	q := &semantic.VerifiedQuestion{Question: k.Question, SQL: k.SQL}
 	for i := range k.Parameters {
 		q.Parameters = append(q.Parameters, &k.Parameters[i])
@@ -219,7 +221,7 @@ func (k Knowledge) instance() (question, sql string) {
 	if len(k.Parameters) == 0 {
 		return k.Question, k.SQL
 	}
-	q := k.template()
+	q := k.Template()
 	values := q.Examples()[0]
 	question = k.Question
 	for name, v := range values {

@@ -122,11 +122,7 @@ func examVerified(ctx context.Context, s *sub, file, baseline, writeTo string) e
 	if ks, err := eng.Knowledge(ctx); err == nil {
 		for _, k := range ks {
 			if k.Kind == nl2sql.KnowledgeExample && len(k.Parameters) > 0 {
-				q := &semantic.VerifiedQuestion{Question: k.Question, SQL: k.SQL}
-				for i := range k.Parameters {
-					q.Parameters = append(q.Parameters, &k.Parameters[i])
-				}
-				qs = append(qs, named{q, k.ID})
+				qs = append(qs, named{k.Template(), k.ID})
 			}
 		}
 	}
