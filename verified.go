@@ -78,14 +78,18 @@ func (k Knowledge) Template() *semantic.VerifiedQuestion {
 	return q
 }
 
-// fits returns every reading of question as a template: one is an
-// answer, several an ambiguity the engine does not guess through.
+// fits returns every reading of question as a template whose SQL the
+// request may run (a template learnt in another tenant's scope, reading
+// its tables, is none of this one's): one is an answer, several an
+// ambiguity the engine does not guess through.
 func (e *Engine) fits(sc *scope, question string) []fit {
 	values := sc.storedValues()
 	var out []fit
 	for _, t := range e.templates(sc.st) {
 		for _, b := range t.q.Match(question, values) {
-			out = append(out, fit{t: t, values: b})
+			if sql, err := t.q.Inline(b); err == nil && sc.reads(sql) {
+				out = append(out, fit{t: t, values: b})
+			}
 		}
 	}
 	return out

@@ -106,3 +106,31 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 		t.Error("no model call for questions the template does not fit")
 	}
 }
+
+// TestVerifiedTemplateOtherTenant: a template learnt in div_01 that names
+// div_01's table is not used for a div_02 request (whose validator
+// refuses another tenant's table): the question goes to the model, and
+// nothing of div_01 is in the error.
+func TestVerifiedTemplateOtherTenant(t *testing.T) {
+	pgtest.SkipShort(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, erptest.Divisions(t, 2)), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	k, err := eng.ProposeTemplate(ctx, "How many employees were hired in 2021?",
+		"SELECT count(*) FROM div_01.employees WHERE extract(year FROM hire_date) = 2021", nl2sql.Scope("div_01"))
+	if err != nil || len(k.Parameters) != 1 {
+		t.Fatalf("proposal %+v, %v", k, err)
+	}
+	if _, err := eng.Learn(ctx, k, nl2sql.Scope("div_01")); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := eng.Ask(ctx, "How many employees were hired in 2022?", nl2sql.Scope("div_01")); err != nil || res.Origin != nl2sql.OriginVerified {
+		t.Fatalf("div_01: origin %q, %v", res.Origin, err)
+	}
+	res, err := eng.Ask(ctx, "How many employees were hired in 2022?", nl2sql.Scope("div_02"))
+	if res.Origin == nl2sql.OriginVerified || err == nil || strings.Contains(err.Error(), "div_01") {
+		t.Errorf("div_02: origin %q, %v", res.Origin, err)
+	}
+}
