@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
