@@ -32,6 +32,13 @@ func TestArgs(t *testing.T) {
 		{"SELECT id FROM items WHERE name = $1", []any{"item 1'; SELECT 1 --"}, nil, "[]"},
 		{"SELECT $$ $1 $$ AS s, $1::int + 1 AS n", []any{41}, nil, "[[ $1  42]]"},
 		{"SELECT id FROM items ORDER BY id LIMIT $1;", []any{3}, nil, "[[1] [2] [3]]"},
+		// Every place a value goes: a CTE, VALUES, a sublink, LATERAL, a window frame.
+		{"WITH c AS (SELECT id FROM items WHERE id <= $1) SELECT count(*) FROM c", []any{5}, nil, "[[5]]"},
+		{"SELECT v FROM (VALUES ($1), ('b')) AS x(v) ORDER BY v", []any{"a"}, nil, "[[a] [b]]"},
+		{"SELECT count(*) FROM items WHERE id IN (SELECT id FROM items WHERE id < $1)", []any{3}, nil, "[[2]]"},
+		{"SELECT count(*) FROM items i, LATERAL (SELECT i.id WHERE i.id > $1) l", []any{45}, nil, "[[5]]"},
+		{"SELECT sum(id) OVER (ORDER BY id ROWS BETWEEN $1 PRECEDING AND CURRENT ROW) FROM items ORDER BY id LIMIT 3", []any{1}, nil, "[[1] [3] [5]]"},
+		{"SELECT count(*) FROM pg_catalog.generate_series(1, $1) g", []any{4}, nil, "[[4]]"},
 	} {
 		res := mustQuery(t, ex, c.sql, append(c.opts, Args(c.args...))...)
 		if got := fmt.Sprint(res.Rows); got != c.want {
@@ -43,11 +50,15 @@ func TestArgs(t *testing.T) {
 		args []any
 		code string // the validator's, when it decides
 	}{
-		{"SELECT id FROM items WHERE id = $2", []any{1}, ""},                                         // no argument
-		{"SELECT id FROM items WHERE id = $1", []any{1, 2}, ""},                                      // unused
-		{"SELECT id FROM items WHERE name = '$1'", []any{"x"}, ""},                                   // not a parameter: unused
-		{"SELECT id FROM items WHERE name = U&\"$1\"", []any{"x"}, ""},                               // a quoted name
-		{"SELECT id FROM items /* $1 */ WHERE id = 1", []any{1}, ""},                                 // a comment
+		{"SELECT id FROM items WHERE id = $2", []any{1}, ""},           // no argument
+		{"SELECT id FROM items WHERE id = $1", []any{1, 2}, ""},        // unused
+		{"SELECT id FROM items WHERE name = '$1'", []any{"x"}, ""},     // not a parameter: unused
+		{"SELECT id FROM items WHERE name = U&\"$1\"", []any{"x"}, ""}, // a quoted name
+		{"SELECT id FROM items /* $1 */ WHERE id = 1", []any{1}, ""},   // a comment
+		{"SELECT E'\\' $1' AS s", []any{1}, ""},                        // an escaped quote
+		{"SELECT $q$ $1 $q$ AS s", []any{1}, ""},                       // a dollar quote
+		{"WITH c AS (SELECT pg_sleep($1)) SELECT * FROM c", []any{1}, validate.CodeFuncDenied},
+		{"SELECT 1 FROM items WHERE id = (SELECT $1 FROM pg_catalog.pg_user LIMIT 1)", []any{1}, validate.CodeSystemCatalog},
 		{"SELECT id FROM items WHERE ratio = $1", []any{0.5}, ""},                                    // a float
 		{"SELECT id FROM items WHERE id = $1", []any{-1}, ""},                                        // a negative int
 		{"SELECT id FROM items WHERE name = $1", []any{"a\x00b"}, ""},                                // NUL
