@@ -31,14 +31,27 @@ func (q *VerifiedQuestion) Match(question string, values Values) []map[string]st
 	for _, p := range q.Parameters {
 		params[p.Name] = p
 	}
-	var tmpl []string // a word, or "{name}" for a slot
+	type item struct {
+		word string
+		slot *Parameter // nil: a word
+	}
+	var tmpl []item
+	addWords := func(s string) {
+		for _, w := range words(s) {
+			tmpl = append(tmpl, item{word: w})
+		}
+	}
 	last := 0
 	for _, loc := range placeholderRE.FindAllStringSubmatchIndex(q.Question, -1) {
-		tmpl = append(tmpl, words(q.Question[last:loc[0]])...)
-		tmpl = append(tmpl, q.Question[loc[0]:loc[1]])
+		addWords(q.Question[last:loc[0]])
+		p := params[q.Question[loc[2]:loc[3]]]
+		if p == nil || loc[4] >= 0 { // undeclared, or {name.from}: CheckShape refuses it
+			return nil
+		}
+		tmpl = append(tmpl, item{slot: p})
 		last = loc[1]
 	}
-	tmpl = append(tmpl, words(q.Question[last:])...)
+	addWords(q.Question[last:])
 	have := words(question)
 	var out []map[string]string
 	seen := map[string]bool{}
@@ -54,16 +67,11 @@ func (q *VerifiedQuestion) Match(question string, values Values) []map[string]st
 			}
 			return
 		}
-		t := tmpl[ti]
-		g := placeholderRE.FindStringSubmatch(t)
-		if g == nil || g[0] != t {
-			if hi < len(have) && have[hi] == t {
+		p := tmpl[ti].slot
+		if p == nil {
+			if hi < len(have) && have[hi] == tmpl[ti].word {
 				walk(ti+1, hi+1, bound)
 			}
-			return
-		}
-		p := params[g[1]]
-		if p == nil {
 			return
 		}
 		for n := 1; n <= maxSlotWords && hi+n <= len(have); n++ {

@@ -66,3 +66,23 @@ func TestMatch(t *testing.T) {
 		t.Errorf("ambiguous: %v, want two bindings", got)
 	}
 }
+
+// BenchmarkMatchERP: one question read against every verified question of
+// the demo ERP's model (what Ask does before anything else).
+func BenchmarkMatchERP(b *testing.B) {
+	m, err := Load("../examples/erp/semantic.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	values := func(_, text string) (string, bool) { return text, text == "wire" }
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for _, q := range m.VerifiedQuestions {
+			n += len(q.Match("What is the total cash collected by wire in 2024?", values))
+		}
+		if n != 1 {
+			b.Fatalf("%d fits", n)
+		}
+	}
+}
