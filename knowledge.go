@@ -209,7 +209,7 @@ func (e *Engine) unremember(k Knowledge) {
 	delete(e.know.terms, k.ID)
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample {
-		e.examples.Remove(k.Question, k.SQL)
+		e.examples.Remove(k.instance()) // what rememberExample added
 	}
 }
 

@@ -43,7 +43,8 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 		!strings.Contains(k.SQL, "= {year}") || len(k.Parameters) != 2 || k.Parameters[0].Column != "customers.segment" {
 		t.Fatalf("proposal %+v", k)
 	}
-	if _, err := eng.Learn(ctx, k, div1); err != nil {
+	learnt, err := eng.Learn(ctx, k, div1)
+	if err != nil {
 		t.Fatal(err)
 	}
 	hand := func(schema, segment string, year int) string {
@@ -104,6 +105,13 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n == 0 {
 		t.Error("no model call for questions the template does not fit")
+	}
+	// Forgotten, it answers no more.
+	if err := eng.Forget(ctx, learnt.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := eng.Ask(ctx, "How many SMB customers placed orders in 2023?", div1); res.Origin == nl2sql.OriginVerified {
+		t.Error("a forgotten template answered")
 	}
 }
 
