@@ -114,7 +114,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // names no kind).
 func (in batchInput) knowledge() nl2sql.Knowledge {
 	k := nl2sql.Knowledge{Kind: nl2sql.KnowledgeKind(in.Kind), Question: in.Question, SQL: in.SQL, Note: in.Note,
-		Text: in.Text, Table: in.Table, Column: in.Column, Term: in.Term, Targets: in.Targets}
+		Text: in.Text, Table: in.Table, Column: in.Column, Term: in.Term, Targets: in.Targets, Parameters: in.Parameters}
 	if k.Kind == "" {
 		k.Kind = nl2sql.KnowledgeExample
 	}

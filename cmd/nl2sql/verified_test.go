@@ -49,6 +49,22 @@ func TestAskVerifiedWithoutModel(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "-- verified") || !strings.Contains(out, "year=2023") {
 		t.Errorf("ask after learn --parameters auto: exit %d %s\n%s", code, errs, out)
 	}
+	// knowledge export, then learn --jsonl elsewhere: the template with it.
+	code, export, errs := cli(t, "knowledge", "export", "--dsn", dsn, "--index", idx)
+	if code != 0 || !strings.Contains(export, `"parameters":[{"name":"year","kind":"year","examples":["2021"]}]`) {
+		t.Fatalf("export: exit %d %s\n%s", code, errs, export)
+	}
+	idx2 := filepath.Join(t.TempDir(), "idx2.json")
+	if code, _, errs := cli(t, "index", "--dsn", dsn, "--out", idx2); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := cli(t, "learn", "--dsn", dsn, "--index", idx2, "--jsonl", writeFile(t, "export.jsonl", export)); code != 0 {
+		t.Fatalf("learn --jsonl of the export: exit %d %s", code, errs)
+	}
+	code, out, errs = cli(t, "ask", "--dsn", dsn, "--index", idx2, "--llm", "none", "How many employees were hired in 2020?")
+	if code != 0 || !strings.Contains(out, "year=2020") {
+		t.Errorf("ask after re-importing the template: exit %d %s\n%s", code, errs, out)
+	}
 }
 
 // TestExamVerified: the demo ERP's verified questions all run with every
