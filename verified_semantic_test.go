@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
@@ -105,4 +106,39 @@ verified_questions:
 	if res, _ := eng.Ask(ctx, "How many notes in 2023?"); len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "2 verified readings") {
 		t.Errorf("two templates: notes %v", res.Notes)
 	}
+}
+
+// BenchmarkVerifiedAsk measures an Ask a verified question of the demo
+// ERP's model answers (matching every template, validating the inlined
+// SQL, the executor's checks and the bound run), beside Run of the same
+// SQL as literals: what the verified path adds to running the query.
+func BenchmarkVerifiedAsk(b *testing.B) {
+	m, err := semantic.Load("examples/erp/semantic.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng, err := nl2sql.New(pgtest.Pool(b, erptest.Single(b)), nl2sql.WithSemantic(m))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	const q = "What is the total cash collected by Wire in 2024?"
+	res, err := eng.Ask(ctx, q)
+	if err != nil || res.Origin != nl2sql.OriginVerified {
+		b.Fatalf("%v %v", res, err)
+	}
+	b.Run("ask", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := eng.Ask(ctx, q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("run", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := eng.Run(ctx, res.SQL); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
