@@ -9,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
@@ -82,8 +85,8 @@ func (k Knowledge) Template() *semantic.VerifiedQuestion {
 // request may run (a template learnt in another tenant's scope, reading
 // its tables, is none of this one's): one is an answer, several an
 // ambiguity the engine does not guess through.
-func (e *Engine) fits(sc *scope, question string) []fit {
-	values := sc.storedValues()
+func (e *Engine) fits(ctx context.Context, sc *scope, question string) []fit {
+	values := sc.storedValues(ctx)
 	var out []fit
 	for _, t := range e.templates(sc.st) {
 		for _, b := range t.q.Match(question, values) {
@@ -97,16 +100,24 @@ func (e *Engine) fits(sc *scope, question string) []fit {
 
 // storedValues recognises a stored value of a parameter's column in the
 // request's scope: the column's values in the value index, compared
-// without case and extra spaces; a text two stored values fit is none.
-func (sc *scope) storedValues() semantic.Values {
+// without case and extra spaces; a text two stored values fit is none. A
+// table under row-level security is asked as the request's identity
+// instead (rowSecureValue): the index leaves it out.
+func (sc *scope) storedValues(ctx context.Context) semantic.Values {
 	return func(column, text string) (string, bool) {
 		i := strings.LastIndex(column, ".")
-		if i < 0 || sc.st.values == nil {
+		if i < 0 {
 			return "", false
 		}
 		table, col := column[:i], column[i+1:]
 		s, n := splitQualified(table)
 		qualified := sc.resolve(s, n)
+		if t := sc.st.cat.Lookup(splitQualified(qualified)); t != nil && t.RowSecurity {
+			return sc.rowSecureValue(ctx, t, col, text)
+		}
+		if sc.st.values == nil {
+			return "", false
+		}
 		found := ""
 		for _, c := range sc.st.values.Columns {
 			if c.Table != qualified || c.Column != col {
@@ -125,6 +136,27 @@ func (sc *scope) storedValues() semantic.Values {
 	}
 }
 
+// rowSecureValue recognises text as a stored value of t.col, t a table
+// under row-level security, by asking the database as the request's
+// identity (its role and settings, through the executor: validated,
+// pinned, text as a parameter): a slot matches only a value the caller's
+// own rows hold, never one of another tenant's. Two values that differ
+// only in case are none.
+func (sc *scope) rowSecureValue(ctx context.Context, t *schema.Table, col, text string) (string, bool) {
+	if t.Column(col) == nil {
+		return "", false
+	}
+	c := pgx.Identifier{col}.Sanitize()
+	sql := "SELECT DISTINCT " + c + "::text AS v FROM " + pgx.Identifier{t.Schema, t.Name}.Sanitize() +
+		" WHERE lower(btrim(" + c + "::text)) = lower($1) ORDER BY 1 LIMIT 2"
+	er, err := sc.query(ctx, sql, 2, execute.Args(text))
+	if err != nil || len(er.Rows) != 1 || len(er.Rows[0]) != 1 {
+		return "", false
+	}
+	v, _ := er.Rows[0][0].(string)
+	return v, v != ""
+}
+
 // answerVerified answers question from the one template it fits: the
 // template's SQL with the values inlined is validated by the request's
 // validator, then its bound text runs with the values as parameters
@@ -132,7 +164,7 @@ func (sc *scope) storedValues() semantic.Values {
 // false when no template fits, or several do (a note says so): the caller
 // goes on with the model.
 func (e *Engine) answerVerified(ctx context.Context, rq *request, res *Result) (handled bool, err error) {
-	fits := e.fits(rq.scope, res.Question)
+	fits := e.fits(ctx, rq.scope, res.Question)
 	if len(fits) == 0 {
 		return false, nil
 	}

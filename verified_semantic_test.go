@@ -88,6 +88,18 @@ verified_questions:
 			}
 		}
 	}
+	// The table is under row-level security, so the value index leaves it
+	// out and a value slot asks the database as the request's identity: a
+	// kind only tenant 2's rows hold fits tenant 2's question, never tenant
+	// 1's (which goes on to the model: here none).
+	pgtest.Exec(t, dsn, "INSERT INTO notes VALUES (1000, 2, 'escalation', DATE '2023-06-01')")
+	tenant2 := []nl2sql.AskOption{nl2sql.AsRole(reader), nl2sql.Setting("app.tenant_id", "2")}
+	if res, err := eng.Ask(ctx, "How many escalation notes were written in 2023?", tenant2...); err != nil || res.Origin != nl2sql.OriginVerified || fmt.Sprint(res.Rows) != "[[1]]" {
+		t.Errorf("tenant 2's own value: %v origin %q rows %v", err, res.Origin, res.Rows)
+	}
+	if res, err := eng.Ask(ctx, "How many escalation notes were written in 2023?", nl2sql.AsRole(reader), nl2sql.Setting("app.tenant_id", "1")); err == nil || (res != nil && res.Origin == nl2sql.OriginVerified) {
+		t.Errorf("tenant 1 matched a value only tenant 2 holds: %+v, %v", res, err)
+	}
 	res, err := eng.Ask(ctx, "The first 500 notes", nl2sql.Setting("app.tenant_id", "1"))
 	if err != nil || len(res.Rows) != 10 || !res.Truncated || !strings.Contains(res.SQL, "LIMIT 500") {
 		t.Errorf("N over the row cap: %v, %d rows truncated %v, SQL %s", err, len(res.Rows), res.Truncated, res.SQL)
