@@ -19,7 +19,7 @@ import (
 func TestAskVerifiedWithoutModel(t *testing.T) {
 	pgtest.SkipShort(t)
 	dsn := erptest.Single(t)
-	model := filepath.Join("..", "..", "examples", "erp", "semantic.yaml")
+	model := filepath.Join("..", "..", "..", "examples", "erp", "semantic.yaml")
 	code, out, errs := cli(t, "ask", "--dsn", dsn, "--llm", "none", "--semantic", model, "--json", "Sales order count by sales region for 2025")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
@@ -76,7 +76,7 @@ func TestAskVerifiedWithoutModel(t *testing.T) {
 func TestExamVerified(t *testing.T) {
 	pgtest.SkipShort(t)
 	dsn := erptest.Single(t)
-	model := filepath.Join("..", "..", "examples", "erp", "semantic.yaml")
+	model := filepath.Join("..", "..", "..", "examples", "erp", "semantic.yaml")
 	base := filepath.Join(t.TempDir(), "baseline.json")
 	exam := func(extra ...string) (int, map[string]any, string) {
 		code, out, errs := cli(t, append([]string{"exam", "--dsn", dsn, "--semantic", model, "--verified"}, extra...)...)
