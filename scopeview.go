@@ -12,15 +12,22 @@ import (
 // types and foreign-key neighbours); without one, the whole catalog. It
 // is the one filter every listing of a scoped server goes through (the
 // console's schema pages, the MCP server's tables and describe_schema),
-// the same schemas the scope's queries may read. A scope that names no
-// schema of the database is an *Error of class ClassConfig.
+// the same schemas the scope's queries may read. It is cut, as the
+// request's prompts are, to the tables and columns the request's role
+// (AsRole, else the pool's) may SELECT. A scope that names no schema of
+// the database is an *Error of class ClassConfig; an unknown role one of
+// class ClassConfig too.
 func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema.Catalog, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	return rq.scope.catalog(), nil
+	v, err := rq.scope.view(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return v.cat, nil
 }
 
 // ScopeKnowledge is Knowledge as a request with opts may see it: with a
