@@ -34,7 +34,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if err != nil {
 		return fail(err)
 	}
-	st, ac := rq.st, rq.ac
+	ac := rq.ac
 	if ac.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, ac.timeout, &budgetError{ac.timeout})
@@ -118,7 +118,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		if worst == nil {
 			break
 		}
-		hint := st.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
+		hint := rq.view.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
 		hints := []string{hint}
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")

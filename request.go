@@ -14,6 +14,7 @@ type request struct {
 	st      *state
 	scope   *scope
 	tracers tracers // the engine's, then OnProgress's adapter
+	view    *view   // what its prompts may show: set by the first context built
 }
 
 // newRequest checks the engine and ctx, applies opts, checks the call's
