@@ -2,9 +2,13 @@ package nl2sql_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/examples/erp"
+	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/rlstest"
@@ -60,5 +64,70 @@ GRANT SELECT ON note_texts TO `+db.Reader)
 				t.Fatalf("tenant one's prompt holds tenant two's %q:\n%s", w, m.Content)
 			}
 		}
+	}
+}
+
+// TestRedteam5ERPOpportunitiesOfOtherTenant (red team 5): the demo ERP's
+// row-level layout (erptest.RLS, examples/erp/sql/rls.sql) puts policies
+// on customers, products, orders and invoices, but the tables that name
+// a tenant's customers beside them have none: opportunities (whose
+// opp_name starts with the customer's name), quotes, customer_payments,
+// shipments, sales_returns, leads... Tenant Aurora, through the engine as
+// erp_app with its app.tenant_id, reads Borealis's opportunities, their
+// names spelling Borealis's customers. The layout's tests look for the tenant's
+// prefix ("Borealis ..."), which these copies do not carry. See
+// docs/redteam5.md, finding 5.
+func TestRedteam5ERPOpportunitiesOfOtherTenant(t *testing.T) {
+	pgtest.SkipShort(t)
+	owner, app := erptest.RLS(t)
+	ctx := context.Background()
+	// Borealis's customers without the tenant's prefix, read as the owner
+	// (a superuser here, so every row).
+	var theirs []string
+	rows, err := pgtest.Pool(t, owner).Query(ctx, "SELECT substr(customer_name, length('Borealis ') + 1) FROM customers WHERE tenant_id = 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		theirs = append(theirs, s)
+	}
+	if rows.Close(); rows.Err() != nil || len(theirs) == 0 {
+		t.Fatalf("Borealis's customers: %d, %v", len(theirs), rows.Err())
+	}
+	leak := func(text string) string {
+		for _, s := range theirs {
+			if strings.Contains(text, s) {
+				return s
+			}
+		}
+		return ""
+	}
+	eng, err := nl2sql.New(pgtest.Pool(t, app), nl2sql.WithSettings(erp.TenantSetting))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aurora := nl2sql.Setting(erp.TenantSetting, "1")
+	// Aurora's own customers: the policy holds (the test is not vacuous).
+	if res, err := eng.Run(ctx, "SELECT customer_name FROM customers", aurora); err != nil || len(res.Rows) == 0 {
+		t.Fatalf("Aurora's customers: %v", err)
+	} else {
+		for _, r := range res.Rows {
+			if !strings.HasPrefix(fmt.Sprint(r...), "Aurora ") {
+				t.Fatalf("the policy lets Aurora read %q", r)
+			}
+		}
+	}
+	// Opportunities of customers Aurora cannot read: Borealis's.
+	res, err := eng.Run(ctx, `SELECT o.opp_name FROM opportunities o
+WHERE NOT EXISTS (SELECT FROM customers c WHERE c.customer_id = o.customer_id) ORDER BY o.opp_id LIMIT 5`, aurora)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) > 0 {
+		t.Errorf("Aurora reads %d of Borealis's opportunities, such as %q (customer %q)", len(res.Rows), res.Rows[0][0], leak(fmt.Sprint(res.Rows[0]...)))
 	}
 }
