@@ -131,3 +131,47 @@ WHERE NOT EXISTS (SELECT FROM customers c WHERE c.customer_id = o.customer_id) O
 		t.Errorf("Aurora reads %d of Borealis's opportunities, such as %q (customer %q)", len(res.Rows), res.Rows[0][0], leak(fmt.Sprint(res.Rows[0]...)))
 	}
 }
+
+// TestRedteam5ExampleOfOtherScopeInPrompt (red team 5): tenancy by
+// schema. Division div_01 (Scope div_01) teaches an example whose SQL
+// names employees unqualified and holds one of its own employees' names;
+// a div_02 request's prompt, captured at the fake model, shows it as a
+// few-shot example. offer.go offers an example to every identity when it
+// reads no table with row-level security, and the scope's validator
+// accepts it (employees resolves to div_02.employees): the example's
+// literal is div_01's all the same. See docs/redteam5.md, finding 6.
+func TestRedteam5ExampleOfOtherScopeInPrompt(t *testing.T) {
+	pgtest.SkipShort(t)
+	pool := pgtest.Pool(t, erptest.Divisions(t, 2))
+	ctx := context.Background()
+	var mine string
+	if err := pool.QueryRow(ctx, `SELECT last_name FROM div_01.employees WHERE last_name NOT IN (SELECT last_name FROM div_02.employees) ORDER BY 1 LIMIT 1`).Scan(&mine); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+		return llmfake.Reply{Content: "```sql\nSELECT count(*) FROM employees\n```"}
+	})
+	model := openai.New(openai.WithBaseURL(srv.BaseURL()), openai.WithModel("fake"), openai.WithTransport(llm.Transport{MaxAttempts: 1}))
+	eng, err := nl2sql.New(pool, nl2sql.WithLLM(model), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql := "SELECT count(*) FROM employees WHERE last_name = '" + strings.ReplaceAll(mine, "'", "''") + "'"
+	if _, err := eng.Learn(ctx, nl2sql.Example("How many employees are in the audit team?", sql), nl2sql.Scope("div_01")); err != nil {
+		t.Fatalf("div_01 learns: %v", err)
+	}
+	if _, err := eng.Ask(ctx, "How many employees are in the audit team?", nl2sql.Scope("div_02")); err != nil {
+		t.Fatalf("div_02 asks: %v", err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model call")
+	}
+	for _, r := range reqs {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "'"+mine+"'") {
+				t.Fatalf("div_02's prompt holds div_01's example with %q:\n%s", mine, m.Content)
+			}
+		}
+	}
+}
