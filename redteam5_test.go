@@ -175,3 +175,46 @@ func TestRedteam5ExampleOfOtherScopeInPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteam5SettingsInjection (red team 5, held): per-request settings
+// whose names are not custom dotted names (role, session_authorization,
+// search_path, unicode look-alikes, a quote or semicolon in the name, 64
+// bytes) are refused before any read, also when the engine declares them;
+// values holding quotes, semicolons, backslashes, dollar quotes, unicode
+// escapes and E'' syntax reach the policy as the same text (parameters,
+// not SQL); NUL and over 4 KiB are refused.
+func TestRedteam5SettingsInjection(t *testing.T) {
+	db := rlstest.New(t)
+	names := []string{"role", "session_authorization", "search_path", "ＡＰＰ.tenant_id", "app.tenant_id;", "app.tenant_id'", `app."x"`,
+		"app.tenant_id ", "app." + strings.Repeat("x", 60), "U&\"app\".x", "transaction_read_only", "default_transaction_read_only"}
+	eng, err := nl2sql.New(pgtest.Pool(t, db.DSN), nl2sql.WithSettings(append([]string{rlstest.Setting}, names...)...), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, n := range names {
+		res, err := eng.Run(ctx, rlstest.SQL, nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "1"), nl2sql.Setting(n, "2"))
+		if err == nil {
+			t.Errorf("setting %q was accepted: rows %v", n, res.Rows)
+		}
+	}
+	for _, v := range []string{"1'; RESET ROLE; SELECT '", "1; SET ROLE postgres", `1\'`, "$$2$$", `U&'\0032'`, "E'\\x32'", "1 OR true", strings.Repeat("9", 4096)} {
+		res, err := eng.Run(ctx, "SELECT current_setting('app.tenant_id') AS v", nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, v))
+		if err != nil {
+			t.Errorf("value %.40q: %v", v, err)
+			continue
+		}
+		if got := fmt.Sprint(res.Rows[0][0]); got != v {
+			t.Errorf("value %.40q reads back as %.40q", v, got)
+		}
+		// And the policy, reading it as an int, fails closed or shows nothing.
+		if res, err := eng.Run(ctx, rlstest.SQL, nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, v)); err == nil && len(res.Rows) > 0 {
+			t.Errorf("value %.40q shows %v", v, res.Rows)
+		}
+	}
+	for _, v := range []string{"1\x002", strings.Repeat("1", 4097), "\xff"} {
+		if _, err := eng.Run(ctx, rlstest.SQL, nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, v)); err == nil {
+			t.Errorf("value %.20q was accepted", v)
+		}
+	}
+}
