@@ -181,7 +181,7 @@ func TestRedteam5ExampleOfOtherScopeInPrompt(t *testing.T) {
 // search_path, unicode look-alikes, a quote or semicolon in the name, 64
 // bytes) are refused before any read, also when the engine declares them;
 // values holding quotes, semicolons, backslashes, dollar quotes, unicode
-// escapes and E” syntax reach the policy as the same text (parameters,
+// escapes and E-string syntax reach the policy as the same text (parameters,
 // not SQL); NUL and over 4 KiB are refused.
 func TestRedteam5SettingsInjection(t *testing.T) {
 	db := rlstest.New(t)
