@@ -16,6 +16,24 @@ import (
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
 )
 
+// promptHolds returns the first non-empty find of a message the fake
+// model was sent, and the message; the test fails without a model call.
+func promptHolds(t *testing.T, srv *llmfake.Server, find func(string) string) (string, string) {
+	t.Helper()
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model call")
+	}
+	for _, r := range reqs {
+		for _, m := range r.Messages {
+			if w := find(m.Content); w != "" {
+				return w, m.Content
+			}
+		}
+	}
+	return "", ""
+}
+
 // TestRedteam5ExampleThroughViewReachesOtherTenant (red team 5): the
 // notes of rlstest are read through a view (security_invoker, the demo
 // ERP's layout for its views); tenant two teaches an example over the
@@ -54,16 +72,8 @@ GRANT SELECT ON note_texts TO `+db.Reader)
 	if _, err := eng.Ask(ctx, "How many note texts are there?", as("1")...); err != nil {
 		t.Fatalf("tenant one asks: %v", err)
 	}
-	reqs := srv.Requests()
-	if len(reqs) == 0 {
-		t.Fatal("no model call")
-	}
-	for _, r := range reqs {
-		for _, m := range r.Messages {
-			if w := rlstest.Leak(m.Content, "1"); w != "" {
-				t.Fatalf("tenant one's prompt holds tenant two's %q:\n%s", w, m.Content)
-			}
-		}
+	if w, msg := promptHolds(t, srv, func(text string) string { return rlstest.Leak(text, "1") }); w != "" {
+		t.Fatalf("tenant one's prompt holds tenant two's %q:\n%s", w, msg)
 	}
 }
 
@@ -163,16 +173,14 @@ func TestRedteam5ExampleOfOtherScopeInPrompt(t *testing.T) {
 	if _, err := eng.Ask(ctx, "How many employees are in the audit team?", nl2sql.Scope("div_02")); err != nil {
 		t.Fatalf("div_02 asks: %v", err)
 	}
-	reqs := srv.Requests()
-	if len(reqs) == 0 {
-		t.Fatal("no model call")
-	}
-	for _, r := range reqs {
-		for _, m := range r.Messages {
-			if strings.Contains(m.Content, "'"+mine+"'") {
-				t.Fatalf("div_02's prompt holds div_01's example with %q:\n%s", mine, m.Content)
-			}
+	has := func(text string) string {
+		if strings.Contains(text, "'"+mine+"'") {
+			return mine
 		}
+		return ""
+	}
+	if w, msg := promptHolds(t, srv, has); w != "" {
+		t.Fatalf("div_02's prompt holds div_01's example with %q:\n%s", w, msg)
 	}
 }
 
