@@ -226,3 +226,59 @@ func TestRedteam5SettingsInjection(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteam5ExampleSpellingsOfRowSecurity (red team 5): tenant two's
+// examples read the row-level security table notes in every spelling
+// (quoted, U&"..", schema-qualified, in a CTE, a sublink, LATERAL, a
+// VALUES join, a window, a set operation), each with a marker value of
+// its own; tenant one's context for the same question must offer none of
+// them (offer.go: an example that reads row-level security is the
+// teacher's own).
+func TestRedteam5ExampleSpellingsOfRowSecurity(t *testing.T) {
+	db := rlstest.New(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, db.DSN), nl2sql.WithSettings(rlstest.Setting), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	two := []nl2sql.AskOption{nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "2")}
+	one := []nl2sql.AskOption{nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "1")}
+	spellings := []string{
+		`SELECT count(*) FROM "notes" WHERE body = '%s'`,
+		`SELECT count(*) FROM U&"\006Eotes" WHERE body = '%s'`,
+		`SELECT count(*) FROM public.notes WHERE body = '%s'`,
+		`WITH n AS (SELECT body FROM notes) SELECT count(*) FROM n WHERE body = '%s'`,
+		`SELECT '%s' AS v WHERE EXISTS (SELECT 1 FROM notes)`,
+		`SELECT v.x FROM (VALUES ('%s')) AS v(x) CROSS JOIN LATERAL (SELECT count(*) FROM notes) AS c`,
+		`SELECT count(*) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM notes WHERE body <> '%s'`,
+		`SELECT '%s' AS v UNION ALL SELECT body FROM notes`,
+		`SELECT x FROM (SELECT '%s' AS x) s WHERE x IN (SELECT body FROM notes)`,
+	}
+	var markers []string
+	for i, f := range spellings {
+		marker := fmt.Sprintf("marker-two-%d", i)
+		sql := fmt.Sprintf(f, marker)
+		if _, err := eng.Learn(ctx, nl2sql.Example(fmt.Sprintf("How many notes say %s?", marker), sql), two...); err != nil {
+			t.Logf("not learnt (so not offered): %s: %v", sql, err)
+			continue
+		}
+		markers = append(markers, marker)
+	}
+	if len(markers) < len(spellings)/2 {
+		t.Fatalf("only %d of %d examples learnt: the test proves little", len(markers), len(spellings))
+	}
+	// Tenant two is offered its own (the test is not vacuous).
+	own, err := eng.SchemaContext(ctx, "How many notes say marker-two?", two...)
+	if err != nil || !strings.Contains(own.Prompt.User, "marker-two-") {
+		t.Fatalf("tenant two's own examples are not in its prompt: %v", err)
+	}
+	cx, err := eng.SchemaContext(ctx, "How many notes say marker-two?", one...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range markers {
+		if strings.Contains(cx.Prompt.User, m) {
+			t.Errorf("tenant one's prompt offers tenant two's example %s:\n%s", m, cx.Prompt.User)
+		}
+	}
+}
