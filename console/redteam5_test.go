@@ -2,6 +2,8 @@ package console_test
 
 import (
 	"context"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,7 +23,8 @@ import (
 // /knowledge, Engine.ScopeKnowledge with one's identity) lists it, with
 // tenant two's value and its setting, and so offers it to Forget. The
 // prompt's rule (offer.go) keeps the example from one's prompts, but
-// ScopeKnowledge filters by scope only. See docs/redteam5.md, finding 1.
+// ScopeKnowledge filters by scope only; tenant one then forgets it
+// (POST /teach/forget). See docs/redteam5.md, finding 1.
 func TestRedteam5KnowledgePageShowsOtherTenant(t *testing.T) {
 	db := rlstest.New(t)
 	srv := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
@@ -64,5 +67,14 @@ func TestRedteam5KnowledgePageShowsOtherTenant(t *testing.T) {
 		if got.ID == k.ID {
 			t.Errorf("ScopeKnowledge as tenant one returns tenant two's example %q (settings %v)", got.SQL, got.Settings)
 		}
+	}
+	// Listed, it can be forgotten by tenant one.
+	serve(h, "POST", "/teach/forget", url.Values{"id": {k.ID}}, "Authorization", "Bearer "+tokenOne)
+	all, err := eng.Knowledge(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(all, func(x nl2sql.Knowledge) bool { return x.ID == k.ID }) {
+		t.Errorf("tenant one forgot tenant two's example %s", k.ID)
 	}
 }
