@@ -282,3 +282,45 @@ func TestRedteam5ExampleSpellingsOfRowSecurity(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteam5ErrorsEchoNoOtherTenant (red team 5, held): casts that
+// fail with the value in the message (integer, json, date, enum-like
+// checks), in the select list, WHERE, ORDER BY, a join, an aggregate and
+// a sublink, run as tenant one: the error, if any, holds tenant one's
+// values only (the policy's quals run before any non-leakproof
+// expression of the query).
+func TestRedteam5ErrorsEchoNoOtherTenant(t *testing.T) {
+	db := rlstest.New(t)
+	eng, err := nl2sql.New(pgtest.Pool(t, db.DSN), nl2sql.WithSettings(rlstest.Setting), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one := []nl2sql.AskOption{nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "1")}
+	failed := 0
+	for _, sql := range []string{
+		"SELECT body::int FROM notes",
+		"SELECT id FROM notes WHERE body::int > 0",
+		"SELECT id FROM notes WHERE body::jsonb IS NOT NULL",
+		"SELECT id FROM notes WHERE body::date > DATE '2020-01-01'",
+		"SELECT id FROM notes ORDER BY body::numeric",
+		"SELECT max(body::int) FROM notes",
+		"SELECT a.id FROM notes a JOIN notes b ON a.body::int = b.id",
+		"SELECT id FROM notes WHERE id IN (SELECT body::int FROM notes)",
+		"SELECT id FROM notes WHERE body LIKE 'two%' AND body::int > 0",
+		"SELECT id FROM notes WHERE to_number(body, '999') > 0",
+		"SELECT id FROM notes WHERE body::inet IS NOT NULL",
+	} {
+		_, err := eng.Run(ctx, sql, one...)
+		if err == nil {
+			continue
+		}
+		failed++
+		if w := rlstest.Leak(err.Error(), "1"); w != "" {
+			t.Errorf("%s: the error holds tenant two's %q: %v", sql, w, err)
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no query failed: the test proves nothing")
+	}
+}
