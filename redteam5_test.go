@@ -324,3 +324,43 @@ func TestRedteam5ErrorsEchoNoOtherTenant(t *testing.T) {
 		t.Fatal("no query failed: the test proves nothing")
 	}
 }
+
+// TestRedteam5PlannerEstimatesOfOtherTenant (red team 5): the planner's
+// statistics cover every row of a table, whatever its policies, and
+// PostgreSQL uses them under row-level security for leakproof operators
+// (text = is one). Check returns the planner's cost, which follows the
+// estimated rows: tenant one learns whether a value is frequent in
+// tenant two's rows, which it cannot read, by comparing the cost of the
+// same query for that value and for a value no row has. See
+// docs/redteam5.md, finding 7.
+func TestRedteam5PlannerEstimatesOfOtherTenant(t *testing.T) {
+	db := rlstest.New(t)
+	// Tenant two's rows: one value many times; ANALYZE as the owner (or
+	// autovacuum) records it as a most common value.
+	pgtest.Exec(t, db.DSN, `INSERT INTO notes SELECT 100 + i, 2, 'two-secret' FROM generate_series(1, 500) i;
+INSERT INTO notes SELECT 1000 + i, 1, 'one-' || i FROM generate_series(1, 500) i;
+ANALYZE notes`)
+	eng, err := nl2sql.New(pgtest.Pool(t, db.DSN), nl2sql.WithSettings(rlstest.Setting), nl2sql.WithValueIndex(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one := []nl2sql.AskOption{nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "1")}
+	cost := func(value string) float64 {
+		sql := "SELECT n.body, count(*) FROM notes n JOIN notes m ON m.body = n.body WHERE n.body = '" + value + "' GROUP BY n.body ORDER BY 2"
+		chk, err := eng.Check(ctx, sql, one...)
+		if err != nil || !chk.OK {
+			t.Fatalf("check %q: %+v %v", value, chk, err)
+		}
+		return chk.Cost
+	}
+	// Tenant one sees none of the value: its own answer says so.
+	res, err := eng.Run(ctx, "SELECT count(*) FROM notes WHERE body = 'two-secret'", one...)
+	if err != nil || fmt.Sprint(res.Rows) != "[[0]]" {
+		t.Fatalf("tenant one counts %v, %v", res.Rows, err)
+	}
+	secret, none := cost(rlstest.Rows["2"][0]), cost("never-written")
+	if secret > 2*none {
+		t.Errorf("tenant one's cost for tenant two's value is %.0f, for a value no row has %.0f: the plan tells the value is tenant two's", secret, none)
+	}
+}
