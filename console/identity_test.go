@@ -75,7 +75,7 @@ func body(res *http.Response) string {
 // TestConsoleIdentities: two callers of one console, each mapped to the
 // reader role and its own tenant id, see only their own rows (asked, and
 // run on the check page), over a real row-level security policy; a
-// caller cannot reach the other's answers by id, and request parameters
+// caller cannot reach (nor teach) the other's answers by id, and request parameters
 // naming another scope, role or setting change nothing; an unknown token
 // is 401 and no token reaches the log.
 func TestConsoleIdentities(t *testing.T) {
@@ -116,6 +116,14 @@ func TestConsoleIdentities(t *testing.T) {
 	}
 	if res := serve(h, "GET", "/a/"+ids["2"], nil, "Authorization", "Bearer "+tokenTwo); res.StatusCode != 200 {
 		t.Errorf("caller two's own answer: %d", res.StatusCode)
+	}
+	// Teach: caller one cannot confirm caller two's answer; its own, yes.
+	if res := serve(h, "POST", "/teach/confirm", url.Values{"id": {ids["2"]}}, "Authorization", "Bearer "+tokenOne); res.StatusCode != http.StatusNotFound {
+		t.Errorf("caller one confirmed caller two's answer: %d", res.StatusCode)
+	}
+	if res := serve(h, "POST", "/teach/confirm", url.Values{"id": {ids["1"]}}, "Authorization", "Bearer "+tokenOne); res.StatusCode != http.StatusSeeOther ||
+		!strings.Contains(res.Header.Get("Location"), "done=learned") {
+		t.Errorf("caller one confirming its answer: %d %s", res.StatusCode, res.Header.Get("Location"))
 	}
 	// Unknown or missing tokens.
 	for _, hdr := range [][]string{{"Authorization", "Bearer not-a-caller"}, {"Authorization", "Bearer " + tokenOne + "x"}, {}} {

@@ -16,8 +16,9 @@
 //	trusted_proxies: [127.0.0.1, 10.0.0.0/8]
 //	callers:
 //	  - name: acme-analyst
-//	    # sha256 of the bearer token, hex: printf %s "$TOKEN" | sha256sum
-//	    token_sha256: 5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8
+//	    # sha256 of the bearer token (openssl rand -hex 32), hex:
+//	    #   printf %s "$TOKEN" | sha256sum
+//	    token_sha256: 2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b
 //	    user: alice@acme.example   # the trusted header's value
 //	    role: acme_reader
 //	    scope: acme

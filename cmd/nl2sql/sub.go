@@ -34,8 +34,8 @@ type sub struct {
 	workload string
 	// calibrator is --calibrator (calibratorFlag).
 	calibrator string
-	// ident is --role and --set (identityFlags), who their resolution:
-	// the identity of every read the command makes.
+	// ident is --role and --set (identityFlags); who is what they
+	// resolve to, the identity of every read the command makes.
 	ident   *cliflags.Identity
 	who     identity.Identity
 	stdout  io.Writer

@@ -23,13 +23,17 @@ var mcpTokenOne, mcpTokenTwo = rlstest.Tokens["1"], rlstest.Tokens["2"]
 // TestIdentityOverHTTP: the built server with --identity maps two callers
 // to the reader role with their own tenant id (caller two also to its
 // schema): over the streamable HTTP transport, with sessions and without,
-// nl_query, run_sql and the resources answer each with its own rows only;
+// nl_query, run_sql and the resources answer each with its own rows only
+// (with --stateless too);
 // a scope argument naming another tenant's schema is refused, another
 // caller's answer id is unknown to learn; an unknown token is 401 and no
 // token reaches the log.
 func TestIdentityOverHTTP(t *testing.T) {
 	db := rlstest.New(t)
-	fake := llmfake.New(t, func(int, *llmfake.Request) llmfake.Reply {
+	fake := llmfake.New(t, func(_ int, r *llmfake.Request) llmfake.Reply {
+		if strings.Contains(r.Last(), "sleep") {
+			return llmfake.Reply{Content: "```sql\nSELECT pg_sleep(1)\n```"}
+		}
 		return llmfake.Reply{Content: "```sql\n" + rlstest.SQL + "\n```"}
 	})
 	cfg := filepath.Join(t.TempDir(), "ids.yaml")
@@ -115,9 +119,30 @@ func TestIdentityOverHTTP(t *testing.T) {
 	if code, _, body := post(t, url, strings.NewReader(list), map[string]string{"Authorization": "Bearer " + mcpTokenTwo, "Mcp-Session-Id": sid}); code != http.StatusForbidden {
 		t.Errorf("caller two on caller one's session: %d %s", code, body)
 	}
+	// A failed question is logged with its caller's name.
+	cs, _ := httpConnect(t, url, mcpTokenOne, false)
+	if res := call(t, cs, "nl_query", map[string]any{"question": "sleep a while"}); !res.IsError {
+		t.Errorf("pg_sleep answered: %s", text(res))
+	}
+	if !strings.Contains(s.stderr(), "caller=one") {
+		t.Errorf("the failed question's log line does not name its caller:\n%s", s.stderr())
+	}
 	for _, tok := range []string{mcpTokenOne, mcpTokenTwo, "not-a-caller"} {
 		if strings.Contains(s.stderr(), tok) {
 			t.Errorf("the log holds a token:\n%s", s.stderr())
+		}
+	}
+	// --stateless (replicas behind a load balancer): every request is
+	// authenticated on its own, each caller still reads as itself.
+	st := startRaw(t, buildBinary(t), "--dsn", db.DSN, "--llm", "none", "--http", "127.0.0.1:0", "--stateless", "--identity", cfg)
+	for tenant, tok := range map[string]string{"1": mcpTokenOne, "2": mcpTokenTwo} {
+		cs, err := httpConnect(t, strings.TrimSuffix(st.url(), "/"), tok, true)
+		if err != nil {
+			t.Fatalf("stateless, tenant %s: %v", tenant, err)
+		}
+		out := decode[RunSQLOutput](t, call(t, cs, "run_sql", map[string]any{"sql": rlstest.SQL}))
+		if got := fmt.Sprint(out.Rows); got != fmt.Sprint(rowsOf(rlstest.Rows[tenant])) {
+			t.Errorf("stateless, tenant %s: rows %s", tenant, got)
 		}
 	}
 }

@@ -267,7 +267,7 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		err = nil
 	}
 	if err != nil {
-		logFailed(ctx, h.cfg.Logger, in.Question, err)
+		logFailed(ctx, h.cfg.Logger, who, in.Question, err)
 		if down := databaseDown(err); down != nil {
 			return nil, out, down
 		}
