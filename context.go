@@ -22,9 +22,13 @@ type SchemaContext struct {
 	// Match grades how well the question meets the schema (none: no table
 	// is about it; the context is empty); Known is the share of its words
 	// the schema knows.
-	Match      retrieve.Match
-	Known      float64
-	Links      *link.Result
+	Match retrieve.Match
+	Known float64
+	Links *link.Result
+	// Semantic are the measures, filters, dimensions and metrics of the
+	// semantic model (WithSemantic) the question names; their
+	// definitions are in the prompt.
+	Semantic   []SemanticLink
 	Joins      []plan.JoinEdge
 	Skeleton   string
 	Examples   []generate.Example
@@ -130,6 +134,8 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	data.Docs = e.docsFor(rq, names, question)
+	c.Semantic = semanticLinks(st.semantic, st.cat, question, names)
+	data.Definitions = definitionLines(c.Semantic)
 	c.Difficulty = generate.Classify(question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)

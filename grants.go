@@ -50,17 +50,28 @@ WHERE n.nspname = ANY($2::text[]) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
   AND has_schema_privilege(who.r, n.oid, 'USAGE') AND has_column_privilege(who.r, c.oid, a.attnum, 'SELECT')`
 
 // grants returns what the scope's role may read (cached per role in the
-// state). A failure fails the request: without it nothing says what the
-// prompt may show.
+// state; the pool's role is read by the build, so that a prepared engine
+// builds a context without the database). A failure fails the request:
+// without it nothing says what the prompt may show.
 func (sc *scope) grants(ctx context.Context) (*grants, error) {
 	if g, ok := sc.st.grants.Load(sc.role); ok {
 		return g.(*grants), nil
 	}
-	schemas := make([]string, 0, len(sc.st.cat.Schemas))
-	for _, s := range sc.st.cat.Schemas {
+	g, err := readGrants(ctx, sc.e.db, sc.role, sc.st.cat)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := sc.st.grants.LoadOrStore(sc.role, g)
+	return actual.(*grants), nil
+}
+
+// readGrants reads what role ("" the session's) may read of cat.
+func readGrants(ctx context.Context, db DB, role string, cat *schema.Catalog) (*grants, error) {
+	schemas := make([]string, 0, len(cat.Schemas))
+	for _, s := range cat.Schemas {
 		schemas = append(schemas, s.Name)
 	}
-	rows, err := sc.e.db.Query(ctx, grantsSQL, sc.role, schemas)
+	rows, err := db.Query(ctx, grantsSQL, role, schemas)
 	g := &grants{cols: map[string]map[string]bool{}}
 	if err == nil {
 		var s, t, c string
@@ -91,8 +102,7 @@ func (sc *scope) grants(ctx context.Context) (*grants, error) {
 		}
 		return nil, e
 	}
-	actual, _ := sc.st.grants.LoadOrStore(sc.role, g)
-	return actual.(*grants), nil
+	return g, nil
 }
 
 // view is what a request's prompt may show: the scope's catalog cut to the

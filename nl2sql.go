@@ -264,7 +264,21 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 			return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
 		}
 	}
+	if e.cfg.semantic != nil {
+		// A copy per catalog: Check resolves names in place, and questions
+		// in flight keep reading the state this one replaces.
+		sm := e.cfg.semantic.Clone()
+		if err := sm.Check(cat, validate.New(validate.WithSearchPath(e.cfg.searchPath("")...), validate.WithSettings(e.cfg.settings...))); err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "the semantic model does not fit the catalog", Err: err}
+		}
+		st.semantic = sm
+	}
+	// The model's words (measures, filters, synonyms) retrieve and link
+	// what its definitions read, as glossary terms do.
 	glossary := glossaryWith(e.cfg.glossary, learnt)
+	if st.semantic != nil {
+		glossary = withVocabulary(glossary, st.semantic.Vocabulary())
+	}
 	if len(glossary) > 0 {
 		ropts = append(ropts, retrieve.WithGlossary(glossary))
 	}
@@ -305,16 +319,19 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		st.tables = append(st.tables, vt)
 	}
 	st.types = catalogTypes(cat)
-	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
-	if e.cfg.semantic != nil {
-		// A copy per catalog: Check resolves names in place, and questions
-		// in flight keep reading the state this one replaces.
-		sm := e.cfg.semantic.Clone()
-		if err := sm.Check(cat, validate.New(validate.WithSearchPath(e.cfg.searchPath("")...), validate.WithSettings(e.cfg.settings...))); err != nil {
-			return nil, &Error{Class: ClassConfig, Message: "the semantic model does not fit the catalog", Err: err}
+	// The pool role's grants, read here: a prepared engine builds the
+	// context of a request without AsRole without the database. On the
+	// same catalog (a term learnt), every role's are kept.
+	if knowledgeOnly {
+		prev.grants.Range(func(role, g any) bool { st.grants.Store(role, g); return true })
+	} else {
+		g, err := readGrants(ctx, e.db, "", cat)
+		if err != nil {
+			return nil, err
 		}
-		st.semantic = sm
+		st.grants.Store("", g)
 	}
+	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
 		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
