@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // KnowledgeKind is the kind of a piece of knowledge.
@@ -61,6 +62,11 @@ type Knowledge struct {
 	Role     string            `json:"role,omitempty"`
 	Settings map[string]string `json:"settings,omitempty"`
 	Scope    string            `json:"scope,omitempty"`
+	// Parameters make an example a template (see semantic.Parameter):
+	// its question and SQL hold {name} slots, and a question that fits it
+	// is answered from its SQL without the model (Result.Origin
+	// "verified"). ProposeTemplate proposes them from an example.
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
 }
 
 // Example is the knowledge that question is answered by sql.
@@ -70,12 +76,13 @@ func Example(question, sql string) Knowledge {
 
 // knowledgeData is what a knowledge document carries beyond its text.
 type knowledgeData struct {
-	SQL      string            `json:"sql,omitempty"`
-	Note     string            `json:"note,omitempty"`
-	Targets  []string          `json:"targets,omitempty"`
-	Role     string            `json:"role,omitempty"`
-	Settings map[string]string `json:"settings,omitempty"`
-	Scope    string            `json:"scope,omitempty"`
+	SQL        string               `json:"sql,omitempty"`
+	Note       string               `json:"note,omitempty"`
+	Targets    []string             `json:"targets,omitempty"`
+	Role       string               `json:"role,omitempty"`
+	Settings   map[string]string    `json:"settings,omitempty"`
+	Scope      string               `json:"scope,omitempty"`
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
 }
 
 // knowledgeBase is the engine's view of the knowledge in its store, kept
@@ -129,8 +136,8 @@ func (e *Engine) unremember(k Knowledge) {
 	}
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample && len(ids) == 0 {
-		// The last identity that taught it.
-		e.examples.Remove(k.Question, k.SQL)
+		// The last identity that taught it; what rememberExample added.
+		e.examples.Remove(k.instance())
 	}
 }
 
@@ -158,7 +165,7 @@ func (k Knowledge) document() retrieve.Document {
 	data := knowledgeData{Role: k.Role, Settings: k.Settings, Scope: k.Scope}
 	switch k.Kind {
 	case KnowledgeExample:
-		d.Text, data.SQL, data.Note = k.Question, k.SQL, k.Note
+		d.Text, data.SQL, data.Note, data.Parameters = k.Question, k.SQL, k.Note, k.Parameters
 	case KnowledgeDoc:
 		d.Text = k.Text
 	case KnowledgeTerm:
@@ -181,7 +188,7 @@ func knowledgeOf(d retrieve.Document) Knowledge {
 	k.Role, k.Settings, k.Scope = data.Role, data.Settings, data.Scope
 	switch k.Kind {
 	case KnowledgeExample:
-		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
+		k.Question, k.SQL, k.Note, k.Parameters = d.Text, data.SQL, data.Note, data.Parameters
 	case KnowledgeDoc:
 		k.Text = d.Text
 	case KnowledgeTerm:
@@ -243,7 +250,8 @@ func (e *Engine) remember(ctx context.Context, k Knowledge) {
 // ignored there).
 func (e *Engine) rememberExample(ctx context.Context, k Knowledge) {
 	if k.Kind == KnowledgeExample {
-		if err := e.examples.Add(ctx, generate.Example{Question: k.Question, SQL: k.SQL}); err != nil {
+		q, sql := k.instance()
+		if err := e.examples.Add(ctx, generate.Example{Question: q, SQL: sql}); err != nil {
 			e.cfg.logger.WarnContext(ctx, "nl2sql: a stored example was not usable", "id", k.ID, "err", err)
 		}
 	}
