@@ -106,6 +106,7 @@ func TestRedteam5VerifiedMatchIgnoresSigns(t *testing.T) {
 	}
 	for _, q := range []string{
 		"top 10% notes by id",
+		"top -5 notes by id",
 		"how many notes were written in >2024?",
 		"how many notes were written in 2024+?",
 		"how many notes were written in ≠2024?",
