@@ -46,12 +46,13 @@ func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...Ask
 
 func (e *Engine) context(ctx context.Context, rq *request, question string) (*SchemaContext, error) {
 	st, sc, ac := rq.st, rq.scope, rq.ac
+	r := rq.read(question)
 	sp := rq.tracers.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
 	if sc.scoped {
 		qopts = append(qopts, retrieve.Scope(sc.path[0]))
 	}
-	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.Evidence(ac.evidence))...)
+	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.Evidence(ac.evidence), retrieve.Analysis(r.question, r.evidence))...)
 	retrieved := Timings{}
 	sp.end(retrieved, err)
 	if err != nil {
@@ -71,6 +72,7 @@ func (e *Engine) context(ctx context.Context, rq *request, question string) (*Sc
 // "prompt".
 func (e *Engine) buildContext(ctx context.Context, rq *request, question string, tables []retrieve.TableHit) *SchemaContext {
 	st, sc, ac := rq.st, rq.scope, rq.ac
+	r := rq.read(question)
 	// The context's own copy of the path: a caller may change what
 	// SchemaContext returns, never the scope's cached validator.
 	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: slices.Clone(sc.path), Scoped: sc.scoped, Timings: Timings{}}
@@ -78,7 +80,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	names := (&retrieve.Result{Tables: tables}).Names()
 
 	sp := rq.tracers.begin(ctx, StageLink)
-	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
+	c.Links = st.linker.LinkAnalysis(sp.ctx, r.question, r.evidence, names)
 	if c.Scoped {
 		// A glossary term may mean another tenant's column too.
 		sc.links(c.Links)
@@ -128,8 +130,8 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 		data.Warnings = append(data.Warnings, w.Message)
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
-	data.Docs = e.docsFor(names, question)
-	c.Difficulty = generate.Classify(question, len(jp.core))
+	data.Docs = e.docsFor(names, r.question)
+	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)
 	return c

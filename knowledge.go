@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
@@ -438,14 +439,14 @@ func glossaryWith(g map[string][]string, ks []Knowledge) map[string][]string {
 // docsFor returns the documentation lines for a context of tables and a
 // question: the docs of those tables and their columns, then free-standing
 // docs sharing at least two content words with the question.
-func (e *Engine) docsFor(tables []string, question string) []string {
+func (e *Engine) docsFor(tables []string, question *gloss.Analysis) []string {
 	e.know.mu.RLock()
 	defer e.know.mu.RUnlock()
 	if len(e.know.items) == 0 {
 		return nil
 	}
 	words := map[string]bool{}
-	for _, w := range retrieve.Terms(question) {
+	for _, w := range question.Terms() {
 		words[w] = true
 	}
 	var attached, free []Knowledge

@@ -13,7 +13,8 @@ type request struct {
 	ac      askConfig
 	st      *state
 	scope   *scope
-	tracers tracers // the engine's, then OnProgress's adapter
+	tracers tracers  // the engine's, then OnProgress's adapter
+	reading *reading // the question read once (read)
 }
 
 // newRequest checks the engine and ctx, applies opts, checks the call's

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -459,5 +460,37 @@ func TestModulesOverlapDeterministic(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Fatalf("build %d: modules %v, want %v", i+1, got, want)
 		}
+	}
+}
+
+// TestTablesTakesTheAnalysis: Tables given the question's and evidence's
+// gloss.Analysis returns what it returns reading them itself, and a
+// reading of another text is ignored, not trusted.
+func TestTablesTakesTheAnalysis(t *testing.T) {
+	ctx := context.Background()
+	r, err := retrieve.New(ctx, shopCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, e := "How many purchase orders did each supplier get?", "suppliers are vendors"
+	want, err := r.Tables(ctx, q, retrieve.Evidence(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, a := range map[string][2]*gloss.Analysis{
+		"same":          {gloss.Analyze(q), gloss.Analyze(e)},
+		"other text":    {gloss.Analyze("customers in Berlin"), gloss.Analyze("payslips")},
+		"no evidence's": {gloss.Analyze(q), nil},
+	} {
+		got, err := r.Tables(ctx, q, retrieve.Evidence(e), retrieve.Analysis(a[0], a[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Names(), want.Names()) || got.Match != want.Match || got.Known != want.Known {
+			t.Errorf("%s: %v (%s %.2f), want %v (%s %.2f)", name, got.Names(), got.Match, got.Known, want.Names(), want.Match, want.Known)
+		}
+	}
+	if !slices.Contains(want.Names(), "public.purchase_orders") {
+		t.Errorf("purchase orders not retrieved: %v", want.Names())
 	}
 }

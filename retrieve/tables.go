@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -59,7 +61,14 @@ func (ix *Retriever) newRequest(question string, q query) request {
 	if q.evidence != "" {
 		text += " " + q.evidence
 	}
-	qw := questionWords(text)
+	qa, ea := q.analysis[0], q.analysis[1]
+	if qa == nil || qa.Text != question {
+		qa = gloss.Analyze(question)
+	}
+	if ea == nil && q.evidence != "" || ea != nil && ea.Text != q.evidence {
+		ea = gloss.Analyze(q.evidence)
+	}
+	qw := questionWords(qa, ea)
 	// The lexical searches also look for the schema words the thesaurus
 	// relates to the question's words; the embedding sees the question.
 	lexical := text
