@@ -43,7 +43,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if e.cfg.modelTimeout > 0 {
 		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
 	}
-	c, err := e.context(ctx, rq, question)
+	c, err := e.context(ctx, rq, rq.read(question))
 	if err != nil {
 		return fail(err)
 	}

@@ -30,8 +30,9 @@ func (r *reading) terms() []string {
 	return append(r.question.Terms(), r.evidence.Terms()...)
 }
 
-// read returns the request's reading of question, made at its first call:
-// a request asks one question.
+// read reads the request's question and evidence, once: every entry point
+// that asks a question calls it before the stages and hands them what it
+// returns (later stages, scoring, find it in rq.reading).
 func (rq *request) read(question string) *reading {
 	if !rq.reading.of(question, rq.ac.evidence) {
 		rq.reading = read(question, rq.ac.evidence)

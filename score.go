@@ -465,7 +465,7 @@ type scoring struct {
 // score scores validated candidates with the engine's Scorer.
 func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
 	st, ac := rq.st, rq.ac
-	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, read: rq.read(c.Question)}
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, read: rq.reading}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}

@@ -86,7 +86,7 @@
 //
 // The index reads documents and questions with gloss's one tokenizer,
 // stemmer and stopword list (gloss.Terms). Tables reads the question with
-// gloss.Analyze, or takes the reading the caller already made (Analysis):
+// gloss.Analyze; TablesAnalysis takes the reading the caller already made:
 // the Engine analyses a question once and hands the same reading to
 // retrieval, linking and scoring.
 package retrieve

@@ -141,22 +141,10 @@ type query struct {
 	evidence  string
 	scope     string
 	maxTables int
-	// analysis is the question's and the evidence's reading, when the
-	// caller made it (Analysis).
-	analysis [2]*gloss.Analysis
 }
 
 // Evidence adds the user's hint text to the question for ranking.
 func Evidence(e string) QueryOption { return queryOptionFunc(func(q *query) { q.evidence = e }) }
-
-// Analysis hands Tables the question and its evidence as gloss.Analyze
-// read them (evidence nil when there is none), so that they are not read
-// again: a caller that analysed the question once gives every stage the
-// same reading. A reading of another text than the call's question or
-// Evidence is ignored (the text is read anew).
-func Analysis(question, evidence *gloss.Analysis) QueryOption {
-	return queryOptionFunc(func(q *query) { q.analysis = [2]*gloss.Analysis{question, evidence} })
-}
 
 // Scope restricts the search to one schema plus the shared schemas.
 func Scope(schemaName string) QueryOption {

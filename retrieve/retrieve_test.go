@@ -463,9 +463,9 @@ func TestModulesOverlapDeterministic(t *testing.T) {
 	}
 }
 
-// TestTablesTakesTheAnalysis: Tables given the question's and evidence's
-// gloss.Analysis returns what it returns reading them itself, and a
-// reading of another text is ignored, not trusted.
+// TestTablesTakesTheAnalysis: TablesAnalysis, given the question's and
+// evidence's gloss.Analysis, returns what Tables returns reading them
+// itself; the evidence it is given replaces an Evidence option.
 func TestTablesTakesTheAnalysis(t *testing.T) {
 	ctx := context.Background()
 	r, err := retrieve.New(ctx, shopCatalog(t))
@@ -477,12 +477,12 @@ func TestTablesTakesTheAnalysis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, a := range map[string][2]*gloss.Analysis{
-		"same":          {gloss.Analyze(q), gloss.Analyze(e)},
-		"other text":    {gloss.Analyze("customers in Berlin"), gloss.Analyze("payslips")},
-		"no evidence's": {gloss.Analyze(q), nil},
+	for name, opts := range map[string][]retrieve.QueryOption{
+		"no option":      nil,
+		"same evidence":  {retrieve.Evidence(e)},
+		"other evidence": {retrieve.Evidence("payslips of employees")},
 	} {
-		got, err := r.Tables(ctx, q, retrieve.Evidence(e), retrieve.Analysis(a[0], a[1]))
+		got, err := r.TablesAnalysis(ctx, gloss.Analyze(q), gloss.Analyze(e), opts...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -492,5 +492,10 @@ func TestTablesTakesTheAnalysis(t *testing.T) {
 	}
 	if !slices.Contains(want.Names(), "public.purchase_orders") {
 		t.Errorf("purchase orders not retrieved: %v", want.Names())
+	}
+	for _, blank := range []*gloss.Analysis{nil, gloss.Analyze("  ")} {
+		if _, err := r.TablesAnalysis(ctx, blank, nil); !errors.Is(err, retrieve.ErrEmptyQuestion) {
+			t.Errorf("blank question: %v", err)
+		}
 	}
 }
