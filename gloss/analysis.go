@@ -218,11 +218,17 @@ func Analyze(text string) *Analysis {
 	}
 
 	a.Tokens = Tokenize(q)
+	a.Words = make([]Word, 0, len(a.Tokens))
 	for i := range a.Tokens {
 		tk := &a.Tokens[i]
 		tk.Quoted = inSpans(quoted, tk.Start, tk.End)
 		// Words of a date ("March" in "March 2024") are part of the date.
 		tk.Dated = inSpans(dated, tk.Start, tk.End)
+		if surface := q[tk.Start:tk.End]; oneWord(surface) {
+			// Most tokens are one word: the token's own reading is it.
+			a.Words = append(a.Words, Word{Text: tk.Lower, Stem: tk.Stem, Stop: tk.Stop, Token: i})
+			continue
+		}
 		for _, w := range splitRaw(q[tk.Start:tk.End]) {
 			a.Words = append(a.Words, Word{Text: w, Stem: Stem(w), Stop: stopwords[w], Token: i})
 		}
@@ -374,6 +380,29 @@ func Tokenize(text string) []Token {
 		sentStart = false
 	}
 	return toks
+}
+
+// oneWord reports whether Fields splits s into itself, lower-cased: ASCII
+// digits only, or ASCII letters of which only the first may be a capital.
+func oneWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	digits := s[0] >= '0' && s[0] <= '9'
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case digits:
+			if c < '0' || c > '9' {
+				return false
+			}
+		case c >= 'a' && c <= 'z':
+		case i == 0 && c >= 'A' && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
