@@ -29,22 +29,3 @@ func (r *reading) words() []gloss.Word {
 func (r *reading) terms() []string {
 	return append(r.question.Terms(), r.evidence.Terms()...)
 }
-
-// read reads the request's question and evidence, once: every entry point
-// that asks a question calls it before the stages and hands them what it
-// returns (later stages, scoring, find it in rq.reading).
-func (rq *request) read(question string) *reading {
-	if !rq.reading.of(question, rq.ac.evidence) {
-		rq.reading = read(question, rq.ac.evidence)
-	}
-	return rq.reading
-}
-
-// reading returns the reading of the input's question and evidence: the
-// Engine's when it built the input, a new one when a program did.
-func (in *ScoreInput) reading() *reading {
-	if in.read.of(in.Question, in.Evidence) {
-		return in.read
-	}
-	return read(in.Question, in.Evidence)
-}

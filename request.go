@@ -72,3 +72,13 @@ func (e *Engine) checkRequest(question string, ac askConfig) error {
 	}
 	return e.checkHistory(ac.history)
 }
+
+// read reads the request's question and evidence, once: every entry point
+// that asks a question calls it before the stages and hands them what it
+// returns (later stages, scoring, find it in rq.reading).
+func (rq *request) read(question string) *reading {
+	if !rq.reading.of(question, rq.ac.evidence) {
+		rq.reading = read(question, rq.ac.evidence)
+	}
+	return rq.reading
+}

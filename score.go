@@ -43,6 +43,15 @@ type ScoreInput struct {
 	read *reading // the Engine's reading of Question and Evidence
 }
 
+// reading returns the reading of the input's question and evidence: the
+// Engine's when it built the input, a new one when a program did.
+func (in *ScoreInput) reading() *reading {
+	if in.read.of(in.Question, in.Evidence) {
+		return in.read
+	}
+	return read(in.Question, in.Evidence)
+}
+
 // ScoreCandidate is one validated, planned candidate.
 type ScoreCandidate struct {
 	SQL      string
