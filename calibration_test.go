@@ -30,6 +30,8 @@ type calibRow struct {
 	single   bool   // the pick alone, as an Ask with one sample sees it
 	mutant   string // a made-up negative: "dropped" (a condition), "swapped" (a column)
 	exam     string // "" for spider-pools, "defog" or "erp"
+	sql      string // the answer's SQL and its question, for NL2SQL_CALIBRATION_DUMP
+	question string
 }
 
 // madeUp reports whether the row answers another question (another
@@ -107,7 +109,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 		}
 		scores := nl2sql.DefaultScorer{}.Score(context.Background(), in)
 		best := argmax(scores)
-		real = append(real, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(in, scores, best), right: o.pick})
+		real = append(real, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(in, scores, best), right: o.pick, sql: in.Candidates[best].SQL, question: o.pool.Question})
 		extra = append(extra, singleRow(calibRow{db: o.pool.DB, right: o.pick}, in, best))
 		list := byDB[o.pool.DB]
 		k := indexOf(list, i)
@@ -398,7 +400,7 @@ func dumpCalibration(t *testing.T, path string, rows []calibRow, p []float64) {
 	var b strings.Builder
 	for i, r := range rows {
 		line, _ := json.Marshal(map[string]any{"db": r.db, "exam": r.exam, "right": r.right, "shuffled": r.shuffled, "constant": r.constant, "single": r.single,
-			"mutant": r.mutant, "p": p[i], "signals": r.sig, "reasons": rows[i].sig.Reasons()})
+			"mutant": r.mutant, "p": p[i], "sql": r.sql, "question": r.question, "signals": r.sig, "reasons": rows[i].sig.Reasons()})
 		b.Write(line)
 		b.WriteByte('\n')
 	}

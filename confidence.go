@@ -104,8 +104,9 @@ type Assessment struct {
 	// JSON calls it "status"; empty when no query was chosen.
 	Verdict Verdict `json:"status,omitempty"`
 	// Reasons say in words why the answer may be wrong ("the question
-	// asks for 5 rows; the query returns one count"); empty when nothing
-	// is in doubt.
+	// asks for 5 rows; the query returns one count", "the query computes
+	// revenue without its filter status <> 'Cancelled'"); empty when
+	// nothing is in doubt.
 	Reasons []string `json:"reasons,omitempty"`
 	// Alternatives are the strongest other answers the candidates gave,
 	// for an uncertain or abstained answer whose candidates disagree;
@@ -128,7 +129,7 @@ func (e *Engine) assess(sc *scoring, ok []*candidate, ac askConfig) (float64, As
 	if math.IsNaN(p) {
 		p = 0
 	}
-	p = max(0, min(1, p))
+	p = max(0, min(1, deviationCap(p, &s)))
 	switch {
 	case p < ac.abstain:
 		a.Verdict = VerdictAbstained

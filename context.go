@@ -22,9 +22,13 @@ type SchemaContext struct {
 	// Match grades how well the question meets the schema (none: no table
 	// is about it; the context is empty); Known is the share of its words
 	// the schema knows.
-	Match      retrieve.Match
-	Known      float64
-	Links      *link.Result
+	Match retrieve.Match
+	Known float64
+	Links *link.Result
+	// Semantic are the measures, filters, dimensions and metrics of the
+	// semantic model (WithSemantic) the question names; their
+	// definitions are in the prompt.
+	Semantic   []SemanticLink
 	Joins      []plan.JoinEdge
 	Skeleton   string
 	Examples   []generate.Example
@@ -133,6 +137,8 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	data.Docs = docs
+	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
+	data.Definitions = definitionLines(c.Semantic)
 	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)

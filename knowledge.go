@@ -436,6 +436,21 @@ func glossaryWith(g map[string][]string, ks []Knowledge) map[string][]string {
 	return out
 }
 
+// withVocabulary adds a semantic model's words (semantic.Vocabulary) to a
+// glossary, on a copy: a term both name keeps the targets of each.
+func withVocabulary(g, words map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(g)+len(words))
+	for t, tg := range g {
+		out[t] = tg
+	}
+	for t, tg := range words {
+		merged := append(slices.Clone(out[t]), tg...)
+		slices.Sort(merged)
+		out[t] = slices.Compact(merged)
+	}
+	return out
+}
+
 // docsFor returns the documentation lines for a context of tables and a
 // question: the docs of those tables and their columns, then free-standing
 // docs sharing at least two content words with the question.

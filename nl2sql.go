@@ -262,7 +262,21 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 			return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}
 		}
 	}
+	if e.cfg.semantic != nil {
+		// A copy per catalog: Check resolves names in place, and questions
+		// in flight keep reading the state this one replaces.
+		sm := e.cfg.semantic.Clone()
+		if err := sm.Check(cat, validate.New(validate.WithSearchPath(e.cfg.searchPath("")...), validate.WithSettings(e.cfg.settings...))); err != nil {
+			return nil, &Error{Class: ClassConfig, Message: "the semantic model does not fit the catalog", Err: err}
+		}
+		st.semantic = sm
+	}
+	// The model's words (measures, filters, synonyms) retrieve and link
+	// what its definitions read, as glossary terms do.
 	glossary := glossaryWith(e.cfg.glossary, learnt)
+	if st.semantic != nil {
+		glossary = withVocabulary(glossary, st.semantic.Vocabulary())
+	}
 	if len(glossary) > 0 {
 		ropts = append(ropts, retrieve.WithGlossary(glossary))
 	}
@@ -303,15 +317,6 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 	}
 	st.types = catalogTypes(cat)
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
-	if e.cfg.semantic != nil {
-		// A copy per catalog: Check resolves names in place, and questions
-		// in flight keep reading the state this one replaces.
-		sm := e.cfg.semantic.Clone()
-		if err := sm.Check(cat, validate.New(validate.WithSearchPath(e.cfg.searchPath("")...), validate.WithSettings(e.cfg.settings...))); err != nil {
-			return nil, &Error{Class: ClassConfig, Message: "the semantic model does not fit the catalog", Err: err}
-		}
-		st.semantic = sm
-	}
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {
 		return nil, &Error{Class: ClassConfig, Message: "reading the stored knowledge failed", Err: err}

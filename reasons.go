@@ -12,6 +12,7 @@ func (s *Signals) Reasons() []string {
 	if s.ReadsNoTable {
 		out = append(out, "the query reads no table")
 	}
+	out = append(out, s.deviations...)
 	if s.QuestionCovered < 0.75 && len(s.missingWords) > 0 {
 		r := "the question asks about " + list(s.missingWords, 4)
 		if len(s.queryWords) > 0 {

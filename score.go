@@ -14,6 +14,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -39,6 +40,10 @@ type ScoreInput struct {
 	// Joins are the join edges the planner proposed for the context's core
 	// tables ("schema.table.col" pairs).
 	Joins []plan.JoinEdge
+	// Measures are the measures of the semantic model (WithSemantic) the
+	// question names ("revenue"); each candidate's Deviations say which
+	// of them it computes otherwise than defined.
+	Measures []string
 
 	read *reading // the Engine's reading of Question and Evidence
 }
@@ -96,6 +101,15 @@ type ScoreCandidate struct {
 	// rows (in any column order); -1 when the candidate's result was not
 	// compared.
 	ResultGroup int
+	// Deviations are the measures the question names (ScoreInput.Measures)
+	// that the candidate computes otherwise than the semantic model
+	// defines them: without the measure's filter, or with another
+	// aggregation, expression or table (semantic.Model.Deviations).
+	Deviations []semantic.Deviation
+
+	// computes are the question's phrases naming measures it computes as
+	// defined: words of the question it uses.
+	computes []string
 }
 
 // DefaultScorer combines agreement between samples (same SQL, and same rows
@@ -104,7 +118,8 @@ type ScoreCandidate struct {
 // retrieved context), join-skeleton agreement (the candidate's joins follow
 // the planned join edges), the expected result shape ("how many" -> COUNT,
 // "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY, "different" or
-// "unique" -> DISTINCT or GROUP BY), values the
+// "unique" -> DISTINCT or GROUP BY), a measure the question names computed
+// otherwise than the semantic model defines it, values the
 // question names appearing in the SQL, the question's words among the names
 // and constants it uses, what its run returned (no rows, repeated rows of a
 // query that does not group, constants no row holds) and planner cost.
@@ -220,6 +235,9 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		if defect {
 			s -= weightDefect
 		}
+		if len(c.Deviations) > 0 {
+			s -= weightDeviation
+		}
 		out[i] = s
 	}
 	return out
@@ -233,7 +251,8 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 // majority. Evidence that a query is wrong whatever the others say (a
 // constant no row holds, rows counted twice, a condition never true)
 // outweighs most of the agreement: several models make the same slip
-// (measured on spider-pools: see docs/benchmarks.md).
+// (measured on spider-pools: see docs/benchmarks.md). So does computing a
+// measure the question names otherwise than the business defined it.
 const (
 	weightAgreement        = 0.8
 	weightOrderedAgreement = 0.2
@@ -244,6 +263,7 @@ const (
 	weightLinkedColumns    = 0.3
 	weightQuestionTerms    = 0.3
 	weightDefect           = 0.8
+	weightDeviation        = 0.8
 )
 
 // defects are the lint warnings that say the query answers something else
@@ -474,7 +494,7 @@ type scoring struct {
 // score scores validated candidates with the engine's Scorer.
 func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
 	st, ac := rq.st, rq.ac
-	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, read: rq.reading}
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: namedMeasures(c.Semantic), read: rq.reading}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
@@ -493,6 +513,10 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
+		if len(in.Measures) > 0 {
+			sc.Deviations = st.semantic.Deviations(cd.validated.SQL, in.Measures, st.cat, c.SearchPath)
+			sc.computes = computedPhrases(c.Semantic, sc.Deviations)
+		}
 		if refs, err := sqlrefs.Extract(cd.validated.SQL, st.cat, c.SearchPath); err == nil {
 			sc.Columns = refs.Columns
 			for _, j := range refs.Joins {

@@ -109,12 +109,19 @@ type Signals struct {
 	// how ties are broken; TopGroups when what it sorts are groups.
 	TopRows   bool `json:"top_rows"`
 	TopGroups bool `json:"top_groups"`
+	// Deviations is the number of measures the question names that the
+	// query computes otherwise than the semantic model defines them (see
+	// ScoreCandidate.Deviations). It is no input of LogisticCalibrator
+	// (no benchmark has a semantic model to fit it on): the engine caps
+	// the confidence of such an answer instead (see Assessment).
+	Deviations int `json:"deviations,omitempty"`
 
 	// What the reasons name, not part of the evidence itself.
 	missingWords  []string // question words the query does not use
 	queryWords    []string // what the query reads, in words
 	shapeProblems []string // "the question asks for 5 rows, the query returns one count"
 	missingValues []string // numbers and strings of the question the query lacks
+	deviations    []string // "the query computes revenue without its filter ..."
 }
 
 // signalNames name the entries of Signals.vector, in order: the inputs of
@@ -235,6 +242,7 @@ func measure(in *ScoreInput, scores []float64, i int) Signals {
 		}
 	}
 	s.Repaired = c.Repaired
+	s.definitions(c)
 	return s
 }
 
@@ -310,6 +318,7 @@ func (s *Signals) questionWords(words []gloss.Word, c ScoreCandidate, d *describ
 		add(lit)
 	}
 	add(d.Text)
+	add(strings.Join(c.computes, " "))
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
 		have[n] = true
 	}

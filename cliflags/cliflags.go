@@ -2,8 +2,10 @@
 // (cmd/nl2sql) and the MCP server (examples/mcp-server) share: the
 // database (--dsn, $NL2SQL_DSN, $DATABASE_URL) and the model (--llm,
 // $NL2SQL_LLM, --llm-url, --timeout), and the pgvector store keeping the
-// index and the knowledge (--store, $NL2SQL_STORE_DSN), with the same flag names, defaults,
-// environment variables and messages in both. It is public so that a copy
+// index and the knowledge (--store, $NL2SQL_STORE_DSN), the identity of
+// every read (--role, --set) and a server's caller mapping (--identity),
+// with the same flag names, defaults, environment variables and messages
+// in both. It is public so that a copy
 // of the MCP server, or a command of one's own, starts the same way.
 package cliflags
 
@@ -11,13 +13,16 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/provider"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
@@ -176,4 +181,69 @@ func (s *Store) Open(ctx context.Context, dim int) (*retrieve.PGVectorStore, *pg
 		return nil, nil, err
 	}
 	return store, pool, nil
+}
+
+// Identity is the --role and --set flags: who every read of the command
+// runs as (nl2sql.AsRole, nl2sql.Setting). --set takes custom dotted names
+// only, checked by Check before any I/O.
+type Identity struct {
+	Role string
+	Sets []string // NAME=VALUE, as given
+}
+
+// Register adds --role and --set (repeatable) to fs.
+func (id *Identity) Register(fs *flag.FlagSet) {
+	fs.StringVar(&id.Role, "role", "", "run every read as this role (SET LOCAL ROLE): its privileges and row-level security policies apply")
+	fs.Func("set", "set a custom setting for every read, NAME=VALUE (repeatable; dotted names only, e.g. app.tenant_id=42, read by row-level security policies with current_setting)", func(v string) error {
+		id.Sets = append(id.Sets, v)
+		return nil
+	})
+}
+
+// Resolve checks the flags and returns the identity they name: a --set
+// without "=", a name that is not a custom dotted one, or a name set
+// twice is an error saying which --set.
+func (id *Identity) Resolve() (identity.Identity, error) {
+	out := identity.Identity{Role: id.Role}
+	for _, s := range id.Sets {
+		kv, err := identity.ParseSetting(s)
+		if err != nil {
+			return identity.Identity{}, fmt.Errorf("--set: %s", strings.TrimPrefix(err.Error(), "identity: "))
+		}
+		out.Settings = append(out.Settings, kv)
+	}
+	if err := out.Check(); err != nil {
+		return identity.Identity{}, fmt.Errorf("--set: %s", strings.TrimPrefix(err.Error(), "identity: "))
+	}
+	return out, nil
+}
+
+// Callers is a server's --identity flag: the config file mapping each
+// authenticated caller to its role, settings and scope (identity.Load).
+type Callers struct {
+	File string
+}
+
+// Register adds --identity to fs.
+func (c *Callers) Register(fs *flag.FlagSet) {
+	fs.StringVar(&c.File, "identity", "", "map each caller (bearer token, or a trusted proxy's header) to a role, settings and scope from this YAML or JSON file; unknown callers get 401 (see docs/deployment.md#identity)")
+}
+
+// Load reads --identity's file; nil without the flag. Its errors name the
+// file and the line. With a server scope (--scope; "" for none), a
+// caller's scope must be it or public: the server reads no other schema.
+func (c *Callers) Load(scope string) (*identity.Map, error) {
+	if c.File == "" {
+		return nil, nil
+	}
+	m, err := identity.Load(c.File)
+	if err != nil || scope == "" {
+		return m, err
+	}
+	for _, name := range m.Callers() {
+		if s := m.Caller(name).Scope; s != "" && s != scope && s != "public" {
+			return nil, fmt.Errorf("identity: %s: caller %q: scope %q is outside the server's --scope %q", c.File, name, s, scope)
+		}
+	}
+	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -109,5 +110,30 @@ func TestStore(t *testing.T) {
 	// A store out of reach fails at Open, not at the first Learn.
 	if _, _, err := (&Store{DSN: "postgres://nobody@127.0.0.1:1/x?connect_timeout=2"}).Open(context.Background(), 8); err == nil {
 		t.Error("unreachable store opened")
+	}
+}
+
+// TestIdentityFlags: --role and --set become the identity; a --set that is
+// not NAME=VALUE with a custom dotted name, or sets a name twice, is an
+// error naming the flag.
+func TestIdentityFlags(t *testing.T) {
+	parse := func(args ...string) (string, error) {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var id Identity
+		id.Register(fs)
+		if err := fs.Parse(args); err != nil {
+			return "", err
+		}
+		got, err := id.Resolve()
+		return fmt.Sprintf("%s %v %d", got.Role, got.Settings, len(got.AskOptions())), err
+	}
+	if got, err := parse("--role", "r", "--set", "app.tenant_id=42", "--set", "app.region=eu=1"); err != nil || got != "r [{app.tenant_id 42} {app.region eu=1}] 3" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	for _, bad := range [][]string{{"--set", "work_mem=1GB"}, {"--set", "app.tenant_id"}, {"--set", "app.t=1", "--set", "APP.T=2"}} {
+		if _, err := parse(bad...); err == nil || !strings.HasPrefix(err.Error(), "--set: invalid setting") {
+			t.Errorf("%q: %v", bad, err)
+		}
 	}
 }

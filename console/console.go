@@ -58,6 +58,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
@@ -137,18 +138,22 @@ func WithAskOptions(opts ...nl2sql.AskOption) Option {
 
 // Console is the web console's handler.
 type Console struct {
-	eng       *nl2sql.Engine
-	token     string
-	hosts     []string // allowed Host names besides loopback (no token)
-	model     bool
-	log       *slog.Logger
-	askOpts   []nl2sql.AskOption
-	pages     map[string]*template.Template
-	mux       *http.ServeMux
-	results   *store
-	csrfKey   []byte             // signs the forms' CSRF tokens
-	fails     *throttle.Throttle // failed sign-ins by address
-	signedOut revoked            // session cookies signed out before they expired
+	eng   *nl2sql.Engine
+	token string
+	ids   *identity.Map // WithIdentities; nil for none
+	// sessionKey signs the session cookies of WithIdentities (random per
+	// Console: a restart signs everyone out).
+	sessionKey []byte
+	hosts      []string // allowed Host names besides loopback (no token)
+	model      bool
+	log        *slog.Logger
+	askOpts    []nl2sql.AskOption
+	pages      map[string]*template.Template
+	mux        *http.ServeMux
+	results    *store
+	csrfKey    []byte             // signs the forms' CSRF tokens
+	fails      *throttle.Throttle // failed sign-ins by address
+	signedOut  revoked            // session cookies signed out before they expired
 	// sessionTTL is how long a sign-in lasts; now is the clock (tests
 	// move it).
 	sessionTTL time.Duration
@@ -158,8 +163,9 @@ type Console struct {
 // New is the console over eng.
 func New(eng *nl2sql.Engine, opts ...Option) *Console {
 	c := &Console{eng: eng, model: true, log: slog.New(slog.DiscardHandler), results: newStore(maxResults, DefaultResultBudget), csrfKey: make([]byte, 32), fails: throttle.New(),
-		sessionTTL: DefaultSessionTTL, now: time.Now}
+		sessionTTL: DefaultSessionTTL, now: time.Now, sessionKey: make([]byte, 32)}
 	rand.Read(c.csrfKey)
+	rand.Read(c.sessionKey)
 	for _, o := range opts {
 		o(c)
 	}
@@ -203,12 +209,16 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "same-origin")
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	if c.token == "" && !c.allowedHost(r.Host) {
+	if !c.authOn() && !c.allowedHost(r.Host) {
 		http.Error(w, "forbidden: this console answers loopback addresses only (serve --allow-host NAME to add one, or set --auth-token)", http.StatusForbidden)
 		return
 	}
+	var who *identity.Caller
 	bearer := c.bearer(r)
-	if _, tried := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); tried && c.token != "" {
+	if c.ids != nil {
+		who, bearer = c.identify(r)
+	}
+	if _, tried := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); tried && c.authOn() {
 		// A token guessed in a header counts as a failed sign-in; an
 		// address that failed too often is refused any token.
 		key := throttle.ClientKey(r)
@@ -221,7 +231,11 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c.fails.Fail(key)
 		}
 	}
-	if c.token != "" && !bearer && !c.session(r) && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
+	signedIn := bearer || who != nil
+	if !signedIn && c.ids == nil {
+		_, signedIn = c.session(r)
+	}
+	if c.authOn() && !signedIn && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
 		if r.Method == http.MethodGet && !strings.Contains(r.Header.Get("Accept"), "application/json") {
 			http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 			return
@@ -246,6 +260,9 @@ func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "forbidden: "+err.Error(), http.StatusForbidden)
 			return
 		}
+	}
+	if who != nil {
+		r = r.WithContext(identity.NewContext(r.Context(), who))
 	}
 	c.mux.ServeHTTP(w, r)
 }
@@ -302,42 +319,50 @@ func (c *Console) bearer(r *http.Request) bool {
 // cookie never expired. The nonce makes every sign-in's cookie its own,
 // so signing one out (logout) does not sign out another of the same
 // second.
-func (c *Console) sessionValue(issued int64) string {
+func (c *Console) sessionValue(issued int64, who *identity.Caller) string {
 	b := make([]byte, 12)
 	rand.Read(b)
-	nonce := hex.EncodeToString(b)
+	nonce := hex.EncodeToString(b) + sessionName(who)
 	return strconv.FormatInt(issued, 10) + "." + nonce + "." + c.sessionMAC(issued, nonce)
 }
 
 func (c *Console) sessionMAC(issued int64, nonce string) string {
-	m := hmac.New(sha256.New, []byte(c.token))
+	key := []byte(c.token)
+	if c.ids != nil {
+		key = c.sessionKey
+	}
+	m := hmac.New(sha256.New, key)
 	m.Write([]byte("nl2sql console session\x00"))
 	m.Write([]byte(strconv.FormatInt(issued, 10)))
 	m.Write([]byte("\x00" + nonce))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// session reports whether r carries a session cookie of this token issued
-// less than the session TTL ago and not signed out.
-func (c *Console) session(r *http.Request) bool {
+// session reports whether r carries a session cookie of this console
+// issued less than the session TTL ago and not signed out, and the caller
+// it names (WithIdentities; "" without).
+func (c *Console) session(r *http.Request) (string, bool) {
 	ck, err := r.Cookie(sessionCookie)
 	if err != nil {
-		return false
+		return "", false
 	}
 	at, rest, ok := strings.Cut(ck.Value, ".")
 	nonce, mac, ok2 := strings.Cut(rest, ".")
 	issued, err := strconv.ParseInt(at, 10, 64)
 	if !ok || !ok2 || err != nil || !hmac.Equal([]byte(mac), []byte(c.sessionMAC(issued, nonce))) {
-		return false
+		return "", false
 	}
 	age := c.now().Sub(time.Unix(issued, 0))
-	return age >= -time.Minute && age < c.sessionTTL && !c.signedOut.has(ck.Value) // a minute of clock skew
+	return nameOf(nonce), age >= -time.Minute && age < c.sessionTTL && !c.signedOut.has(ck.Value) // a minute of clock skew
 }
 
 // logout signs the session out: its cookie is cleared in the browser and
 // refused from now on, a copy of it too (until it would have expired).
+// signedIn is session's second result.
+func signedIn(_ string, ok bool) bool { return ok }
+
 func (c *Console) logout(w http.ResponseWriter, r *http.Request) {
-	if ck, err := r.Cookie(sessionCookie); err == nil && c.session(r) {
+	if ck, err := r.Cookie(sessionCookie); err == nil && signedIn(c.session(r)) {
 		at, _, _ := strings.Cut(ck.Value, ".")
 		issued, _ := strconv.ParseInt(at, 10, 64)
 		c.signedOut.add(ck.Value, time.Unix(issued, 0).Add(c.sessionTTL+time.Minute), c.now())
@@ -380,7 +405,7 @@ func (c *Console) loginPage(w http.ResponseWriter, r *http.Request) {
 
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	next := safeNext(r.PostFormValue("next"))
-	if c.token == "" {
+	if !c.authOn() {
 		http.Redirect(w, r, next, http.StatusSeeOther)
 		return
 	}
@@ -391,13 +416,17 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 			"Error": fmt.Sprintf("too many wrong tokens from this address: try again in %d s", wait)})
 		return
 	}
-	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1 {
+	var who *identity.Caller
+	if c.ids != nil {
+		who = c.ids.Token(r.PostFormValue("token"))
+	}
+	if (c.ids != nil && who == nil) || (c.ids == nil && subtle.ConstantTimeCompare([]byte(r.PostFormValue("token")), []byte(c.token)) != 1) {
 		c.fails.Fail(key)
 		c.renderCode(w, r, http.StatusUnauthorized, "login", map[string]any{"Next": next, "Error": "wrong token"})
 		return
 	}
 	c.fails.Succeed(key)
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(c.now().Unix()), Path: "/",
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: c.sessionValue(c.now().Unix(), who), Path: "/",
 		MaxAge: int(c.sessionTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure(r)})
 	http.Redirect(w, r, next, http.StatusSeeOther)
 }
@@ -539,7 +568,7 @@ func (c *Console) renderCode(w http.ResponseWriter, r *http.Request, code int, n
 	}
 	data["CSRF"] = c.csrfToken(w, r)
 	data["Model"] = c.model
-	data["Auth"] = c.token != ""
+	data["Auth"] = c.authOn()
 	data["Page"] = name
 	var buf bytes.Buffer
 	if err := c.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {

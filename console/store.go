@@ -48,6 +48,9 @@ type entry struct {
 	// large); the pages are read from the database again.
 	paged bool
 	size  int64
+	// caller is whose answer it is (WithIdentities): only its caller sees
+	// it again.
+	caller string
 
 	chartOnce sync.Once
 	chart     *chart

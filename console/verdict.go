@@ -53,7 +53,7 @@ type altView struct {
 func (c *Console) alternativeViews(ctx context.Context, res *nl2sql.Result) []altView {
 	var out []altView
 	for i, a := range res.Alternatives {
-		if chk, err := c.eng.Check(ctx, a.SQL, c.askOpts...); err != nil || !chk.OK {
+		if chk, err := c.eng.Check(ctx, a.SQL, c.callOpts(ctx)...); err != nil || !chk.OK {
 			continue
 		}
 		v := altView{N: i, SQL: formatSQL(a.SQL), Description: a.Description, Support: a.Support, Columns: a.Columns}
@@ -124,7 +124,7 @@ func abstainedErr(err error) bool { return errors.Is(err, nl2sql.ErrLowConfidenc
 // answer and the alternative's index, never SQL: only what the engine
 // offered can be chosen here (Correct it takes SQL, validated).
 func (c *Console) teachUse(w http.ResponseWriter, r *http.Request) {
-	e := c.results.get(r.PostFormValue("id"))
+	e := c.entry(r, r.PostFormValue("id"))
 	n, err := strconv.Atoi(r.PostFormValue("alt"))
 	if e == nil || e.Res == nil || e.Question == "" || err != nil || n < 0 || n >= len(e.Res.Alternatives) {
 		c.gone(w, r)
@@ -132,19 +132,19 @@ func (c *Console) teachUse(w http.ResponseWriter, r *http.Request) {
 	}
 	sql := e.Res.Alternatives[n].SQL
 	ctx := reqCtx(r)
-	res, err := c.eng.Run(ctx, sql, c.askOpts...)
+	res, err := c.eng.Run(ctx, sql, c.callOpts(reqCtx(r))...)
 	if err != nil {
 		data := map[string]any{"Q": e.Question, "Evidence": e.Evidence, "Error": "the alternative could not be run: " + errText(err)}
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "ask", data)
 		return
 	}
 	used := &entry{Kind: "ask", Question: e.Question, Evidence: e.Evidence, Res: res, Chosen: true}
-	k, err := c.eng.Learn(ctx, nl2sql.Example(e.Question, sql), c.askOpts...)
+	k, err := c.eng.Learn(ctx, nl2sql.Example(e.Question, sql), c.callOpts(reqCtx(r))...)
 	if err != nil {
 		used.Err = "the answer was not kept as an example: " + errText(err)
 	} else {
 		used.Taught = k.ID
 	}
-	c.results.put(used)
+	c.keep(r, used)
 	http.Redirect(w, r, "/a/"+url.PathEscape(used.ID), http.StatusSeeOther)
 }

@@ -17,12 +17,14 @@ import (
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
-func (c *Console) opts(evidence string) []nl2sql.AskOption {
-	o := append([]nl2sql.AskOption{}, c.askOpts...)
+// opts are the options of a question of ctx's request: its evidence,
+// then callOpts.
+func (c *Console) opts(ctx context.Context, evidence string) []nl2sql.AskOption {
+	var o []nl2sql.AskOption
 	if evidence != "" {
 		o = append(o, nl2sql.Evidence(evidence))
 	}
-	return o
+	return append(o, c.callOpts(ctx)...)
 }
 
 // askPage is the question box; with ?q= it asks and shows the answer.
@@ -42,7 +44,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 		c.render(w, r, "ask", data)
 		return
 	}
-	res, err := c.eng.Ask(reqCtx(r), q, c.opts(ev)...)
+	res, err := c.eng.Ask(reqCtx(r), q, c.opts(reqCtx(r), ev)...)
 	e := &entry{Kind: "ask", Question: q, Evidence: ev, Res: res}
 	code := http.StatusOK
 	if err != nil && !abstainedErr(err) {
@@ -52,7 +54,7 @@ func (c *Console) askPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if res != nil {
-		c.results.put(e)
+		c.keep(r, e)
 	}
 	data["Error"] = e.Err
 	if res != nil {
@@ -77,7 +79,7 @@ func fromOtherSite(r *http.Request) bool {
 
 // answerPage is a kept answer, at a page of its rows.
 func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
-	e := c.results.get(r.PathValue("id"))
+	e := c.entry(r, r.PathValue("id"))
 	if e == nil {
 		c.gone(w, r)
 		return
@@ -88,7 +90,7 @@ func (c *Console) answerPage(w http.ResponseWriter, r *http.Request) {
 	if e.paged {
 		// A large result kept its first page only: its rows are read
 		// from the database again, with the cap it ran with.
-		again, err := c.eng.Run(reqCtx(r), e.Res.SQL, append(append([]nl2sql.AskOption{}, c.askOpts...), nl2sql.MaxRows(e.Res.RowCap))...)
+		again, err := c.eng.Run(reqCtx(r), e.Res.SQL, append(c.callOpts(reqCtx(r)), nl2sql.MaxRows(e.Res.RowCap))...)
 		if err != nil {
 			data["Error"] = "the rows could not be read again: " + errText(err)
 		} else {
@@ -190,7 +192,7 @@ func (e *entry) chartOf() *chart {
 }
 
 func (c *Console) chartSVG(w http.ResponseWriter, r *http.Request) {
-	e := c.results.get(r.PathValue("id"))
+	e := c.entry(r, r.PathValue("id"))
 	if e == nil || e.Res == nil {
 		http.NotFound(w, r)
 		return
@@ -279,7 +281,7 @@ func ms(d time.Duration) string {
 // tracePage is "why this query": the context with its reasons, the
 // prompt, the candidates and the timings.
 func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
-	e := c.results.get(r.PathValue("id"))
+	e := c.entry(r, r.PathValue("id"))
 	if e == nil || e.Res == nil {
 		c.gone(w, r)
 		return
@@ -288,7 +290,7 @@ func (c *Console) tracePage(w http.ResponseWriter, r *http.Request) {
 		"ConfClass": confidenceClass(e.Res.Confidence), "Signals": signalRows(e.Res.Signals)}
 	if e.Kind == "ask" {
 		cx, err := e.context(reqCtx(r), func(ctx context.Context) (*nl2sql.SchemaContext, error) {
-			return c.eng.SchemaContext(ctx, e.Question, c.opts(e.Evidence)...)
+			return c.eng.SchemaContext(ctx, e.Question, c.opts(ctx, e.Evidence)...)
 		})
 		data["Context"] = cx
 		if err != nil {
@@ -320,7 +322,7 @@ func (c *Console) checkPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := reqCtx(r)
-	chk, err := c.eng.Check(ctx, sql, c.askOpts...)
+	chk, err := c.eng.Check(ctx, sql, c.callOpts(reqCtx(r))...)
 	if err != nil {
 		data["Error"] = errText(err)
 		c.render(w, r, "check", data)
@@ -342,7 +344,7 @@ func (c *Console) checkPost(w http.ResponseWriter, r *http.Request) {
 	if !chk.OK && !refused(chk.Issues) {
 		// Repairs mend mistakes (a misspelt name, a missing join); a policy
 		// refusal has none, and the verdict has said why.
-		if rep, err := c.eng.Repair(ctx, sql, c.askOpts...); err == nil {
+		if rep, err := c.eng.Repair(ctx, sql, c.callOpts(reqCtx(r))...); err == nil {
 			data["Repair"] = rep
 			data["RepairSQL"] = formatSQL(rep.SQLOut)
 		}
@@ -350,12 +352,12 @@ func (c *Console) checkPost(w http.ResponseWriter, r *http.Request) {
 	// SQL the check refused is not run: Run would refuse it again, and
 	// the page would say the same thing twice.
 	if r.PostFormValue("action") == "run" && chk.OK {
-		res, err := c.eng.Run(ctx, sql, c.askOpts...)
+		res, err := c.eng.Run(ctx, sql, c.callOpts(reqCtx(r))...)
 		if err != nil {
 			data["RunError"] = errText(err)
 		} else {
 			e := &entry{Kind: "run", Question: "", Res: res}
-			c.results.put(e)
+			c.keep(r, e)
 			data["ID"] = e.ID
 			data["Res"] = res
 			data["Rows"] = pageRows(res, 1, "/a/"+e.ID)
@@ -413,7 +415,7 @@ func isWord(b byte) bool {
 // schemaPage lists the tables, filtered by ?q= (names, columns, comments).
 func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
-	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.callOpts(reqCtx(r))...)
 	data := map[string]any{"Q": r.URL.Query().Get("q")}
 	if err != nil {
 		data["Error"] = errText(err)
@@ -449,7 +451,7 @@ func (c *Console) schemaPage(w http.ResponseWriter, r *http.Request) {
 
 // tablePage is one table: M-Schema, columns, foreign-key neighbours.
 func (c *Console) tablePage(w http.ResponseWriter, r *http.Request) {
-	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.askOpts...)
+	cat, err := c.eng.ScopeCatalog(reqCtx(r), c.callOpts(reqCtx(r))...)
 	if err != nil {
 		c.render(w, r, "table", map[string]any{"Error": errText(err)})
 		return
@@ -472,7 +474,7 @@ func (c *Console) retrievePage(w http.ResponseWriter, r *http.Request) {
 	ev := strings.TrimSpace(r.URL.Query().Get("evidence"))
 	data := map[string]any{"Q": q, "Evidence": ev}
 	if q != "" {
-		cx, err := c.eng.SchemaContext(reqCtx(r), q, c.opts(ev)...)
+		cx, err := c.eng.SchemaContext(reqCtx(r), q, c.opts(reqCtx(r), ev)...)
 		if err != nil {
 			data["Error"] = errText(err)
 		}
@@ -482,7 +484,7 @@ func (c *Console) retrievePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
-	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.callOpts(reqCtx(r))...)
 	data := map[string]any{"Knowledge": ks}
 	if err != nil {
 		data["Error"] = errText(err)
@@ -504,9 +506,9 @@ func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowledge) {
-	got, err := c.eng.Learn(reqCtx(r), k, c.askOpts...)
+	got, err := c.eng.Learn(reqCtx(r), k, c.callOpts(reqCtx(r))...)
 	if err != nil {
-		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.callOpts(reqCtx(r))...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})
 		return
 	}
@@ -515,7 +517,7 @@ func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowled
 
 // teachConfirm stores a kept answer as an example.
 func (c *Console) teachConfirm(w http.ResponseWriter, r *http.Request) {
-	e := c.results.get(r.PostFormValue("id"))
+	e := c.entry(r, r.PostFormValue("id"))
 	if e == nil || e.Res == nil || e.Res.SQL == "" || e.Question == "" {
 		c.gone(w, r)
 		return
@@ -551,7 +553,7 @@ func (c *Console) teachTerm(w http.ResponseWriter, r *http.Request) {
 func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 	id := r.PostFormValue("id")
 	// Only what this console's scope lists can be forgotten here.
-	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+	ks, err := c.eng.ScopeKnowledge(reqCtx(r), c.callOpts(reqCtx(r))...)
 	if err == nil && !slices.ContainsFunc(ks, func(k nl2sql.Knowledge) bool { return k.ID == id }) {
 		err = &nl2sql.Error{Class: nl2sql.ClassInput, Message: fmt.Sprintf("no knowledge %q in this scope", id)}
 	}
@@ -559,7 +561,7 @@ func (c *Console) teachForget(w http.ResponseWriter, r *http.Request) {
 		err = c.eng.Forget(reqCtx(r), id)
 	}
 	if err != nil {
-		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.askOpts...)
+		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.callOpts(reqCtx(r))...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": errText(err)})
 		return
 	}

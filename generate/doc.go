@@ -9,8 +9,10 @@
 // PromptData holds what the model may be shown: the question (verbatim),
 // the user's Evidence, the M-Schema text of the retrieved tables (see
 // schema.MSchema), join paths from plan, column and value hints from link,
-// warnings, few-shot Examples, the search_path of a scoped request and
-// dialect Notes. Only Question and Schema are required; empty sections are
+// warnings, few-shot Examples, the search_path of a scoped request,
+// dialect Notes and the Definitions of a semantic model's measures, filters,
+// dimensions and metrics the question names (SQL to reuse; with any, a rule
+// asks the model to compute them as defined). Only Question and Schema are required; empty sections are
 // left out. Build renders it into a Prompt, a system message with the rules
 // and a user message with the context sections and the question last:
 //

@@ -128,3 +128,21 @@ func TestBuildPromptHistory(t *testing.T) {
 		t.Errorf("prompt:\n%s\n%s", p.System, p.User)
 	}
 }
+
+// TestBuildPromptDefinitions: definitions get their section, before the
+// column hints, and the rule to compute them as defined; without any the
+// prompt has neither.
+func TestBuildPromptDefinitions(t *testing.T) {
+	d := PromptData{Question: "What is our revenue?", Schema: "# Table: sales_orders", Links: []string{`"revenue" -> public.sales_orders.total_amount`}}
+	plain := Build(d)
+	if strings.Contains(plain.User, "Definitions") || strings.Contains(plain.System, "Definitions") {
+		t.Fatalf("no definitions, yet: %+v", plain)
+	}
+	d.Definitions = []string{"measure revenue on public.sales_orders: sum(total_amount) FILTER (WHERE status <> 'Cancelled')"}
+	p := Build(d)
+	defs := strings.Index(p.User, "【Definitions】\nmeasure revenue on public.sales_orders: sum(total_amount) FILTER (WHERE status <> 'Cancelled')\n")
+	hints := strings.Index(p.User, "【Column hints】")
+	if defs < 0 || hints < defs || !strings.Contains(p.System, "exactly as defined") {
+		t.Errorf("prompt:\n%s\n%s", p.System, p.User)
+	}
+}

@@ -34,6 +34,13 @@ type PromptData struct {
 	// Docs is documentation of the schema the team wrote down ("orders.total
 	// excludes tax"), one line each.
 	Docs []string
+	// Definitions are the business's definitions of the measures, named
+	// filters, dimensions and metrics the question names, as SQL to reuse
+	// (a semantic model's), one line each: "measure revenue on
+	// public.sales_orders: sum(total_amount) FILTER (WHERE status <>
+	// 'Cancelled')". With any, the rules ask the model to compute them as
+	// defined.
+	Definitions []string
 }
 
 // Turn is an earlier question of a conversation and the SQL that answered
@@ -46,6 +53,9 @@ type Turn struct {
 
 // followUpRule is added to the rules when the prompt carries a conversation.
 const followUpRule = "The question may follow up on the conversation shown: resolve words such as it, they, those, that, also, only, and \"and in 2023?\" against the previous turns, and keep their tables, filters and grouping unless the question changes them."
+
+// definitionsRule is added to the rules when the prompt carries definitions.
+const definitionsRule = "Compute every measure, filter, dimension and metric listed under Definitions exactly as defined there: the same aggregate of the same expression over the same table, with its FILTER condition (or the same condition in WHERE)."
 
 // Prompt is a chat prompt: a system message with the rules and a user
 // message with the context and the question. It is the "base" that repair
@@ -74,6 +84,9 @@ func Build(d PromptData) Prompt {
 	if len(d.History) > 0 {
 		sys += "\n- " + followUpRule
 	}
+	if len(d.Definitions) > 0 {
+		sys += "\n- " + definitionsRule
+	}
 	var b strings.Builder
 	section := func(title string, lines []string) {
 		if len(lines) == 0 {
@@ -92,6 +105,7 @@ func Build(d PromptData) Prompt {
 		section("Search path", []string{strings.Join(d.SearchPath, ", ") + " (tables of these schemas may be written unqualified)"})
 	}
 	section("Join paths", d.Joins)
+	section("Definitions", d.Definitions)
 	section("Column hints", d.Links)
 	section("Value hints", d.Values)
 	section("Documentation", d.Docs)

@@ -113,6 +113,53 @@
 // server's own resolution is checked when the engine runs a query
 // (validate.CheckPlan).
 //
+// # How the engine uses the model
+//
+// nl2sql.WithSemantic gives an Engine a model; the engine checks its own
+// copy at every build and then uses it at each stage of a question:
+//
+//   - Retrieval and linking: Vocabulary's terms join the glossary. An
+//     entity's synonyms mean its table; a measure's, named filter's and
+//     metric's name and synonyms mean the columns its expression reads (its
+//     table for count(*)); a dimension's synonyms its columns. "turnover"
+//     retrieves sales_orders and links to total_amount, though no name of
+//     the schema says it.
+//   - Links: the measures, filters, dimensions and metrics the question
+//     names, by name (as words: "order count") or synonym, singular or
+//     plural, are SchemaContext.Semantic. Of overlapping phrases the
+//     longest wins ("average order value" is the metric, not the measure
+//     inside it); a dimension counts when its table is in the context
+//     ("status" is a dimension of many entities), and any definition only
+//     when every table it reads is (a scoped request never hears of
+//     another tenant's measure).
+//   - The prompt: a Definitions section shows exactly those, as SQL to
+//     reuse ("measure revenue on public.sales_orders: sum(total_amount)
+//     FILTER (WHERE status <> 'Cancelled') -- description"), and a rule
+//     asks the model to compute them as defined. A question naming none
+//     gets neither.
+//   - Scoring and confidence: Deviations judges each candidate, on its
+//     parse tree, against every measure the question names: does some
+//     aggregate apply the measure's aggregation to its expression over its
+//     table, with every conjunct of its filter among its conditions (the
+//     aggregate's FILTER, a CASE WHEN inside it, the WHERE or a JOIN's ON
+//     of its SELECT, a CTE or subquery narrowing the table)? Aliases,
+//     qualification, quoting, case, commuted terms and the like do not
+//     matter. A candidate that deviates (ScoreCandidate.Deviations) loses
+//     as much score as a fan-out trap, more than two votes of three give,
+//     so one that follows the definition wins when a sample offers it; the
+//     answer's Reasons name the measure ("the query computes revenue
+//     without its filter status <> 'Cancelled'") and its confidence is at
+//     most 0.5 (uncertain at the default threshold): the definition is
+//     what the question means.
+//
+// What it does not judge: metrics and named filters (only measures are
+// compared; a metric's or filter's definition is in the prompt), queries
+// that aggregate nothing (a list of rows computes no measure), and
+// conditions written otherwise than the definition's conjuncts (status
+// IN ('Draft', 'Shipped', ...) for status <> 'Cancelled' is a deviation).
+// A question that overrides a definition on purpose ("revenue including
+// cancelled orders") is flagged too: the reason says why.
+//
 // # Errors
 //
 // Read and Check return Errors, every problem found, sorted by line; each

@@ -2,10 +2,12 @@ package semantic_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
@@ -56,4 +58,43 @@ func BenchmarkCheckERPModel(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzDeviations: any query text gives deviations or none, never a panic,
+// and the same text gives the same deviations (no PostgreSQL: a catalog
+// built by hand).
+func FuzzDeviations(f *testing.F) {
+	cat := schema.NewCatalog([]schema.Schema{{Name: "public"}}, []*schema.Table{{
+		Schema: "public", Name: "sales_orders", PrimaryKey: []string{"so_id"},
+		Columns: []schema.Column{{Name: "so_id", Type: "integer", NotNull: true}, {Name: "status", Type: "text"}, {Name: "total_amount", Type: "numeric"}},
+	}}, nil)
+	m, err := semantic.Read(strings.NewReader(model("", "")), "f.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	m.Entities = m.Entities[:1] // customers is not in this catalog
+	m.Metrics = nil
+	m.VerifiedQuestions = nil
+	if err := m.Check(cat, nil); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		"SELECT sum(total_amount) FROM sales_orders WHERE status <> 'Cancelled'",
+		"SELECT sum(total_amount) FROM sales_orders",
+		"WITH RECURSIVE r AS (SELECT * FROM r) SELECT sum(total_amount) FROM r",
+		"WITH a AS (SELECT * FROM b), b AS (SELECT * FROM a) SELECT sum(total_amount) FROM a",
+		"SELECT sum(CASE WHEN NOT (status IN ('x')) THEN total_amount END) FROM sales_orders s, LATERAL (VALUES (1)) v(x)",
+		"SELECT (SELECT sum(total_amount) FROM (SELECT * FROM sales_orders) x) FROM sales_orders",
+		"SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY total_amount) FROM sales_orders",
+		"SELECT sum(", "", ";", "SELECT 1; SELECT sum(total_amount) FROM sales_orders",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		a := m.Deviations(sql, []string{"revenue", "nothing"}, cat, []string{"public"})
+		b := m.Deviations(sql, []string{"revenue", "nothing"}, cat, []string{"public"})
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Fatalf("%q: %v, then %v", sql, a, b)
+		}
+	})
 }

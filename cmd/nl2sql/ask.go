@@ -24,6 +24,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	s.fs.Var(&prevQ, "previous-question", "an earlier question of the conversation (with --previous-sql; repeat for more turns, oldest first)")
 	s.fs.Var(&prevSQL, "previous-sql", "the SQL that answered the --previous-question of the same position")
 	s.workloadFlag()
+	s.identityFlags()
 	s.calibratorFlag()
 	verdicts := s.verdictFlags("abstain (exit 3, the query not run) when the answer's confidence is below this", "print an answer whose confidence is below this with a caveat")
 	s.batchFlag(`batch mode: read {"id","question","evidence","scope","previous":[{"question","sql"}]} lines from FILE (- for stdin), write one result per line`)
@@ -67,7 +68,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			if in.Previous == nil {
 				in.Previous = flagTurns
 			}
-			return schemaContext(ctx, eng, in)
+			return schemaContext(ctx, eng, in, s)
 		}, func(cx *contextJSON, err error) error {
 			if err != nil {
 				return failed(err)
@@ -84,7 +85,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if in.Previous == nil {
 			in.Previous = flagTurns // a batch line without "previous" has the command line's
 		}
-		res, err := eng.Ask(ctx, in.Question, append(askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
+		res, err := eng.Ask(ctx, in.Question, append(s.askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
 		if s.jsonl != "" && res != nil {
 			res.Error = nil // the batch line's error says it
 		}

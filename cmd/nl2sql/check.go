@@ -27,6 +27,7 @@ type checkIssue struct {
 
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s := newSub("check", "usage: nl2sql check [flags] SQL|-\n\nValidates SQL (one read-only SELECT, allowed tables and functions, lint); with a database (--dsn or $NL2SQL_DSN / $DATABASE_URL) the tables are the catalog's and the query is EXPLAINed too.\nPrints {\"ok\":bool,\"sql\":\"<rewritten>\",\"issues\":[{\"code\",\"severity\",\"message\",\"position\"}]}.", stdout, stderr)
+	s.identityFlags()
 	s.batchFlag(`batch mode: read {"id","sql","scope"} lines from FILE (- for stdin)`)
 	in, err := s.parseInput(args, sqlInput)
 	if err != nil {
@@ -36,7 +37,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// and the MCP server apply); without one, the scope's schemas and the
 	// built-in rules.
 	var eng *nl2sql.Engine
-	if _, derr := s.db.Resolve(); derr == nil {
+	_, derr := s.db.Resolve()
+	if derr != nil && (s.who.Role != "" || len(s.who.Settings) > 0) {
+		return usageErr("--role and --set need a database: pass --dsn (or set NL2SQL_DSN / DATABASE_URL)")
+	}
+	if derr == nil {
 		if eng, err = s.open(ctx, nil, nl2sql.WithValueIndex(false)); err != nil {
 			return err
 		}
@@ -45,7 +50,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	validators := map[string]*validate.Validator{}
 	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*checkJSON, error) {
 		if eng != nil {
-			return checkWithEngine(ctx, eng, in.SQL, in.Scope), nil
+			return checkWithEngine(ctx, eng, in.SQL, s.askOpts("", in.Scope)), nil
 		}
 		v := validators[in.Scope]
 		if v == nil {
@@ -88,10 +93,11 @@ func checkOffline(v *validate.Validator, sql string) *checkJSON {
 	return &checkJSON{OK: true, SQL: res.SQL, Issues: issues}
 }
 
-// checkWithEngine validates and EXPLAINs with the Engine's policy.
-func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql, scope string) *checkJSON {
+// checkWithEngine validates and EXPLAINs with the Engine's policy, as the
+// request of opts (its scope and identity).
+func checkWithEngine(ctx context.Context, eng *nl2sql.Engine, sql string, opts []nl2sql.AskOption) *checkJSON {
 	issues := []checkIssue{}
-	r, err := eng.Check(ctx, sql, askOpts("", scope)...)
+	r, err := eng.Check(ctx, sql, opts...)
 	if r == nil {
 		return &checkJSON{Issues: []checkIssue{{Code: "EXPLAIN", Severity: "error", Message: err.Error(), Position: -1}}}
 	}

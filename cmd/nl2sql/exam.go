@@ -107,6 +107,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
 // examQuestion is one row of the exam CSV.
@@ -212,6 +213,7 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
 	s.workloadFlag()
+	s.identityFlags()
 	s.calibratorFlag()
 	pos, err := s.parse(args)
 	if err != nil {
@@ -268,8 +270,8 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	x := &examiner{eng: eng, cat: cat, full: model != nil, defScope: s.scope,
-		gold: execute.New(s.pool, execute.MaxRows(1000))}
+	x := &examiner{eng: eng, cat: cat, full: model != nil, defScope: s.scope, s: s,
+		gold: execute.New(s.pool, execute.MaxRows(1000), execute.WithValidateOptions(validate.WithSettings(s.who.Names()...)))}
 	sum := examSummary{Mode: "retrieval", ByDifficulty: map[string]*examScore{}, Failures: map[string]int{}}
 	if x.full {
 		sum.Mode = "full"
@@ -344,6 +346,7 @@ type examiner struct {
 	gold     *execute.Executor
 	full     bool
 	defScope string
+	s        *sub // its identity (--role, --set): the answers' and the gold's
 }
 
 // one runs and scores a question; the latencies (ms per stage and
@@ -369,7 +372,7 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 	var timings nl2sql.Timings
 	var took time.Duration
 	if !x.full {
-		cx, err := x.eng.SchemaContext(ctx, q.question, askOpts(q.evidence, scope)...)
+		cx, err := x.eng.SchemaContext(ctx, q.question, x.s.askOpts(q.evidence, scope)...)
 		if err != nil {
 			errs = append(errs, oneLine(err.Error()))
 		} else {
@@ -378,7 +381,7 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 		}
 		took = time.Since(start)
 	} else {
-		res, err := x.eng.Ask(ctx, q.question, askOpts(q.evidence, scope)...)
+		res, err := x.eng.Ask(ctx, q.question, x.s.askOpts(q.evidence, scope)...)
 		if res != nil {
 			l.SQL, l.Confidence, timings = res.SQL, res.Confidence, res.Timings
 			l.Status, l.Reasons, l.Signals = res.Verdict, res.Reasons, res.Signals
@@ -433,9 +436,18 @@ func (x *examiner) one(ctx context.Context, q examQuestion) (*examLine, map[stri
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// runGold runs a gold query read-only under the question's search path.
+// runGold runs a gold query read-only under the question's search path,
+// as the answers run: with --role and --set, their row-level security
+// decides the gold rows too.
 func (x *examiner) runGold(ctx context.Context, sql string, path []string) (*execute.Result, error) {
-	return x.gold.Query(ctx, sql, execute.Scope(path...))
+	opts := []execute.QueryOption{execute.Scope(path...)}
+	if x.s.who.Role != "" {
+		opts = append(opts, execute.AsRole(x.s.who.Role))
+	}
+	for _, kv := range x.s.who.Settings {
+		opts = append(opts, execute.Setting(kv.Name, kv.Value))
+	}
+	return x.gold.Query(ctx, sql, opts...)
 }
 
 // qualify resolves bare table names along path (the first schema holding the

@@ -61,9 +61,9 @@ func newContextJSON(cx *nl2sql.SchemaContext) *contextJSON {
 	return out
 }
 
-// schemaContext is the context JSON of one input.
-func schemaContext(ctx context.Context, eng *nl2sql.Engine, in batchInput) (*contextJSON, error) {
-	cx, err := eng.SchemaContext(ctx, in.Question, append(askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
+// schemaContext is the context JSON of one input of command s.
+func schemaContext(ctx context.Context, eng *nl2sql.Engine, in batchInput, s *sub) (*contextJSON, error) {
+	cx, err := eng.SchemaContext(ctx, in.Question, append(s.askOpts(in.Evidence, in.Scope), history(in.Previous)...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +82,7 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	s := newSub("retrieve", "usage: nl2sql retrieve [flags] QUESTION\n\nPrints the schema context of a question: tables with scores and reasons, linked columns, joins.", stdout, stderr)
 	s.evidenceFlag("hint text for the question")
 	s.workloadFlag()
+	s.identityFlags()
 	s.batchFlag(`batch mode: read {"id","question","evidence","scope"} lines from FILE (- for stdin)`)
 	in, eng, err := s.start(ctx, args, questionInput)
 	if err != nil {
@@ -89,7 +90,7 @@ func runRetrieve(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	defer s.close()
 	return serve(ctx, s, in, func(ctx context.Context, in batchInput) (*contextJSON, error) {
-		return schemaContext(ctx, eng, in)
+		return schemaContext(ctx, eng, in, s)
 	}, func(out *contextJSON, err error) error {
 		if err != nil {
 			return failed(err)

@@ -8,18 +8,23 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/console"
 )
 
-const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN] [--scope S] [--index FILE] [--min-confidence P] [--uncertain-below P] [--store DSN] [--refresh-every D]
+const serveUsage = `usage: nl2sql serve [--dsn DSN] [--llm SPEC|none] [--addr 127.0.0.1:8080] [--auth-token TOKEN | --identity FILE] [--role R] [--set NAME=VALUE] [--scope S] [--index FILE] [--min-confidence P] [--uncertain-below P] [--store DSN] [--refresh-every D]
 
 Serve the web console: ask, why this query, check and run SQL, schema,
 retrieval and teach. It listens on loopback unless --addr says otherwise;
 with --auth-token (or $NL2SQL_AUTH_TOKEN) every page needs the token (as a
-bearer header or through the login form). With --scope it shows only that
+bearer header or through the login form). --role and --set make every
+read run as that role with those settings; --identity FILE instead maps
+each caller (its bearer token, or a trusted proxy's header) to its own
+role, settings and scope, and refuses unknown callers. With --scope it shows only that
 schema and the shared ones. Every --refresh-every it checks whether the
 catalog changed (at once, with the event trigger of 'nl2sql trigger') and
 re-indexes what did, and takes on what other servers sharing --store
@@ -30,6 +35,9 @@ learnt. It stops on SIGINT.`
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	s := newSub("serve", serveUsage, stdout, stderr)
 	mf := s.modelFlags()
+	s.identityFlags()
+	var callers cliflags.Callers
+	callers.Register(s.fs)
 	addr := s.fs.String("addr", "127.0.0.1:8080", "address to listen on (host:port; loopback by default)")
 	var allow stringsFlag
 	s.fs.Var(&allow, "allow-host", "without --auth-token, a host name the console answers besides loopback (repeatable; the --addr host is allowed)")
@@ -54,6 +62,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *token == "" {
 		*token = os.Getenv("NL2SQL_AUTH_TOKEN")
 	}
+	ids, err := callers.Load(s.scope)
+	if err != nil {
+		return usageErr("--identity: %s", strings.TrimPrefix(err.Error(), "identity: "))
+	}
+	var engOpts []nl2sql.Option
+	if ids != nil {
+		if *token != "" || s.who.Role != "" || len(s.who.Settings) > 0 {
+			return usageErr("--identity maps every caller to its own token, role and settings: leave out --auth-token ($NL2SQL_AUTH_TOKEN), --role and --set")
+		}
+		engOpts = append(engOpts, nl2sql.WithSettings(ids.Settings()...))
+	}
 	model, err := resolveLLM(mf)
 	if err != nil {
 		return err
@@ -62,7 +81,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	eng, err := s.open(ctx, model, append(thresholds, nl2sql.WithRefreshEvery(*refreshEvery))...)
+	eng, err := s.open(ctx, model, append(append(thresholds, engOpts...), nl2sql.WithRefreshEvery(*refreshEvery))...)
 	if err != nil {
 		return err
 	}
@@ -73,7 +92,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErr("--addr: %v", err)
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && *token == "" {
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && *token == "" && ids == nil {
 		fmt.Fprintf(stderr, "nl2sql: warning: listening on %s without --auth-token: anyone who can reach it can query the database\n", ln.Addr())
 	}
 	var opts []console.Option
@@ -81,6 +100,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *token != "" {
 		opts = append(opts, console.WithAuthToken(*token))
 	}
+	if ids != nil {
+		opts = append(opts, console.WithIdentities(ids))
+	}
+	opts = append(opts, console.WithAskOptions(s.who.AskOptions()...))
 	if h, _, err := net.SplitHostPort(*addr); err == nil && h != "" {
 		allow = append(allow, h) // the address it was told to listen on
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
 
@@ -33,10 +34,14 @@ type sub struct {
 	workload string
 	// calibrator is --calibrator (calibratorFlag).
 	calibrator string
-	stdout     io.Writer
-	stderr     io.Writer
-	pool       *pgxpool.Pool
-	storeDB    *pgxpool.Pool
+	// ident is --role and --set (identityFlags); who is what they
+	// resolve to, the identity of every read the command makes.
+	ident   *cliflags.Identity
+	who     identity.Identity
+	stdout  io.Writer
+	stderr  io.Writer
+	pool    *pgxpool.Pool
+	storeDB *pgxpool.Pool
 }
 
 // newSub is command name's flag set with the common flags; usage is its
@@ -62,6 +67,20 @@ func (s *sub) workloadFlag() {
 	s.fs.StringVar(&s.workload, "workload", "", "use the workload knowledge saved by 'nl2sql learn --workload --out FILE' (join edges, table usage)")
 }
 
+// identityFlags adds --role and --set: every read of the command (the
+// EXPLAIN of candidates, runs, value lookups) runs as that role with those
+// settings, checked when the flags are parsed, before any I/O.
+func (s *sub) identityFlags() {
+	s.ident = &cliflags.Identity{}
+	s.ident.Register(s.fs)
+}
+
+// askOpts are the options of one request of the command: evidence and
+// scope (askOpts), then the identity of --role and --set.
+func (s *sub) askOpts(evidence, scope string) []nl2sql.AskOption {
+	return append(askOpts(evidence, scope), s.who.AskOptions()...)
+}
+
 // batchFlag adds --jsonl; help names the fields a line holds.
 func (s *sub) batchFlag(help string) {
 	s.fs.StringVar(&s.jsonl, "jsonl", "", help)
@@ -73,7 +92,15 @@ func (s *sub) evidenceFlag(help string) {
 }
 
 // parse parses the flags and returns the positional arguments.
-func (s *sub) parse(args []string) ([]string, error) { return parse(s.fs, args) }
+func (s *sub) parse(args []string) ([]string, error) {
+	pos, err := parse(s.fs, args)
+	if err == nil && s.ident != nil {
+		if s.who, err = s.ident.Resolve(); err != nil {
+			return nil, usageErr("%v", err)
+		}
+	}
+	return pos, err
+}
 
 // What the positional arguments of a command are.
 type inputKind int
@@ -166,6 +193,9 @@ func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, 
 	}
 	if s.scope != "" {
 		base = append(base, nl2sql.WithScope(s.scope))
+	}
+	if names := s.who.Names(); len(names) > 0 {
+		base = append(base, nl2sql.WithSettings(names...)) // the policies reading them pass the plan check
 	}
 	if isTerminal(s.stderr) {
 		base = append(base, nl2sql.WithProgress(prepareBar(s.stderr)))

@@ -12,6 +12,7 @@ const keptAnswers = 1000
 type answer struct {
 	Question, SQL string
 	Scope         string // the call's scope: the SQL is checked in it when confirmed
+	Caller        string // whose answer it is (--identity): only its caller may confirm it
 }
 
 // answers remembers the last few nl_query answers by an opaque ID, in

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/throttle"
 )
 
@@ -26,6 +27,10 @@ type HTTPConfig struct {
 	// Token, when set, is the bearer token every request but /healthz
 	// must carry.
 	Token string
+	// Callers, when set, authenticates every request but /healthz instead
+	// of Token: its caller's identity is the one every read of the request
+	// runs as (--identity).
+	Callers *identity.Map
 	// MaxBody caps a request body (413 above it); 0: defaultMaxFrame.
 	MaxBody int64
 	// MaxSessionsPerClient caps the live sessions (and the requests that
@@ -124,7 +129,10 @@ func httpHandler(srv *mcp.Server, cfg HTTPConfig) http.Handler {
 	if cfg.MaxSessions > 0 || cfg.MaxSessionsPerClient > 0 {
 		h = &sessionCap{next: h, srv: srv, max: cfg.MaxSessions, perClient: cfg.MaxSessionsPerClient}
 	}
-	if cfg.Token != "" {
+	switch {
+	case cfg.Callers != nil:
+		h = callerAuth(cfg.Callers, h)
+	case cfg.Token != "":
 		h = bearerAuth(cfg.Token, h)
 	}
 	mux.Handle("/", h)

@@ -61,16 +61,21 @@ func learnTool(maxRows int) *mcp.Tool {
 			"The SQL must validate and plan; tables and columns must exist."}
 }
 
-func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnInput) (*mcp.CallToolResult, LearnOutput, error) {
+func (h *handlers) learn(ctx context.Context, req *mcp.CallToolRequest, in LearnInput) (*mcp.CallToolResult, LearnOutput, error) {
 	var out LearnOutput
-	k, err := h.knowledge(in)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, out, err
+	}
+	k, err := h.knowledge(who, in)
 	if err != nil {
 		return nil, out, err
 	}
 	var opts []nl2sql.AskOption
-	if a, ok := h.answers.get(in.ID); ok && a.Scope != "" {
+	if a, ok := h.answer(who, in.ID); ok && a.Scope != "" {
 		opts = append(opts, nl2sql.Scope(a.Scope)) // checked where it was answered
 	}
+	opts = append(opts, who.AskOptions()...) // and as the caller: its scope wins
 	// With --index, Learn has written it into the file (and taken on what
 	// others wrote there) before it returns: see nl2sql.LoadIndexFile.
 	k, err = h.eng.Learn(ctx, k, opts...)
@@ -83,8 +88,18 @@ func (h *handlers) learn(ctx context.Context, _ *mcp.CallToolRequest, in LearnIn
 	return textResult(summary), out, nil
 }
 
-// knowledge is the nl2sql knowledge a learn call asks to store.
-func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
+// answer is the kept answer id of who, false when there is none (or it
+// is another caller's).
+func (h *handlers) answer(who caller, id string) (answer, bool) {
+	a, ok := h.answers.get(id)
+	if !ok || a.Caller != who.name {
+		return answer{}, false
+	}
+	return a, true
+}
+
+// knowledge is the nl2sql knowledge a learn call of who asks to store.
+func (h *handlers) knowledge(who caller, in LearnInput) (nl2sql.Knowledge, error) {
 	switch in.Kind {
 	case "", string(nl2sql.KnowledgeExample):
 		if in.Text != "" || in.Table != "" || in.Column != "" || in.Term != "" || len(in.Targets) > 0 {
@@ -101,7 +116,7 @@ func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 		if in.Question != "" || in.SQL != "" {
 			return k, errors.New("give an id or a question and sql, not both (to correct an answer, send its question and the right sql)")
 		}
-		a, ok := h.answers.get(in.ID)
+		a, ok := h.answer(who, in.ID)
 		if !ok {
 			return k, fmt.Errorf("unknown id %q: it is not one of this server's last %d nl_query answers "+
 				"(send the question and sql instead)", in.ID, keptAnswers)
@@ -131,7 +146,11 @@ func (h *handlers) knowledge(in LearnInput) (nl2sql.Knowledge, error) {
 
 // readKnowledge lists what the engine was taught, as JSON.
 func (h *handlers) readKnowledge(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	ks, err := h.eng.ScopeKnowledge(ctx)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := h.eng.ScopeKnowledge(ctx, who.AskOptions()...)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}

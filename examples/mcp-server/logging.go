@@ -15,15 +15,20 @@ import (
 // shipped, gets its length, a hash (to group the failures of one
 // question) and the error's class and code, never its text: a question
 // can hold what its user would not have written to a log (a name, an
-// amount). DEBUG gets the question and the error as they are.
-func logFailed(ctx context.Context, log *slog.Logger, question string, err error) {
+// amount). DEBUG gets the question and the error as they are. With
+// --identity, both name the caller (its name in the file, never its
+// token).
+func logFailed(ctx context.Context, log *slog.Logger, who caller, question string, err error) {
 	attrs := []any{"question_chars", utf8.RuneCountInString(question), "question_sha256", questionHash(question)}
+	if who.name != "" {
+		attrs = append(attrs, "caller", who.name)
+	}
 	var ne *nl2sql.Error
 	if errors.As(err, &ne) {
 		attrs = append(attrs, "class", string(ne.Class), "code", ne.Code)
 	}
 	log.InfoContext(ctx, "nl_query failed", attrs...)
-	log.DebugContext(ctx, "nl_query failed", "question", question, "err", err)
+	log.DebugContext(ctx, "nl_query failed", "caller", who.name, "question", question, "err", err)
 }
 
 // questionHash is the first 12 hex digits of the question's SHA-256.

@@ -28,6 +28,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -54,8 +55,12 @@ type flags struct {
 	// --min-confidence, --uncertain-below: the engine's verdict thresholds.
 	minConfidence, uncertainBelow float64
 	httpCfg                       HTTPConfig
-	store                         cliflags.Store // --store: knowledge shared by replicas
-	refreshEvery                  time.Duration  // --refresh-every: see nl2sql.WithRefreshEvery
+	store                         cliflags.Store    // --store: knowledge shared by replicas
+	refreshEvery                  time.Duration     // --refresh-every: see nl2sql.WithRefreshEvery
+	ident                         cliflags.Identity // --role, --set: who every read runs as
+	who                           identity.Identity // their resolution
+	callers                       cliflags.Callers  // --identity: each HTTP caller's identity
+	ids                           *identity.Map
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -69,6 +74,8 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.DurationVar(&f.refreshEvery, "refresh-every", time.Minute, "check this often whether the catalog changed (then re-index what changed) and take on the knowledge other replicas sharing --store learnt (0: never)")
 	fs.BoolVar(&f.httpCfg.Stateless, "stateless", false, "HTTP: keep no session between requests, so any replica behind a load balancer serves any request (no server-to-client requests, no GET stream)")
 	f.model.Register(fs)
+	f.ident.Register(fs)
+	f.callers.Register(fs)
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
 	fs.Float64Var(&f.minConfidence, "min-confidence", 0, "abstain when an answer's confidence is below this: nl_query returns status abstained, the reasons, the alternatives and a question for the user, and runs nothing")
@@ -88,6 +95,21 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	var err error
+	if f.who, err = f.ident.Resolve(); err != nil {
+		return nil, err
+	}
+	if f.ids, err = f.callers.Load(f.scope); err != nil {
+		return nil, err
+	}
+	if f.ids != nil {
+		switch {
+		case f.http == "":
+			return nil, errors.New("--identity maps HTTP callers: it needs --http (on stdio use --role and --set)")
+		case f.who.Role != "" || len(f.who.Settings) > 0:
+			return nil, errors.New("--identity maps every caller to its own role and settings: leave out --role and --set")
+		}
 	}
 	dsn, err := f.db.Resolve()
 	if err != nil {
@@ -115,6 +137,10 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	if f.httpCfg.Token == "" {
 		f.httpCfg.Token = os.Getenv("NL2SQL_MCP_TOKEN")
 	}
+	if f.ids != nil && f.httpCfg.Token != "" {
+		return nil, errors.New("--identity gives every caller its own token: leave out --auth-token ($NL2SQL_MCP_TOKEN)")
+	}
+	f.httpCfg.Callers = f.ids
 	f.httpCfg.MaxBody = int64(f.maxFrame)
 	return f, nil
 }
@@ -151,6 +177,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	opts := []nl2sql.Option{nl2sql.WithMaxRows(f.maxRows), nl2sql.WithTimeout(f.model.Timeout), nl2sql.WithLogger(logger),
 		nl2sql.WithMinConfidence(f.minConfidence), nl2sql.WithUncertainBelow(f.uncertainBelow), nl2sql.WithRefreshEvery(f.refreshEvery)}
+	if f.ids != nil {
+		opts = append(opts, nl2sql.WithSettings(f.ids.Settings()...)) // the policies reading them pass the plan check
+	} else if names := f.who.Names(); len(names) > 0 {
+		opts = append(opts, nl2sql.WithSettings(names...))
+	}
 	// Replicas share what they learn through one store: each takes on
 	// the others' knowledge within --refresh-every.
 	store, storeDB, err := f.store.Open(ctx, retrieve.NewHashEmbedder(0).Dimension())
@@ -200,7 +231,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
 	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
-		NoLearn: f.noLearn, MaxReply: f.maxReply, Logger: logger})
+		NoLearn: f.noLearn, MaxReply: f.maxReply, Logger: logger, Identity: f.who, Callers: f.ids})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)
@@ -242,14 +273,14 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, cfg HTTPConfig
 		return err
 	}
 	hs := newHTTPServer(httpHandler(srv, cfg))
-	if host, _, _ := net.SplitHostPort(ln.Addr().String()); cfg.Token == "" {
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); cfg.Token == "" && cfg.Callers == nil {
 		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
 			logger.Warn("listening beyond loopback without --auth-token: anyone who can reach " + ln.Addr().String() +
 				" can query the database (set --auth-token or NL2SQL_MCP_TOKEN, or listen on 127.0.0.1)")
 		}
 	}
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/",
-		"auth", cfg.Token != "", "session_idle", cfg.SessionIdle, "max_sessions", cfg.MaxSessions)
+		"auth", cfg.Token != "" || cfg.Callers != nil, "session_idle", cfg.SessionIdle, "max_sessions", cfg.MaxSessions)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -38,6 +39,13 @@ type Config struct {
 	// defaultMaxReply.
 	MaxReply int
 	Logger   *slog.Logger // nil: silent
+	// Identity is who every read runs as (--role, --set) without Callers.
+	Identity identity.Identity
+	// Callers maps each HTTP caller to its identity (--identity): every
+	// tool and resource reads as the caller the request authenticated as
+	// (see callerAuth), whatever its arguments say. A scope argument
+	// other than the caller's own is refused.
+	Callers *identity.Map
 }
 
 // Tool inputs and outputs. The JSON schemas the client sees are derived
@@ -200,10 +208,14 @@ type handlers struct {
 	answers *answers // the last nl_query answers, for learn {id}
 }
 
-// askOptions maps the per-call scope and row cap to engine options.
-func (h *handlers) askOptions(l Limits) ([]nl2sql.AskOption, error) {
+// askOptions maps the per-call scope and row cap to engine options, then
+// the caller's identity (its role, settings and scope win).
+func (h *handlers) askOptions(who caller, l Limits) ([]nl2sql.AskOption, error) {
 	scope, maxRows := l.Scope, l.MaxRows
 	var opts []nl2sql.AskOption
+	if who.Scope != "" && scope != "" && scope != who.Scope {
+		return nil, fmt.Errorf("this caller is limited to scope %q", who.Scope)
+	}
 	if scope != "" {
 		if h.cfg.Scope != "" && scope != h.cfg.Scope && scope != "public" {
 			return nil, fmt.Errorf("this server is limited to scope %q", h.cfg.Scope)
@@ -216,7 +228,7 @@ func (h *handlers) askOptions(l Limits) ([]nl2sql.AskOption, error) {
 	if maxRows > 0 {
 		opts = append(opts, nl2sql.MaxRows(maxRows))
 	}
-	return opts, nil
+	return append(opts, who.AskOptions()...), nil
 }
 
 func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQueryInput) (*mcp.CallToolResult, NLQueryOutput, error) {
@@ -227,7 +239,11 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	if strings.TrimSpace(in.Question) == "" {
 		return nil, out, errors.New("question is empty")
 	}
-	opts, err := h.askOptions(in.Limits)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, out, err
+	}
+	opts, err := h.askOptions(who, in.Limits)
 	if err != nil {
 		return nil, out, err
 	}
@@ -251,7 +267,7 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		err = nil
 	}
 	if err != nil {
-		logFailed(ctx, h.cfg.Logger, in.Question, err)
+		logFailed(ctx, h.cfg.Logger, who, in.Question, err)
 		if down := databaseDown(err); down != nil {
 			return nil, out, down
 		}
@@ -262,8 +278,8 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables),
 		Status: string(res.Verdict), Reasons: nonNil(res.Reasons), Clarify: res.Clarify}
-	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope})
-	out.Alternatives = h.alternatives(ctx, res, in.Question, in.Scope, opts)
+	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope, Caller: who.name})
+	out.Alternatives = h.alternatives(ctx, res, answer{Question: in.Question, Scope: in.Scope, Caller: who.name}, opts)
 	if len(out.Alternatives) == 0 || out.Alternatives[0].SQL != firstAlternative(res) {
 		out.Clarify = "" // it tells the answer from an alternative not shown
 	}
@@ -278,12 +294,16 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 	return textResult(withNotes(summary, out.Notes) + preview(out.QueryResult)), out, nil
 }
 
-func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQLInput) (*mcp.CallToolResult, RunSQLOutput, error) {
+func (h *handlers) runSQL(ctx context.Context, req *mcp.CallToolRequest, in RunSQLInput) (*mcp.CallToolResult, RunSQLOutput, error) {
 	var out RunSQLOutput
 	if strings.TrimSpace(in.SQL) == "" {
 		return nil, out, errors.New("sql is empty")
 	}
-	opts, err := h.askOptions(in.Limits)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, out, err
+	}
+	opts, err := h.askOptions(who, in.Limits)
 	if err != nil {
 		return nil, out, err
 	}
@@ -307,12 +327,16 @@ func (h *handlers) runSQL(ctx context.Context, _ *mcp.CallToolRequest, in RunSQL
 	return textResult(withNotes(withDescription(rowSummary(out)+".", out.Description), out.Notes) + preview(out)), out, nil
 }
 
-func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, in DescribeSchemaInput) (*mcp.CallToolResult, DescribeSchemaOutput, error) {
+func (h *handlers) describeSchema(ctx context.Context, req *mcp.CallToolRequest, in DescribeSchemaInput) (*mcp.CallToolResult, DescribeSchemaOutput, error) {
 	var out DescribeSchemaOutput
 	if strings.TrimSpace(in.Question) == "" && len(in.Tables) == 0 {
 		return nil, out, errors.New("give a question or table names")
 	}
-	scoped, err := h.askOptions(Limits{Scope: in.Scope})
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, out, err
+	}
+	scoped, err := h.askOptions(who, Limits{Scope: in.Scope})
 	if err != nil {
 		return nil, out, err
 	}
@@ -332,7 +356,7 @@ func (h *handlers) describeSchema(ctx context.Context, _ *mcp.CallToolRequest, i
 	for _, n := range in.Tables {
 		t := cat.Table(n)
 		if t == nil && !strings.Contains(n, ".") {
-			t = cat.Resolve(n, h.searchPath(in.Scope))
+			t = cat.Resolve(n, h.searchPath(firstNonEmpty(who.Scope, in.Scope)))
 		}
 		if t == nil {
 			unknown = append(unknown, n)
@@ -367,7 +391,11 @@ func (h *handlers) searchPath(scope string) []string {
 }
 
 func (h *handlers) readTables(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	cat, err := h.eng.ScopeCatalog(ctx)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := h.eng.ScopeCatalog(ctx, who.AskOptions()...)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}
@@ -384,7 +412,11 @@ func (h *handlers) readTable(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	cat, err := h.eng.ScopeCatalog(ctx)
+	who, err := h.caller(req.Extra)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := h.eng.ScopeCatalog(ctx, who.AskOptions()...)
 	if err != nil {
 		return nil, orDatabaseDown(err)
 	}

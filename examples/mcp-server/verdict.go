@@ -37,8 +37,9 @@ const altShare = 4
 
 // alternatives are res's alternatives the call's scope may run (each is
 // checked again with the call's options: one the engine could not check
-// there is left out), each kept as an answer for learn.
-func (h *handlers) alternatives(ctx context.Context, res *nl2sql.Result, question, scope string, opts []nl2sql.AskOption) []Alternative {
+// there is left out), each kept as an answer for learn: as of, with its
+// SQL.
+func (h *handlers) alternatives(ctx context.Context, res *nl2sql.Result, of answer, opts []nl2sql.AskOption) []Alternative {
 	out := []Alternative{}
 	for _, a := range res.Alternatives {
 		if chk, err := h.eng.Check(ctx, a.SQL, opts...); err != nil || !chk.OK {
@@ -51,7 +52,8 @@ func (h *handlers) alternatives(ctx context.Context, res *nl2sql.Result, questio
 		if alt.Rows == nil {
 			alt.Rows = [][]any{}
 		}
-		alt.ID = h.answers.keep(answer{Question: question, SQL: a.SQL, Scope: scope})
+		of.SQL = a.SQL
+		alt.ID = h.answers.keep(of)
 		out = append(out, alt)
 	}
 	return out

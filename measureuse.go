@@ -1,0 +1,47 @@
+package nl2sql
+
+import (
+	"slices"
+
+	"github.com/nl2sqlgo/nl2sql/semantic"
+)
+
+// maxDeviationConfidence caps the confidence of an answer that computes a
+// measure the question names otherwise than the semantic model defines it:
+// the business's definition is what the question means, so such an answer
+// is at best a guess (VerdictUncertain at the default threshold), whatever
+// else speaks for it. The calibrator cannot weigh it: no benchmark it is
+// fitted on has a semantic model.
+const maxDeviationConfidence = 0.5
+
+// definitions records the measures the candidate computes otherwise than
+// defined, and says each in words.
+func (s *Signals) definitions(c ScoreCandidate) {
+	s.Deviations = len(c.Deviations)
+	for _, d := range c.Deviations {
+		s.deviations = append(s.deviations, d.String())
+	}
+}
+
+// computedPhrases are the phrases of the measure links that deviations
+// does not name: the question's words for what the query computes as
+// defined ("revenue" is used by a sum of total_amount without cancelled
+// orders, though no name of the query says revenue).
+func computedPhrases(links []SemanticLink, deviations []semantic.Deviation) []string {
+	var out []string
+	for _, l := range links {
+		if l.Kind == linkMeasure && !slices.ContainsFunc(deviations, func(d semantic.Deviation) bool { return d.Measure == l.Name }) {
+			out = append(out, l.Phrase)
+		}
+	}
+	return out
+}
+
+// deviationCap is p, capped at maxDeviationConfidence when the answer
+// computes a named measure otherwise than defined.
+func deviationCap(p float64, s *Signals) float64 {
+	if s.Deviations > 0 {
+		return min(p, maxDeviationConfidence)
+	}
+	return p
+}
