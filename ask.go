@@ -15,7 +15,17 @@ import (
 // Ask answers a question: see the package documentation for the pipeline.
 // On failure it returns the partial Result (trace, candidates) and an
 // *Error whose Class says which stage lost.
-func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_ *Result, err error) {
+func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (*Result, error) {
+	ctx, traced := e.startRequest(ctx, OperationAsk, question, opts)
+	res, err := e.ask(ctx, question, opts)
+	if traced {
+		e.tracers.requestEnd(ctx, res, err)
+	}
+	return res, err
+}
+
+// ask is Ask, its request not yet told to the RequestTracers.
+func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ *Result, err error) {
 	defer coded(&err)
 	start := time.Now()
 	res := &Result{Question: question, Timings: Timings{}}
@@ -34,7 +44,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 	if err != nil {
 		return fail(err)
 	}
-	st, ac := rq.st, rq.ac
+	ac := rq.ac
 	if ac.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, ac.timeout, &budgetError{ac.timeout})
@@ -118,7 +128,7 @@ func (e *Engine) Ask(ctx context.Context, question string, opts ...AskOption) (_
 		if worst == nil {
 			break
 		}
-		hint := st.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
+		hint := rq.view.repairer.Prompt(worst.failedSQL, repair.Failure{SQLState: worst.sqlstate, Message: worst.message, Position: worst.position})
 		hints := []string{hint}
 		if len(worst.alternatives) > 0 {
 			hints = append(hints, "It may stand for one of: "+strings.Join(worst.alternatives, ", ")+"; pick the one the question means.")

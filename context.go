@@ -39,7 +39,18 @@ type SchemaContext struct {
 
 // SchemaContext builds the schema context and prompt of a question without
 // calling the model (the CLI's --dry-run and retrieve commands).
-func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (_ *SchemaContext, err error) {
+func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...AskOption) (*SchemaContext, error) {
+	ctx, traced := e.startRequest(ctx, OperationSchemaContext, question, opts)
+	c, err := e.schemaContext(ctx, question, opts)
+	if traced {
+		e.tracers.requestEnd(ctx, nil, err)
+	}
+	return c, err
+}
+
+// schemaContext is SchemaContext, its request not yet told to the
+// RequestTracers.
+func (e *Engine) schemaContext(ctx context.Context, question string, opts []AskOption) (_ *SchemaContext, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, func(ac askConfig) error { return e.checkRequest(question, ac) })
 	if err != nil {
@@ -52,6 +63,10 @@ func (e *Engine) SchemaContext(ctx context.Context, question string, opts ...Ask
 // (request.read): retrieval, then buildContext.
 func (e *Engine) context(ctx context.Context, rq *request, r *reading) (*SchemaContext, error) {
 	st, sc, ac := rq.st, rq.scope, rq.ac
+	var err error
+	if rq.view, err = sc.view(ctx); err != nil {
+		return nil, err
+	}
 	sp := rq.tracers.begin(ctx, StageRetrieve)
 	var qopts []retrieve.QueryOption
 	if sc.scoped {
@@ -81,40 +96,37 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	// The context's own copy of the path: a caller may change what
 	// SchemaContext returns, never the scope's cached validator.
 	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: slices.Clone(sc.path), Scoped: sc.scoped, Timings: Timings{}}
-	c.Tables = tables
-	names := (&retrieve.Result{Tables: tables}).Names()
+	// Only what the request's role may read, in its scope: retrieval and
+	// backward recall work on the whole catalog.
+	v := rq.view
+	c.Tables = v.tables(tables)
+	names := (&retrieve.Result{Tables: c.Tables}).Names()
 
 	sp := rq.tracers.begin(ctx, StageLink)
 	c.Links = st.linker.LinkAnalysis(sp.ctx, r.question, r.evidence, names)
-	if c.Scoped {
-		// A glossary term may mean another tenant's column too.
-		sc.links(c.Links)
-	}
+	v.links(c.Links)
 	sp.end(c.Timings, nil)
 
 	sp = rq.tracers.begin(ctx, StagePlan)
 	jp := e.planJoins(sp.ctx, st, c, names)
 	c.Joins, c.Skeleton = jp.joins, jp.skeleton
+	if !v.joins(c.Joins) {
+		c.Joins, c.Skeleton = nil, "" // a key column the role may not read
+	}
 	sp.end(c.Timings, nil)
 
 	sp = rq.tracers.begin(ctx, StagePrompt)
-	docs := e.docsFor(names, r.question)
+	docs := e.docsFor(rq, names, r.question)
 	var exErr error
 	if e.examples.Len() > 0 {
-		// Examples taught for every tenant are one store: a scoped
-		// request keeps those its validator accepts, from a wider draw.
-		draw := 3
-		if c.Scoped {
-			draw *= maxScopedDraw
-		}
-		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", draw)
-		if c.Scoped {
-			c.Examples = sc.examples(c.Examples, 3)
-		}
+		// Examples taught for every tenant and identity are one store: a
+		// request keeps those it may be shown (offered), from a wider draw.
+		c.Examples, exErr = e.examples.Similar(sp.ctx, question, "", 3*maxScopedDraw)
+		c.Examples = e.offeredExamples(rq, c.Examples, 3)
 	}
 	data := generate.PromptData{
 		Question: question, Evidence: ac.evidence, Examples: c.Examples, History: promptHistory(ac.history),
-		Schema: schema.MSchema(st.cat.Subset(names).Tables, schema.WithExamples(st.examples), schema.WithUnqualified(c.SearchPath...)),
+		Schema: schema.MSchema(v.cat.Subset(names).Tables, schema.WithExamples(v.examples), schema.WithUnqualified(c.SearchPath...)),
 	}
 	if len(c.SearchPath) > 1 || c.SearchPath[0] != "public" {
 		data.SearchPath = c.SearchPath

@@ -119,7 +119,12 @@
 // more is [ErrInput]/too_long; the same table or column named twice, e.g.
 // orders and public.orders, is kept once). Each gets a stable ID (learning the
 // same thing twice stores it once); Forget(ctx, id) removes it and
-// Knowledge(ctx) lists it. It lives in the engine's schema store, beside the
+// Knowledge(ctx) lists it. Knowledge keeps the identity it was learnt
+// under (AsRole, Setting, Scope) and a request is shown only what that
+// identity and its role's privileges allow (docs/security.md, "Learnt
+// knowledge and identity"); every prompt holds only the tables and columns
+// the request's role may read, and no value of a table with row-level
+// security (docs/deployment.md). It lives in the engine's schema store, beside the
 // schema documents but never pruned by a re-index: the in-memory store writes
 // it into the index file (SaveIndex, restored by [LoadIndex]), the pgvector
 // store keeps it in its table (a data column added by the store's
@@ -225,7 +230,12 @@
 // introspection and indexing, each wait of Ask for the model), inside the
 // stage that waits. [WithProgress] and [OnProgress] are adapters of it (a
 // callback as a ProgressTracer), and [Result].Timings holds what the
-// tracers are told at each stage's end. Logging ([WithLogger]) stays apart:
+// tracers are told at each stage's end. A [RequestTracer] wraps each Ask
+// and SchemaContext whole (a span per request, ended with Ask's Result and
+// the error), and a
+// [ModelTracer] hears of each model call with the model's name, its
+// tokens and its wall time; the OpenTelemetry adapter (module
+// github.com/nl2sqlgo/nl2sql/otel) is such a tracer. Logging ([WithLogger]) stays apart:
 // it carries the stage packages' own debug lines, not stage events.
 // Candidates carry typed Origin (sample, backward, repair_prompt, input)
 // and Status (ok, rejected, failed).

@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -56,6 +54,14 @@ type Knowledge struct {
 	// A term: the word or phrase and the tables or table.columns it means.
 	Term    string   `json:"term,omitempty"`
 	Targets []string `json:"targets,omitempty"`
+	// Role, Settings and Scope are the identity it was learnt under: the
+	// request's AsRole, Setting and Scope (Learn sets them; what the
+	// caller puts there is ignored). Knowledge learnt under none is the
+	// operator's. Which requests are shown it: docs/security.md, "Learnt
+	// knowledge".
+	Role     string            `json:"role,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Scope    string            `json:"scope,omitempty"`
 }
 
 // Example is the knowledge that question is answered by sql.
@@ -65,9 +71,12 @@ func Example(question, sql string) Knowledge {
 
 // knowledgeData is what a knowledge document carries beyond its text.
 type knowledgeData struct {
-	SQL     string   `json:"sql,omitempty"`
-	Note    string   `json:"note,omitempty"`
-	Targets []string `json:"targets,omitempty"`
+	SQL      string            `json:"sql,omitempty"`
+	Note     string            `json:"note,omitempty"`
+	Targets  []string          `json:"targets,omitempty"`
+	Role     string            `json:"role,omitempty"`
+	Settings map[string]string `json:"settings,omitempty"`
+	Scope    string            `json:"scope,omitempty"`
 }
 
 // knowledgeBase is the engine's view of the knowledge in its store, kept
@@ -79,113 +88,24 @@ type knowledgeBase struct {
 	// by ID: a question is matched against them, so they are derived once,
 	// when the doc is learnt or read, not at every question.
 	terms map[string][]string
+	// examples are the IDs of the examples of each question and SQL: the
+	// few-shot store holds the pair once, whoever taught it.
+	examples map[[2]string][]string
 }
 
 // set adds or replaces k; the caller holds mu.
 func (kb *knowledgeBase) set(k Knowledge) {
 	if kb.items == nil {
-		kb.items, kb.terms = map[string]Knowledge{}, map[string][]string{}
+		kb.items, kb.terms, kb.examples = map[string]Knowledge{}, map[string][]string{}, map[[2]string][]string{}
+	}
+	if _, ok := kb.items[k.ID]; !ok && k.Kind == KnowledgeExample {
+		key := exampleKey(k.Question, k.SQL)
+		kb.examples[key] = append(kb.examples[key], k.ID)
 	}
 	kb.items[k.ID] = k
 	if k.Kind == KnowledgeDoc && k.Table == "" {
 		kb.terms[k.ID] = uniqueTerms(k.Text)
 	}
-}
-
-// Learn checks a piece of knowledge and stores it (once: learning the same
-// thing again changes nothing), returning it with its ID. An example's SQL
-// must validate and plan on this database (ErrInvalid or ErrUnsafe with the
-// reason otherwise); a doc's table and column, and a term's targets, must
-// exist. Everything learnt is used from the next question on: a term
-// rebuilds the schema index on the current catalog (only the documents it
-// changes are embedded again). A Scope option checks the knowledge in that
-// request's scope, so an answer given under Scope("hr") with unqualified
-// table names is confirmed with it.
-func (e *Engine) Learn(ctx context.Context, k Knowledge, opts ...AskOption) (_ Knowledge, err error) {
-	defer finish(ctx, &err)
-	rq, err := e.newRequest(ctx, opts, nil)
-	if err != nil {
-		return Knowledge{}, err
-	}
-	st := rq.st
-	if k, err = e.checkKnowledge(ctx, rq.scope, k); err != nil {
-		return Knowledge{}, err
-	}
-	e.file.changing.RLock()
-	err = st.retriever.Store().Upsert(ctx, []retrieve.Document{k.document()})
-	if err == nil {
-		e.remember(ctx, k)
-		e.noteChange(knowledgeChange{k: k})
-	}
-	e.file.changing.RUnlock()
-	if err != nil {
-		if ce := connectionError("storing the knowledge failed", err); ce != nil {
-			return Knowledge{}, ce
-		}
-		return Knowledge{}, &Error{Class: ClassConfig, Message: "storing the knowledge failed", Err: err}
-	}
-	if k.Kind == KnowledgeTerm {
-		if err := e.rebuild(ctx, true); err != nil {
-			return Knowledge{}, err
-		}
-	}
-	if err := e.syncIndexFile(ctx, syncPending); err != nil {
-		return Knowledge{}, unsaved("learnt "+k.ID, err)
-	}
-	return k, nil
-}
-
-// unsaved is the error of a Learn or Forget the engine made but could not
-// write into its index file: it holds in this engine, and the next write
-// of the file (the next Learn, Forget or SaveIndexFile) tries again.
-func unsaved(what string, err error) error {
-	var ne *Error
-	if errors.As(err, &ne) && ne.Class != ClassConfig {
-		return err // the request's end, a bad input
-	}
-	return &Error{Class: ClassConfig, Message: what + " in this engine, but writing it into the index file failed (it is written with the next change)", Err: err}
-}
-
-// Forget removes the knowledge with this ID (see Knowledge); an unknown ID
-// is an input error.
-func (e *Engine) Forget(ctx context.Context, id string) (err error) {
-	defer finish(ctx, &err)
-	rq, err := e.newRequest(ctx, nil, nil)
-	if err != nil {
-		return err
-	}
-	st := rq.st
-	k, ok := e.known(id)
-	if !ok && e.cfg.indexFile != "" {
-		// Another writer may have taught it since this engine read the file.
-		e.takeOnOthers(ctx)
-		k, ok = e.known(id)
-	}
-	if !ok {
-		return &Error{Class: ClassInput, Code: "not_found", Message: fmt.Sprintf("no knowledge has the ID %q", id)}
-	}
-	e.file.changing.RLock()
-	err = st.retriever.Store().Delete(ctx, []string{id})
-	if err == nil {
-		e.unremember(k)
-		e.noteChange(knowledgeChange{forget: id})
-	}
-	e.file.changing.RUnlock()
-	if err != nil {
-		if ce := connectionError("forgetting failed", err); ce != nil {
-			return ce
-		}
-		return &Error{Class: ClassConfig, Message: "forgetting failed", Err: err}
-	}
-	if k.Kind == KnowledgeTerm {
-		if err := e.rebuild(ctx, true); err != nil {
-			return err
-		}
-	}
-	if err := e.syncIndexFile(ctx, syncPending); err != nil {
-		return unsaved("forgot "+id, err)
-	}
-	return nil
 }
 
 // known is the knowledge with this ID, if the engine has it.
@@ -201,122 +121,29 @@ func (e *Engine) unremember(k Knowledge) {
 	e.know.mu.Lock()
 	delete(e.know.items, k.ID)
 	delete(e.know.terms, k.ID)
+	key := exampleKey(k.Question, k.SQL)
+	ids := slices.DeleteFunc(e.know.examples[key], func(id string) bool { return id == k.ID })
+	if len(ids) == 0 {
+		delete(e.know.examples, key)
+	} else {
+		e.know.examples[key] = ids
+	}
 	e.know.mu.Unlock()
-	if k.Kind == KnowledgeExample {
+	if k.Kind == KnowledgeExample && len(ids) == 0 {
+		// The last identity that taught it.
 		e.examples.Remove(k.Question, k.SQL)
 	}
 }
 
-// Knowledge lists what the engine was taught, ordered by kind and ID.
-func (e *Engine) Knowledge(ctx context.Context) (_ []Knowledge, err error) {
-	defer finish(ctx, &err)
-	if _, err := e.newRequest(ctx, nil, nil); err != nil {
-		return nil, err
+// exampleKey is an example's key in knowledgeBase.examples: as the
+// few-shot store tells examples apart (the question's case and the SQL's
+// spelling do not count).
+func exampleKey(question, sql string) [2]string {
+	canon, err := generate.Canonical(sql)
+	if err != nil {
+		canon = strings.TrimSpace(sql)
 	}
-	e.takeOnOthers(ctx)
-	e.know.mu.RLock()
-	out := make([]Knowledge, 0, len(e.know.items))
-	for _, k := range e.know.items {
-		out = append(out, k)
-	}
-	e.know.mu.RUnlock()
-	slices.SortFunc(out, func(a, b Knowledge) int {
-		return strings.Compare(string(a.Kind)+"\x00"+a.ID, string(b.Kind)+"\x00"+b.ID)
-	})
-	return out, nil
-}
-
-// checkKnowledge validates k against the database and returns it
-// normalised, with its ID.
-func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Knowledge, error) {
-	invalid := func(format string, a ...any) error {
-		return &Error{Class: ClassInvalid, Code: "invalid_knowledge", Message: fmt.Sprintf(format, a...)}
-	}
-	switch k.Kind {
-	case KnowledgeExample:
-		k.Question, k.SQL = strings.TrimSpace(k.Question), strings.TrimSpace(k.SQL)
-		if k.Question == "" || k.SQL == "" {
-			return k, invalid("an example needs a question and its SQL")
-		}
-		if err := e.checkText(k.Question, k.Note); err != nil {
-			return k, err
-		}
-		if err := checkSQL("the SQL", k.SQL); err != nil {
-			return k, err
-		}
-		if err := e.checkExample(ctx, sc, k.SQL); err != nil {
-			return k, err
-		}
-		canon, err := generate.Canonical(k.SQL)
-		if err != nil {
-			canon = k.SQL
-		}
-		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Question), canon)
-	case KnowledgeDoc:
-		k.Text = strings.TrimSpace(k.Text)
-		if k.Text == "" {
-			return k, invalid("a doc needs its text")
-		}
-		if err := e.checkText(k.Text, ""); err != nil {
-			return k, err
-		}
-		if k.Table != "" {
-			t := sc.lookupTable(k.Table)
-			if t == "" {
-				return k, invalid("the doc's table %q is not in the catalog (or not in the request's scope)", k.Table)
-			}
-			k.Table = t
-			if k.Column != "" && sc.st.cat.Lookup(splitQualified(t)).Column(k.Column) == nil {
-				return k, invalid("the doc's column %q is not a column of %s", k.Column, t)
-			}
-		} else if k.Column != "" {
-			return k, invalid("a doc of a column needs its table")
-		}
-		k.ID = knowledgeID(k.Kind, k.Table, k.Column, k.Text)
-	case KnowledgeTerm:
-		k.Term = strings.TrimSpace(k.Term)
-		if k.Term == "" || len(k.Targets) == 0 {
-			return k, invalid("a term needs the word and at least one table or column it means")
-		}
-		if err := e.checkText(k.Term, ""); err != nil {
-			return k, err
-		}
-		if len(k.Targets) > MaxTermTargets {
-			return k, &Error{Class: ClassInput, Code: "too_long", Err: ErrTooLong,
-				Message: fmt.Sprintf("the term has %d targets; the limit is %d", len(k.Targets), MaxTermTargets)}
-		}
-		qualified := make([]string, 0, len(k.Targets)) // the caller's slice stays as it was
-		for _, tg := range k.Targets {
-			q, ok := sc.lookupTarget(tg)
-			if !ok {
-				return k, invalid("the term's target %q is not a table or table.column of the catalog", tg)
-			}
-			if !slices.Contains(qualified, q) { // "orders" and "public.orders" are one target
-				qualified = append(qualified, q)
-			}
-		}
-		k.Targets = qualified
-		k.ID = knowledgeID(k.Kind, strings.ToLower(k.Term))
-	default:
-		return k, invalid("unknown knowledge kind %q (example, doc, term)", k.Kind)
-	}
-	return k, nil
-}
-
-// checkExample validates and plans an example's SQL.
-func (e *Engine) checkExample(ctx context.Context, sc *scope, sql string) error {
-	v := sc.validator()
-	res := v.Explain(ctx, e.db, []string{sql})
-	if res[0].Err == nil {
-		return nil
-	}
-	if err := lostOrEnded(ctx, "checking the example failed", res[0].Err); err != nil {
-		return err // the database's failure or the request's end, not the example's
-	}
-	if res[0].Validation != nil { // validated, but the server refused to plan it
-		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
-	}
-	return sc.st.rejection("the example does not validate", res[0].Err)
+	return [2]string{strings.ToLower(strings.TrimSpace(question)), canon}
 }
 
 // knowledgeID is a stable ID from a kind and its identifying parts.
@@ -329,14 +156,14 @@ func knowledgeID(kind KnowledgeKind, parts ...string) string {
 // the engine, not by the schema search).
 func (k Knowledge) document() retrieve.Document {
 	d := retrieve.Document{ID: k.ID, Kind: retrieve.Kind(k.Kind), Table: k.Table, Column: k.Column}
-	var data knowledgeData
+	data := knowledgeData{Role: k.Role, Settings: k.Settings, Scope: k.Scope}
 	switch k.Kind {
 	case KnowledgeExample:
-		d.Text, data = k.Question, knowledgeData{SQL: k.SQL, Note: k.Note}
+		d.Text, data.SQL, data.Note = k.Question, k.SQL, k.Note
 	case KnowledgeDoc:
 		d.Text = k.Text
 	case KnowledgeTerm:
-		d.Text, data = k.Term, knowledgeData{Targets: k.Targets}
+		d.Text, data.Targets = k.Term, k.Targets
 	}
 	if b, err := json.Marshal(data); err == nil && string(b) != "{}" {
 		d.Data = string(b)
@@ -352,6 +179,7 @@ func knowledgeOf(d retrieve.Document) Knowledge {
 	if d.Data != "" {
 		_ = json.Unmarshal([]byte(d.Data), &data) // written by document; a bad one loses only its extras
 	}
+	k.Role, k.Settings, k.Scope = data.Role, data.Settings, data.Scope
 	switch k.Kind {
 	case KnowledgeExample:
 		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
@@ -393,7 +221,7 @@ func (e *Engine) reloadKnowledge(ctx context.Context, store retrieve.SchemaStore
 			return err
 		}
 	}
-	e.know.items, e.know.terms = nil, nil
+	e.know.items, e.know.terms, e.know.examples = nil, nil, nil
 	for _, k := range learnt {
 		e.know.set(k)
 	}
@@ -452,9 +280,10 @@ func withVocabulary(g, words map[string][]string) map[string][]string {
 }
 
 // docsFor returns the documentation lines for a context of tables and a
-// question: the docs of those tables and their columns, then free-standing
-// docs sharing at least two content words with the question.
-func (e *Engine) docsFor(tables []string, question *gloss.Analysis) []string {
+// question: the docs of those tables and of their columns the role may
+// read, then free-standing docs sharing at least two content words with
+// the question; only those the request is offered.
+func (e *Engine) docsFor(rq *request, tables []string, question *gloss.Analysis) []string {
 	e.know.mu.RLock()
 	defer e.know.mu.RUnlock()
 	if len(e.know.items) == 0 {
@@ -467,8 +296,8 @@ func (e *Engine) docsFor(tables []string, question *gloss.Analysis) []string {
 	var attached, free []Knowledge
 	for _, k := range e.know.items {
 		switch {
-		case k.Kind != KnowledgeDoc:
-		case k.Table != "" && slices.Contains(tables, k.Table):
+		case k.Kind != KnowledgeDoc || !rq.offers(k):
+		case k.Table != "" && slices.Contains(tables, k.Table) && (k.Column == "" || rq.view.g.column(k.Table, k.Column)):
 			attached = append(attached, k)
 		case k.Table == "":
 			shared := 0
@@ -500,43 +329,6 @@ func (e *Engine) docsFor(tables []string, question *gloss.Analysis) []string {
 	}
 	return lines[:min(len(lines), maxDocLines)]
 }
-
-// lookupTable resolves a table name (qualified, or along the search path)
-// to its qualified name, as a query of the request would (resolve): ""
-// when there is none, or when it is outside a scoped request's schemas.
-func (sc *scope) lookupTable(name string) string {
-	return sc.resolve(splitQualified(name))
-}
-
-// lookupTarget resolves a glossary target: a table, or table.column (the
-// table qualified or not), to its qualified name.
-func (sc *scope) lookupTarget(target string) (string, bool) {
-	if t := sc.lookupTable(target); t != "" {
-		return t, true
-	}
-	i := strings.LastIndexByte(target, '.')
-	if i < 0 {
-		return "", false
-	}
-	t := sc.lookupTable(target[:i])
-	if t == "" || sc.st.cat.Lookup(splitQualified(t)).Column(target[i+1:]) == nil {
-		return "", false
-	}
-	return t + "." + target[i+1:], true
-}
-
-// splitQualified splits "schema.table" ("" schema when unqualified).
-func splitQualified(name string) (string, string) {
-	if s, n, ok := strings.Cut(name, "."); ok {
-		return s, n
-	}
-	return "", name
-}
-
-// MaxTermTargets is the most targets a term (KnowledgeTerm) may name, as
-// given (before the same table or column named twice counts once); more
-// is an input error (ErrTooLong).
-const MaxTermTargets = 64
 
 // maxDocLines bounds the documentation a prompt shows.
 const maxDocLines = 8

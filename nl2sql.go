@@ -88,6 +88,8 @@ type state struct {
 	validators sync.Map            // scopeKey -> *validate.Validator
 	executors  sync.Map            // scopeKey -> *execute.Executor
 	scoped     sync.Map            // scopeKey -> *schema.Catalog (ScopeCatalog)
+	grants     sync.Map            // role ("" the pool's) -> *grants
+	views      sync.Map            // viewKey -> *view
 	semantic   *semantic.Model     // WithSemantic's model, checked against cat
 }
 
@@ -126,7 +128,7 @@ func New(db DB, opts ...Option) (_ *Engine, err error) {
 	e := &Engine{db: db, cfg: cfg, examples: generate.NewExampleStore(emb),
 		tracers: tracers(nil).with(cfg.tracer).with(progressTracer(cfg.progress))}
 	if cfg.llm != nil {
-		e.gen = generate.New(cfg.llm, generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
+		e.gen = generate.New(traceModel(cfg.llm, e.tracers), generate.WithK(cfg.k[0], cfg.k[1], cfg.k[2]), generate.WithLogger(cfg.logger),
 			generate.WithBudget(cfg.generateBudget))
 	}
 	return e, nil
@@ -291,13 +293,14 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		}
 		if vi == nil || (prev != nil && !knowledgeOnly) {
 			e.tracers.progress(ctx, Progress{Stage: StageValues})
-			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger)); err != nil {
+			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger), link.WithValueTables(sharedTables(cat)...)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
 				}
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
+		vi = sharedValues(vi, cat)
 		st.values, st.valueSets = vi, rewrite.NewValueSets(vi)
 		// Once here, not per question: it walks every column of the index.
 		st.examples = vi.Examples(3)
@@ -316,6 +319,18 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		st.tables = append(st.tables, vt)
 	}
 	st.types = catalogTypes(cat)
+	// The pool role's grants, read here: a prepared engine builds the
+	// context of a request without AsRole without the database. On the
+	// same catalog (a term learnt), every role's are kept.
+	if knowledgeOnly {
+		prev.grants.Range(func(role, g any) bool { st.grants.Store(role, g); return true })
+	} else {
+		g, err := readGrants(ctx, e.db, "", cat)
+		if err != nil {
+			return nil, err
+		}
+		st.grants.Store("", g)
+	}
 	st.repairer = repair.New(cat, repair.WithLogger(e.cfg.logger))
 	e.cfg.logger.DebugContext(ctx, "nl2sql: engine prepared", "tables", len(cat.Tables), "took", time.Since(start))
 	if err := e.reloadKnowledge(ctx, store, learnt); err != nil {

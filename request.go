@@ -14,6 +14,7 @@ type request struct {
 	st      *state
 	scope   *scope
 	tracers tracers  // the engine's, then OnProgress's adapter
+	view    *view    // what its prompts may show: set by the first context built
 	reading *reading // the question read once (read)
 }
 
@@ -40,6 +41,20 @@ func (e *Engine) newRequest(ctx context.Context, opts []AskOption, input func(as
 		return nil, err
 	}
 	return rq, nil
+}
+
+// startRequest tells the engine's RequestTracers that a call of op
+// starts: the request's context, and whether they are to be told of its
+// end (false when there are none, or when the call is unusable).
+func (e *Engine) startRequest(ctx context.Context, op Operation, question string, opts []AskOption) (context.Context, bool) {
+	if e.usable(ctx) != nil || !has[RequestTracer](e.tracers) {
+		return ctx, false
+	}
+	scope := e.askConfig(opts).scope
+	if scope == "" {
+		scope = e.cfg.scope
+	}
+	return e.tracers.requestStart(ctx, RequestInfo{Operation: op, Question: question, Scope: scope}), true
 }
 
 // sqlInput is the input check of a call on caller-written SQL.

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
-	"github.com/nl2sqlgo/nl2sql/generate"
-	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -186,45 +184,13 @@ func (sc *scope) resolve(schemaName, name string) string {
 	return t.QualifiedName()
 }
 
-// maxScopedDraw is how many times more similar examples a scoped request
-// draws before keeping its scope's (see scope.examples).
+// maxScopedDraw is how many times more similar examples a request draws
+// before keeping those it is offered (see offeredExamples).
 const maxScopedDraw = 4
-
-// examples keeps up to k of exs whose SQL the scope's validator
-// accepts: an example reading another tenant's table is not shown to a
-// model writing this tenant's query.
-func (sc *scope) examples(exs []generate.Example, k int) []generate.Example {
-	out := exs[:0]
-	for _, ex := range exs {
-		if len(out) == k {
-			break
-		}
-		if sc.reads(ex.SQL) {
-			out = append(out, ex)
-		}
-	}
-	return out
-}
 
 // reads reports whether the scope's validator accepts sql: an example is
 // judged on what its names resolve to, not on their spelling.
 func (sc *scope) reads(sql string) bool {
 	_, err := sc.validator().Validate(sql)
 	return err == nil
-}
-
-// links drops from r what lies outside the scope's schemas: the linker
-// works on the whole catalog, and a glossary term or a foreign key may
-// lead it to another tenant's table.
-func (sc *scope) links(r *link.Result) {
-	in := func(table string) bool {
-		s, _, _ := strings.Cut(table, ".")
-		return slices.Contains(sc.path, s)
-	}
-	r.Tables = slices.DeleteFunc(r.Tables, func(l link.TableLink) bool { return !in(l.Table) })
-	r.Columns = slices.DeleteFunc(r.Columns, func(l link.ColumnLink) bool { return !in(l.Table) })
-	r.Values = slices.DeleteFunc(r.Values, func(l link.ValueHint) bool { return !in(l.Table) })
-	r.Warnings = slices.DeleteFunc(r.Warnings, func(w link.Warning) bool {
-		return slices.ContainsFunc(w.Tables, func(t string) bool { return !in(t) })
-	})
 }

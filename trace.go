@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
 // Stage names a step of Ask. The stages of one Ask, in order: retrieve,
@@ -66,6 +68,58 @@ type ProgressTracer interface {
 	TraceProgress(ctx context.Context, p Progress)
 }
 
+// RequestTracer is implemented by a Tracer that wants to wrap each Ask
+// and SchemaContext whole (a span per request): RequestStart is called as
+// the call begins, before its input is checked, and the context it
+// returns is the request's (every stage starts from it); RequestEnd is
+// called as it returns, with that context, Ask's Result (partial on
+// failure; nil for SchemaContext) and its error (an *Error with its Code,
+// or nil).
+type RequestTracer interface {
+	RequestStart(ctx context.Context, r RequestInfo) context.Context
+	RequestEnd(ctx context.Context, res *Result, err error)
+}
+
+// Operation names the entry point of a request, as a RequestTracer is told.
+type Operation string
+
+// The operations a RequestTracer wraps.
+const (
+	OperationAsk           Operation = "ask"            // Ask: RequestEnd gets its Result
+	OperationSchemaContext Operation = "schema_context" // SchemaContext: RequestEnd gets a nil Result
+)
+
+// RequestInfo is what a RequestTracer is told as a request starts.
+type RequestInfo struct {
+	Operation Operation
+	// Question is the caller's text, unchecked: it may be long and hold
+	// what a tracer should not export (a customer's name), so a tracer
+	// records it only by choice.
+	Question string
+	// Scope is the request's scope (Scope, else WithScope), "" for none.
+	Scope string
+}
+
+// ModelTracer is implemented by a Tracer that wants to hear of each model
+// call of Ask (each sample, backward recall's too, and each repair turn):
+// TraceModel is called as the call returns, from the goroutine that made
+// it (samples run concurrently), with the context the call ran under (its
+// stage's).
+type ModelTracer interface {
+	TraceModel(ctx context.Context, c ModelCall)
+}
+
+// ModelCall is one model call as a ModelTracer hears of it.
+type ModelCall struct {
+	// Model is the model that answered, as the server reported it; ""
+	// when it did not answer.
+	Model        string
+	Took         time.Duration // the call's wall time, retries included
+	Usage        llm.Usage     // tokens, as the server counted them
+	FinishReason string        // llm.FinishStop, llm.FinishLength or the provider's own
+	Err          error         // the call's error (llm's sentinels), nil on success
+}
+
 // tracers tells every tracer of it, in order: the engine's (WithTracer,
 // then WithProgress's adapter) and a request's own (OnProgress's).
 type tracers []Tracer
@@ -87,6 +141,69 @@ func (ts tracers) start(ctx context.Context, stage Stage) context.Context {
 		}
 	}
 	return ctx
+}
+
+// requestStart tells the RequestTracers among ts that a request starts,
+// each given the context the one before returned.
+func (ts tracers) requestStart(ctx context.Context, r RequestInfo) context.Context {
+	for _, t := range ts {
+		if rt, ok := t.(RequestTracer); ok {
+			ctx = rt.RequestStart(ctx, r)
+		}
+	}
+	return ctx
+}
+
+// requestEnd tells the RequestTracers among ts that a request ended, in
+// the reverse order of requestStart (the last opened ends first).
+func (ts tracers) requestEnd(ctx context.Context, res *Result, err error) {
+	for i := len(ts) - 1; i >= 0; i-- {
+		if rt, ok := ts[i].(RequestTracer); ok {
+			rt.RequestEnd(ctx, res, err)
+		}
+	}
+}
+
+// has reports whether any tracer of ts is a T.
+func has[T any](ts tracers) bool {
+	for _, t := range ts {
+		if _, ok := t.(T); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// tracedModel is a model whose calls the ModelTracers among tracers hear
+// of.
+type tracedModel struct {
+	llm.Model
+	tracers tracers
+}
+
+// traceModel is m, told to the ModelTracers among ts; m itself when there
+// are none.
+func traceModel(m llm.Model, ts tracers) llm.Model {
+	if m == nil || !has[ModelTracer](ts) {
+		return m
+	}
+	return tracedModel{Model: m, tracers: ts}
+}
+
+// Complete implements llm.Model.
+func (m tracedModel) Complete(ctx context.Context, req *llm.Request) (*llm.Response, error) {
+	start := time.Now()
+	resp, err := m.Model.Complete(ctx, req)
+	c := ModelCall{Took: time.Since(start), Err: err}
+	if resp != nil { // on ErrTruncated and ErrRefused too
+		c.Model, c.Usage, c.FinishReason = resp.Model, resp.Usage, resp.FinishReason
+	}
+	for _, t := range m.tracers {
+		if mt, ok := t.(ModelTracer); ok {
+			mt.TraceModel(ctx, c)
+		}
+	}
+	return resp, err
 }
 
 // progress tells the ProgressTracers among ts of p.

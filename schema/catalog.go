@@ -47,6 +47,11 @@ type Table struct {
 	// PartitionOf names the parent ("schema.table") of a leaf partition when
 	// partitions are included.
 	PartitionOf string `json:"partition_of,omitempty"`
+	// RowSecurity is true when row-level security is enabled on the table
+	// (pg_class.relrowsecurity): which of its rows a reader sees depends
+	// on the reader, so its values are not one view shared by every
+	// request.
+	RowSecurity bool `json:"row_security,omitempty"`
 }
 
 // Column is a column of a table.

@@ -69,6 +69,11 @@ func (c *Catalog) computeFingerprints() (string, map[*Table]string) {
 func (t *Table) Fingerprint() string {
 	b := make([]byte, 0, 256+64*len(t.Columns))
 	b = appendField(b, "t", t.Schema, t.Name, string(t.Kind), t.Comment, t.PartitionOf)
+	if t.RowSecurity {
+		// Only when set, so the fingerprints of other tables stay as they
+		// were; enabling it changes what the value index may hold.
+		b = appendField(b, "rls")
+	}
 	for _, c := range t.Columns {
 		b = appendField(b, "c", c.Name, c.Type, strconv.FormatBool(c.NotNull), c.Default, c.Comment)
 		b = appendField(b, c.EnumLabels...)

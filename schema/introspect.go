@@ -155,7 +155,8 @@ ORDER BY n.nspname`, nil, func(r pgx.Rows) error {
 	err = queryEach(ctx, db, "tables", `
 SELECT c.oid, n.nspname, c.relname, c.relkind::text, coalesce(d.description, ''), c.reltuples::float8,
        c.relispartition, coalesce(i.inhparent, 0),
-       CASE WHEN c.relkind IN ('v','m') THEN coalesce(pg_get_viewdef(c.oid), '') ELSE '' END
+       CASE WHEN c.relkind IN ('v','m') THEN coalesce(pg_get_viewdef(c.oid), '') ELSE '' END,
+       c.relrowsecurity
 FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass AND d.objsubid = 0
@@ -168,7 +169,7 @@ WHERE c.relnamespace = ANY($1::oid[]) AND c.relkind::text = ANY($2::text[])`, []
 			tuples      float64
 			isPart      bool
 		)
-		if err := r.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &tuples, &isPart, &parent, &t.Definition); err != nil {
+		if err := r.Scan(&oid, &t.Schema, &t.Name, &kind, &t.Comment, &tuples, &isPart, &parent, &t.Definition, &t.RowSecurity); err != nil {
 			return err
 		}
 		t.Kind = map[string]Kind{"r": KindTable, "p": KindPartitionedTable, "f": KindForeignTable, "v": KindView, "m": KindMaterializedView}[kind]

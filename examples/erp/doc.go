@@ -8,6 +8,7 @@
 //	conn, _ := pgx.Connect(ctx, dsn)
 //	err := erp.Load(ctx, conn, erp.Options{})             // single mode, schema public
 //	err = erp.Load(ctx, conn, erp.Options{Divisions: 30}) // multi-tenant mode
+//	err = erp.Load(ctx, conn, erp.Options{RLS: true})     // row-level tenancy
 //
 // In single mode every table lives in schema public. In division mode the
 // Common (reference) tables and the enum types stay in public and every other

@@ -47,9 +47,32 @@ type Options struct {
 	RowScale float64
 	// NoData creates the schema (tables, comments, views) without rows.
 	NoData bool
+	// RLS loads the row-level tenancy layout: the single layout, its
+	// sales tables (customers, customer_contacts, products, sales_orders,
+	// sales_order_lines, invoices, invoice_lines) and a tenants table
+	// carrying a tenant_id column, with row-level security policies
+	// (FORCEd, so the owner obeys them too) that show a reader the rows of
+	// the tenant its transaction sets in app.tenant_id (Tenants: 1 Aurora,
+	// 2 Borealis, each customer and product name starting with its
+	// tenant's), and the login role AppRole, which may only read. It
+	// excludes Divisions.
+	RLS bool
 	// Logger receives progress at debug level; nil is silent.
 	Logger *slog.Logger
 }
+
+// AppRole is the login role the RLS layout creates for the engine (once
+// per cluster): not the tables' owner, without BYPASSRLS, with SELECT on
+// every table of schema public. It has no password: give it one (ALTER
+// ROLE) before connecting as it over anything but a trusted socket.
+const AppRole = "erp_app"
+
+// TenantSetting is the custom setting the RLS layout's policies read.
+const TenantSetting = "app.tenant_id"
+
+// Tenants returns the RLS layout's tenant names by ID (TenantSetting's
+// value); the result is a fresh copy.
+func Tenants() map[string]string { return map[string]string{"1": "Aurora", "2": "Borealis"} }
 
 // ErrInvalidOptions is returned (wrapped) by Load for out-of-range options.
 var ErrInvalidOptions = errors.New("erp: invalid options")
@@ -57,7 +80,7 @@ var ErrInvalidOptions = errors.New("erp: invalid options")
 // LoadError says which step of Load failed.
 type LoadError struct {
 	Schema string // "public" or a division schema
-	Step   string // "common" (reference tables) or "modules" (module tables and their data)
+	Step   string // "common" (reference tables), "modules" (module tables and their data) or "rls" (tenancy)
 	Err    error
 }
 
@@ -71,6 +94,9 @@ func (e *LoadError) Unwrap() error { return e.Err }
 func Load(ctx context.Context, db DBTX, opts Options) error {
 	if opts.Divisions < 0 || opts.Divisions > MaxDivisions {
 		return fmt.Errorf("%w: Divisions = %d, want 0..%d", ErrInvalidOptions, opts.Divisions, MaxDivisions)
+	}
+	if opts.RLS && opts.Divisions > 0 {
+		return fmt.Errorf("%w: RLS with Divisions = %d, want one or the other", ErrInvalidOptions, opts.Divisions)
 	}
 	if opts.RowScale < 0 || math.IsNaN(opts.RowScale) || math.IsInf(opts.RowScale, 0) {
 		return fmt.Errorf("%w: RowScale = %v, want >= 0", ErrInvalidOptions, opts.RowScale)
@@ -98,7 +124,13 @@ func Load(ctx context.Context, db DBTX, opts Options) error {
 	log.DebugContext(ctx, "erp: loaded common tables", "elapsed", time.Since(start))
 
 	if opts.Divisions == 0 {
-		return loadModules(ctx, db, "public", "", scale, opts.NoData, log)
+		if err := loadModules(ctx, db, "public", "", scale, opts.NoData, log); err != nil || !opts.RLS {
+			return err
+		}
+		if _, err := db.Exec(ctx, header("public", "erp", scale)+mustRead("sql/rls.sql")); err != nil {
+			return &LoadError{Schema: "public", Step: "rls", Err: err}
+		}
+		return nil
 	}
 	for _, s := range DivisionSchemas(opts.Divisions) {
 		if err := ctx.Err(); err != nil {
@@ -200,7 +232,7 @@ END $$`
 		return fmt.Errorf("erp: drop division schemas: %w", err)
 	}
 	script = "DROP VIEW IF EXISTS " + strings.Join(views, ", ") + " CASCADE;\n" +
-		"DROP TABLE IF EXISTS " + strings.Join(tables, ", ") + " CASCADE;\n" +
+		"DROP TABLE IF EXISTS " + strings.Join(tables, ", ") + ", public.tenants CASCADE;\n" +
 		"DROP TYPE IF EXISTS public.employment_type, public.deal_stage, public.asset_condition, public.priority_level CASCADE;\n"
 	if _, err := db.Exec(ctx, script); err != nil {
 		return fmt.Errorf("erp: drop public objects: %w", err)

@@ -37,7 +37,8 @@ func TestCopyBuilds(t *testing.T) {
 		}
 		return string(out)
 	}
-	goCmd("mod", "edit", "-module", "example.com/mymcp", "-replace", "github.com/nl2sqlgo/nl2sql="+root)
+	goCmd("mod", "edit", "-module", "example.com/mymcp", "-replace", "github.com/nl2sqlgo/nl2sql="+root,
+		"-replace", "github.com/nl2sqlgo/nl2sql/otel="+filepath.Join(root, "otel"))
 	if mod := goCmd("list", "-m"); strings.TrimSpace(mod) != "example.com/mymcp" {
 		t.Fatalf("copy's module is %q, want example.com/mymcp", mod)
 	}

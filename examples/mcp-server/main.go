@@ -29,6 +29,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/identity"
+	nlotel "github.com/nl2sqlgo/nl2sql/otel"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
@@ -61,6 +62,7 @@ type flags struct {
 	who                           identity.Identity // their resolution
 	callers                       cliflags.Callers  // --identity: each HTTP caller's identity
 	ids                           *identity.Map
+	otel                          bool // --otel: see nlotel.Enabled
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -76,6 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.model.Register(fs)
 	f.ident.Register(fs)
 	f.callers.Register(fs)
+	fs.BoolVar(&f.otel, "otel", false, "export OpenTelemetry traces and metrics as the OTEL_ variables say (default OTLP to $OTEL_EXPORTER_OTLP_ENDPOINT); on without it when an OTEL_ variable names an exporter, an endpoint or a service")
 	fs.IntVar(&f.maxRows, "max-rows", 1000, "row cap of every result (tool calls may ask for fewer)")
 	fs.BoolVar(&f.noLearn, "no-learn", false, "leave out the learn tool: clients cannot teach the engine examples or docs")
 	fs.Float64Var(&f.minConfidence, "min-confidence", 0, "abstain when an answer's confidence is below this: nl_query returns status abstained, the reasons, the alternatives and a question for the user, and runs nothing")
@@ -208,6 +211,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		opts = append(opts, nl2sql.WithScope(f.scope),
 			nl2sql.WithIntrospectOptions(schema.WithSchemas(f.scope, "public")))
 	}
+	if nlotel.Enabled(f.otel) {
+		tr, shutdown, err := nlotel.Setup(ctx, "nl2sql-mcp-server", nlotel.WithModelSpec(f.model.Label()))
+		if err != nil {
+			return fmt.Errorf("--otel: %w", err)
+		}
+		defer flushTelemetry(shutdown, logger)
+		opts = append(opts, nl2sql.WithTracer(tr))
+		logger.Info("exporting OpenTelemetry traces and metrics")
+	}
 	eng, err := nl2sql.New(pool, opts...)
 	if err != nil {
 		return err
@@ -237,6 +249,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return serveStdio(ctx, srv, &lineTransport{In: os.Stdin, Out: os.Stdout, MaxFrame: f.maxFrame, MaxDepth: f.maxDepth}, logger)
 	}
 	return serveHTTP(ctx, srv, f.http, f.httpCfg, logger)
+}
+
+// flushTelemetry exports what the tracer still buffers, for at most 5 s
+// after the server stopped.
+func flushTelemetry(shutdown func(context.Context) error, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := shutdown(ctx); err != nil {
+		logger.Warn("flushing OpenTelemetry", "err", err)
+	}
 }
 
 // serveStdio serves one session on t until the client closes it (end of

@@ -15,6 +15,7 @@ package erptest
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -45,9 +46,29 @@ func Load(t testing.TB, opts erp.Options) string {
 	t.Helper()
 	opts.Logger = nil
 	key := fmt.Sprintf("erp-%s-div%d-scale%g-nodata%t", erp.Version(), opts.Divisions, opts.RowScale, opts.NoData)
+	if opts.RLS {
+		key += "-rls"
+	}
 	return pgtest.FromTemplate(t, key, func(ctx context.Context, conn *pgx.Conn) error {
 		return erp.Load(ctx, conn, opts)
 	})
+}
+
+// RLS returns the DSN of a fresh database holding the row-level tenancy
+// layout (erp.Options.RLS), connecting as its owner, and the same DSN
+// connecting as erp.AppRole, the engine's login role that obeys the
+// policies.
+func RLS(t testing.TB) (owner, app string) {
+	t.Helper()
+	owner = Load(t, erp.Options{RLS: true})
+	cfg, err := pgx.ParseConfig(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := url.URL{Scheme: "postgres", User: url.User(erp.AppRole), Path: "/" + cfg.Database}
+	q := url.Values{"host": {cfg.Host}, "port": {fmt.Sprint(cfg.Port)}, "sslmode": {"disable"}}
+	u.RawQuery = q.Encode()
+	return owner, u.String()
 }
 
 // SkipLargeShort skips, under -short, a benchmark over a catalog of more

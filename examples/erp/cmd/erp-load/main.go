@@ -1,6 +1,6 @@
 // Command erp-load loads the demo ERP database (package examples/erp).
 //
-//	go run ./examples/erp/cmd/erp-load --dsn DSN [--divisions N] [--row-scale F] [--no-data] [--drop]
+//	go run ./examples/erp/cmd/erp-load --dsn DSN [--divisions N | --rls] [--row-scale F] [--no-data] [--drop]
 //
 // The DSN may also come from NL2SQL_DSN or DATABASE_URL. --drop removes the
 // ERP objects first, so the command can reload a database.
@@ -36,6 +36,7 @@ func run() error {
 	flag.IntVar(&opts.Divisions, "divisions", 0, "number of division schemas (0 = single layout in public)")
 	flag.Float64Var(&opts.RowScale, "row-scale", 0, fmt.Sprintf("row count multiplier (0 = 1 in single mode, %g per division)", erp.DefaultDivisionRowScale))
 	flag.BoolVar(&opts.NoData, "no-data", false, "create tables only, no rows")
+	flag.BoolVar(&opts.RLS, "rls", false, "row-level tenancy layout: tenant_id and RLS policies on the sales tables, login role "+erp.AppRole)
 	flag.Parse()
 	if *dsn == "" {
 		*dsn = os.Getenv("NL2SQL_DSN")
@@ -67,7 +68,7 @@ func run() error {
 	if err := erp.Load(ctx, conn, opts); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "loaded ERP (divisions=%d, row-scale=%g, no-data=%v, version %s) in %v\n",
-		opts.Divisions, opts.RowScale, opts.NoData, erp.Version(), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(os.Stderr, "loaded ERP (divisions=%d, rls=%v, row-scale=%g, no-data=%v, version %s) in %v\n",
+		opts.Divisions, opts.RLS, opts.RowScale, opts.NoData, erp.Version(), time.Since(start).Round(time.Millisecond))
 	return nil
 }

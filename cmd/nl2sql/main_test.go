@@ -1,9 +1,0 @@
-package main
-
-import (
-	"testing"
-
-	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
-)
-
-func TestMain(m *testing.M) { pgtest.Main(m) }

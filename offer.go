@@ -1,0 +1,91 @@
+package nl2sql
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/nl2sqlgo/nl2sql/generate"
+)
+
+// Which learnt knowledge a request's prompt may show. Knowledge carries
+// the identity it was learnt under (Knowledge.Role, Settings, Scope):
+//
+//   - learnt under none, it is the operator's, and every request is
+//     offered it;
+//   - learnt under one, a request of the same identity (same role, same
+//     settings, same scope) is offered it;
+//   - an example is offered to other requests too when it reads no table
+//     with row-level security (so no row of the identity it was learnt
+//     under shows in it) and their role may read every column of every
+//     table it reads.
+//
+// Always, an example must pass the request's scope (its validator) and
+// its role's privileges, and a doc of a table or column is shown only with
+// a table of the context and a column the role may read. Terms are
+// structure (a phrase and the tables or columns it means): every request
+// uses them, and the links they make are cut to what its role may read.
+
+// identity is the identity a request reads as: its role, custom settings
+// (the last value of a name counts, as SET LOCAL would) and scope.
+func (ac askConfig) identity() (role string, settings map[string]string, scope string) {
+	for _, kv := range ac.settings {
+		if settings == nil {
+			settings = map[string]string{}
+		}
+		settings[kv[0]] = kv[1]
+	}
+	return ac.role, settings, ac.scope
+}
+
+// learntUnder gives k the request's identity and, when it has one, an ID
+// of its own: two tenants teaching the same example keep two.
+func (ac askConfig) learntUnder(k Knowledge) Knowledge {
+	k.Role, k.Settings, k.Scope = ac.identity()
+	if k.Role == "" && k.Settings == nil && k.Scope == "" {
+		return k
+	}
+	parts := []string{k.ID, k.Role, k.Scope}
+	for _, name := range slices.Sorted(maps.Keys(k.Settings)) {
+		parts = append(parts, name, k.Settings[name])
+	}
+	k.ID = knowledgeID(k.Kind, parts...)
+	return k
+}
+
+// offers reports whether k's identity lets the request see it: the
+// operator's, or the request's own.
+func (rq *request) offers(k Knowledge) bool {
+	if k.Role == "" && len(k.Settings) == 0 && k.Scope == "" {
+		return true
+	}
+	role, settings, scope := rq.ac.identity()
+	return k.Role == role && k.Scope == scope && maps.Equal(k.Settings, settings)
+}
+
+// offeredExamples keeps up to n of exs the request may be shown.
+func (e *Engine) offeredExamples(rq *request, exs []generate.Example, n int) []generate.Example {
+	out := exs[:0]
+	for _, ex := range exs {
+		if len(out) == n {
+			break
+		}
+		ok, rowSecurity := rq.view.reads(rq.scope, ex.SQL)
+		if ok && (!rq.scope.scoped || rq.scope.reads(ex.SQL)) && e.exampleOffered(rq, ex, rowSecurity) {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// exampleOffered reports whether one of the identities that taught ex
+// lets the request see it.
+func (e *Engine) exampleOffered(rq *request, ex generate.Example, rowSecurity bool) bool {
+	e.know.mu.RLock()
+	defer e.know.mu.RUnlock()
+	for _, id := range e.know.examples[exampleKey(ex.Question, ex.SQL)] {
+		if !rowSecurity || rq.offers(e.know.items[id]) {
+			return true
+		}
+	}
+	return false
+}
