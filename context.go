@@ -117,6 +117,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 
 	sp = rq.tracers.begin(ctx, StagePrompt)
 	docs := e.docsFor(rq, names, r.question)
+	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant and identity are one store: a
@@ -149,7 +150,6 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	data.Docs = docs
-	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
 	data.Definitions = definitionLines(c.Semantic)
 	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
 	c.Prompt = generate.Build(data)
