@@ -1,5 +1,6 @@
 # Two commands matter on a fresh machine (see README):
-#   make demo   load the demo ERP into a throwaway PostgreSQL, run the main job on it, serve the web console
+#   make demo   load the demo ERP into a throwaway PostgreSQL, run the main job on it (with its
+#               semantic model, examples/erp/semantic.yaml), serve the web console
 #   make test   run every test against a throwaway PostgreSQL
 #   (make test-short: the fast tier, go test -short, needs no PostgreSQL)
 SHELL := /bin/bash
@@ -27,6 +28,10 @@ demo:
 	erp=$${dsn/\/postgres\?/\/erp?}; \
 	$(GO) run ./examples/erp/cmd/erp-load --dsn "$$erp" $(if $(RLS),--rls); \
 	mkdir -p .cache; $(GO) build -o bin/nl2sql ./cmd/nl2sql; \
+	export NL2SQL_SEMANTIC=examples/erp/semantic.yaml; \
+	bin/nl2sql exam --dsn "$$erp" --verified > .cache/exam-verified.json; \
+	echo "semantic model: every verified question runs (.cache/exam-verified.json); one answered without a model:" >&2; \
+	bin/nl2sql ask --dsn "$$erp" --llm none "Top 5 customers by revenue"; \
 	if [ -n "$${NL2SQL_LLM:-}" ] && [ "$${NL2SQL_LLM}" != none ]; then \
 		bin/nl2sql ask --dsn "$$erp" "Which sales rep has won the most deals?" --evidence "won means stage Closed Won; the rep is the opportunity owner"; \
 		bin/nl2sql exam --dsn "$$erp" --exam examples/erp/exam.csv --out .cache/exam.jsonl; \

@@ -53,6 +53,13 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 	if e.cfg.modelTimeout > 0 {
 		ctx = llm.WithCallTimeout(ctx, e.cfg.modelTimeout)
 	}
+	if handled, err := e.answerVerified(ctx, rq, res); handled {
+		if err != nil {
+			return fail(err)
+		}
+		res.Timings["total"] = time.Since(start)
+		return res, nil
+	}
 	c, err := e.context(ctx, rq, rq.read(question))
 	if err != nil {
 		return fail(err)

@@ -137,6 +137,25 @@
 // embedded again; 20 ms on the demo ERP's 91 tables), and the next question
 // uses it.
 //
+// # Verified answers
+//
+// A question that fits exactly one verified question, of the semantic
+// model ([WithSemantic]) or an example learnt with Parameters (a template:
+// [Engine.ProposeTemplate] proposes them), is answered from its SQL
+// without the model: the same words apart from the slots (compared
+// lower-case without punctuation), each slot a value of its kind (a year,
+// a period, an N, a stored value of its column in the request's scope, as
+// the value index holds it). The SQL with the values inlined is validated
+// by the request's validator; the template runs with the values as query
+// parameters ([execute.Args]) under the request's scope and identity.
+// [Result.Origin] is [OriginVerified], [Result.Verified] names the
+// template and the bindings, Attempts is 0 and Confidence 1 (the match is
+// exact: every word and slot). A question no template fits goes on as
+// usual; one two templates (or two readings) fit is not guessed: it goes
+// on with the model, with a note naming them. [Engine.RunVerified] runs a
+// verified question with given values (the regression exam, nl2sql exam
+// --verified). docs/semantic.md has the whole story.
+//
 // # The index file
 //
 // Knowledge that is never lost: an engine made with the options of

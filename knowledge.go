@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // KnowledgeKind is the kind of a piece of knowledge.
@@ -54,6 +55,11 @@ type Knowledge struct {
 	// A term: the word or phrase and the tables or table.columns it means.
 	Term    string   `json:"term,omitempty"`
 	Targets []string `json:"targets,omitempty"`
+	// Parameters make an example a template (see semantic.Parameter):
+	// its question and SQL hold {name} slots, and a question that fits it
+	// is answered from its SQL without the model (Result.Origin
+	// "verified"). ProposeTemplate proposes them from an example.
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
 	// Role, Settings and Scope are the identity it was learnt under: the
 	// request's AsRole, Setting and Scope (Learn sets them; what the
 	// caller puts there is ignored). Knowledge learnt under none is the
@@ -71,12 +77,13 @@ func Example(question, sql string) Knowledge {
 
 // knowledgeData is what a knowledge document carries beyond its text.
 type knowledgeData struct {
-	SQL      string            `json:"sql,omitempty"`
-	Note     string            `json:"note,omitempty"`
-	Targets  []string          `json:"targets,omitempty"`
-	Role     string            `json:"role,omitempty"`
-	Settings map[string]string `json:"settings,omitempty"`
-	Scope    string            `json:"scope,omitempty"`
+	SQL        string               `json:"sql,omitempty"`
+	Note       string               `json:"note,omitempty"`
+	Targets    []string             `json:"targets,omitempty"`
+	Parameters []semantic.Parameter `json:"parameters,omitempty"`
+	Role       string               `json:"role,omitempty"`
+	Settings   map[string]string    `json:"settings,omitempty"`
+	Scope      string               `json:"scope,omitempty"`
 }
 
 // knowledgeBase is the engine's view of the knowledge in its store, kept
@@ -99,7 +106,7 @@ func (kb *knowledgeBase) set(k Knowledge) {
 		kb.items, kb.terms, kb.examples = map[string]Knowledge{}, map[string][]string{}, map[[2]string][]string{}
 	}
 	if _, ok := kb.items[k.ID]; !ok && k.Kind == KnowledgeExample {
-		key := exampleKey(k.Question, k.SQL)
+		key := exampleKey(k.instance())
 		kb.examples[key] = append(kb.examples[key], k.ID)
 	}
 	kb.items[k.ID] = k
@@ -121,7 +128,7 @@ func (e *Engine) unremember(k Knowledge) {
 	e.know.mu.Lock()
 	delete(e.know.items, k.ID)
 	delete(e.know.terms, k.ID)
-	key := exampleKey(k.Question, k.SQL)
+	key := exampleKey(k.instance())
 	ids := slices.DeleteFunc(e.know.examples[key], func(id string) bool { return id == k.ID })
 	if len(ids) == 0 {
 		delete(e.know.examples, key)
@@ -130,8 +137,8 @@ func (e *Engine) unremember(k Knowledge) {
 	}
 	e.know.mu.Unlock()
 	if k.Kind == KnowledgeExample && len(ids) == 0 {
-		// The last identity that taught it.
-		e.examples.Remove(k.Question, k.SQL)
+		// The last identity that taught it: what rememberExample added.
+		e.examples.Remove(k.instance())
 	}
 }
 
@@ -159,7 +166,7 @@ func (k Knowledge) document() retrieve.Document {
 	data := knowledgeData{Role: k.Role, Settings: k.Settings, Scope: k.Scope}
 	switch k.Kind {
 	case KnowledgeExample:
-		d.Text, data.SQL, data.Note = k.Question, k.SQL, k.Note
+		d.Text, data.SQL, data.Note, data.Parameters = k.Question, k.SQL, k.Note, k.Parameters
 	case KnowledgeDoc:
 		d.Text = k.Text
 	case KnowledgeTerm:
@@ -182,7 +189,7 @@ func knowledgeOf(d retrieve.Document) Knowledge {
 	k.Role, k.Settings, k.Scope = data.Role, data.Settings, data.Scope
 	switch k.Kind {
 	case KnowledgeExample:
-		k.Question, k.SQL, k.Note = d.Text, data.SQL, data.Note
+		k.Question, k.SQL, k.Note, k.Parameters = d.Text, data.SQL, data.Note, data.Parameters
 	case KnowledgeDoc:
 		k.Text = d.Text
 	case KnowledgeTerm:
@@ -244,7 +251,8 @@ func (e *Engine) remember(ctx context.Context, k Knowledge) {
 // ignored there).
 func (e *Engine) rememberExample(ctx context.Context, k Knowledge) {
 	if k.Kind == KnowledgeExample {
-		if err := e.examples.Add(ctx, generate.Example{Question: k.Question, SQL: k.SQL}); err != nil {
+		q, sql := k.instance()
+		if err := e.examples.Add(ctx, generate.Example{Question: q, SQL: sql}); err != nil {
 			e.cfg.logger.WarnContext(ctx, "nl2sql: a stored example was not usable", "id", k.ID, "err", err)
 		}
 	}

@@ -151,7 +151,14 @@ func (e *Engine) checkKnowledge(ctx context.Context, sc *scope, k Knowledge) (Kn
 		if err := checkSQL("the SQL", k.SQL); err != nil {
 			return k, err
 		}
-		if err := e.checkExample(ctx, sc, k.SQL); err != nil {
+		sql := k.SQL
+		if len(k.Parameters) > 0 {
+			if err := sc.checkTemplate(k.Template()); err != nil {
+				return k, err
+			}
+			_, sql = k.instance()
+		}
+		if err := e.checkExample(ctx, sc, sql); err != nil {
 			return k, err
 		}
 		canon, err := generate.Canonical(k.SQL)

@@ -38,6 +38,11 @@ type Result struct {
 	// confidence: verdict, reasons, alternatives (fields flattened into
 	// the JSON).
 	Assessment
+	// Origin is OriginVerified when a verified question of the semantic
+	// model (WithSemantic) or a learnt template answered, without the
+	// model: Verified says which, with the values bound; empty otherwise.
+	Origin     Origin      `json:"origin,omitempty"`
+	Verified   *Verified   `json:"verified,omitempty"`
 	Attempts   int         `json:"attempts"` // model calls: samples (backward recall's too) plus repair turns
 	Tables     []string    `json:"tables"`   // relations the final SQL reads
 	Context    []string    `json:"context"`  // tables shown to the model
@@ -74,6 +79,7 @@ const (
 	OriginBackward     Origin = "backward"      // sampled again after backward recall
 	OriginRepairPrompt Origin = "repair_prompt" // written by the model in a repair turn
 	OriginInput        Origin = "input"         // given by the caller (Repair, Pick)
+	OriginVerified     Origin = "verified"      // a verified question's SQL, without the model
 )
 
 // Status is what checking a candidate found.

@@ -326,6 +326,15 @@ GRANT SELECT (id, full_name) ON staff TO `+ident)
 	if !strings.Contains(sc.Prompt.User, "full_name") || !strings.Contains(sc.Prompt.User, "Names are given first") {
 		t.Errorf("the role's prompt lacks the column it may read:\n%s", sc.Prompt.User)
 	}
+	// The listings a server shows the caller (schema pages, MCP tables) are
+	// cut alike.
+	cat, err := eng.ScopeCatalog(ctx, nl2sql.AsRole(role))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat.Table("payroll_ledger") != nil || cat.Table("staff") == nil || cat.Table("staff").Column("home_address") != nil || cat.Table("staff").Column("full_name") == nil {
+		t.Errorf("ScopeCatalog as %s lists what it may not read, or not what it may: %d tables", role, len(cat.Tables))
+	}
 	if _, err := eng.SchemaContext(ctx, q, nl2sql.AsRole("no such role "+role)); err == nil {
 		t.Error("an unknown role built a context")
 	}

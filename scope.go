@@ -162,10 +162,10 @@ func (sc *scope) settings(maxRows int) []execute.QueryOption {
 	return o
 }
 
-// query runs sql with the scope's executor and settings, at most maxRows
-// rows.
-func (sc *scope) query(ctx context.Context, sql string, maxRows int) (*execute.Result, error) {
-	return sc.executor().Query(ctx, sql, sc.settings(maxRows)...)
+// query runs sql with the scope's executor and settings (and opts), at
+// most maxRows rows.
+func (sc *scope) query(ctx context.Context, sql string, maxRows int, opts ...execute.QueryOption) (*execute.Result, error) {
+	return sc.executor().Query(ctx, sql, append(sc.settings(maxRows), opts...)...)
 }
 
 // resolve maps a relation named in a query of the scope to its qualified

@@ -12,15 +12,22 @@ import (
 // types and foreign-key neighbours); without one, the whole catalog. It
 // is the one filter every listing of a scoped server goes through (the
 // console's schema pages, the MCP server's tables and describe_schema),
-// the same schemas the scope's queries may read. A scope that names no
-// schema of the database is an *Error of class ClassConfig.
+// the same schemas the scope's queries may read. It is cut, as the
+// request's prompts are, to the tables and columns the request's role
+// (AsRole, else the pool's) may SELECT. A scope that names no schema of
+// the database is an *Error of class ClassConfig; an unknown role one of
+// class ClassConfig too.
 func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema.Catalog, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, nil)
 	if err != nil {
 		return nil, err
 	}
-	return rq.scope.catalog(), nil
+	v, err := rq.scope.view(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return v.cat, nil
 }
 
 // ScopeKnowledge is Knowledge as a request with opts may see it: with a
@@ -28,7 +35,10 @@ func (e *Engine) ScopeCatalog(ctx context.Context, opts ...AskOption) (_ *schema
 // reads a table outside the scope is left out (the example is judged by
 // the scope's validator, on what its names resolve to, not on how they
 // are spelt). Free-standing docs name no table and are listed for every
-// scope.
+// scope. Knowledge learnt under an identity (a role, settings or a scope
+// given to Learn) is listed only to a request of the same identity; what
+// was learnt under none (the operator's) to every request. A server lists
+// and forgets a caller's knowledge through this.
 func (e *Engine) ScopeKnowledge(ctx context.Context, opts ...AskOption) (_ []Knowledge, err error) {
 	defer finish(ctx, &err)
 	rq, err := e.newRequest(ctx, opts, nil)
@@ -36,12 +46,14 @@ func (e *Engine) ScopeKnowledge(ctx context.Context, opts ...AskOption) (_ []Kno
 		return nil, err
 	}
 	all, err := e.Knowledge(ctx)
-	if err != nil || !rq.scope.scoped {
-		return all, err
+	if err != nil {
+		return nil, err
 	}
 	out := all[:0:0]
 	for _, k := range all {
-		if rq.scope.visible(k) {
+		// What another identity taught is its own (its questions and
+		// constants are its tenant's): listed only to that identity.
+		if rq.offers(k) && (!rq.scope.scoped || rq.scope.visible(k)) {
 			out = append(out, k)
 		}
 	}

@@ -506,7 +506,17 @@ func (c *Console) knowledgePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Console) learn(w http.ResponseWriter, r *http.Request, k nl2sql.Knowledge) {
-	got, err := c.eng.Learn(reqCtx(r), k, c.callOpts(reqCtx(r))...)
+	var err error
+	if k.Kind == nl2sql.KnowledgeExample && r.PostFormValue("parameters") == "auto" {
+		note := k.Note
+		if k, err = c.eng.ProposeTemplate(reqCtx(r), k.Question, k.SQL, c.callOpts(reqCtx(r))...); err == nil {
+			k.Note = note
+		}
+	}
+	got := k
+	if err == nil {
+		got, err = c.eng.Learn(reqCtx(r), k, c.callOpts(reqCtx(r))...)
+	}
 	if err != nil {
 		ks, _ := c.eng.ScopeKnowledge(reqCtx(r), c.callOpts(reqCtx(r))...)
 		c.renderCode(w, r, http.StatusUnprocessableEntity, "knowledge", map[string]any{"Knowledge": ks, "Error": "not learnt: " + errText(err), "Draft": k})

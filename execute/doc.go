@@ -97,6 +97,17 @@
 // pool of its own: the reset undoes SETs and temporary tables that other
 // users of the pool made.
 //
+// # Values as parameters
+//
+// Args runs a trusted template (a verified query, semantic.VerifiedQuestion.Bind)
+// with values as query parameters: the executor inlines each value as a
+// literal of its type, validates and plans that text, then prepares the
+// same text, pinned, with each literal back as a parameter typed as the
+// literal was (each use its own parameter), so the server resolves every
+// operator as it did for the planned text; a text the validator must
+// rewrite beyond appending its LIMIT is refused. The values never reach
+// the SQL text that runs.
+//
 // # Errors
 //
 // Every error is an *Error carrying the SQLSTATE, message, detail, hint and

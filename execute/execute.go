@@ -149,6 +149,16 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 	if err := checkSettings(qc.settings); err != nil {
 		return nil, &Error{Op: "options", SQL: sql, Message: err.Error(), Err: err}
 	}
+	if qc.args != nil {
+		if qc.unvalidated || qc.planOnly {
+			return nil, &Error{Op: "options", SQL: sql, Message: "execute: Args needs the validator", Err: errArgs}
+		}
+		b, err := bind(sql, qc.args)
+		if err != nil {
+			return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
+		}
+		qc.bound, sql = b, b.inlined
+	}
 	run := sql
 	var vres *validate.Result
 	var v *validate.Validator // checks the plan; nil when bypassed (tests)
@@ -161,6 +171,10 @@ func (e *Executor) Query(ctx context.Context, sql string, opts ...QueryOption) (
 				return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
 			}
 			run = vres.SQL
+			if qc.bound != nil && !strings.HasPrefix(run, qc.bound.inlined) {
+				err := fmt.Errorf("%w: the validator rewrote the query (a LIMIT over the row cap?); a query with arguments runs only as written", errArgs)
+				return nil, &Error{class: classRejected, Op: "validate", SQL: sql, Message: err.Error(), Err: err}
+			}
 		}
 	}
 	if strings.TrimSpace(run) == "" {
@@ -517,7 +531,14 @@ func begin(ctx context.Context, pg *pgconn.PgConn, cfg *config, qc *queryConfig,
 		p.SendQueryParams(restoreJIT, nil, nil, nil, nil)
 	}
 	// Prepared after the EXPLAIN, which takes the unnamed statement too.
-	p.SendPrepare("", run, nil)
+	var oids []uint32
+	if qc.bound != nil {
+		if run, err = qc.bound.prepared(run, pin); err != nil {
+			return fail("begin", err)
+		}
+		oids = qc.bound.oids
+	}
+	p.SendPrepare("", run, oids)
 	if err := p.Sync(); err != nil {
 		return fail("begin", err)
 	}
@@ -849,7 +870,11 @@ func (e *Executor) run(ctx context.Context, sql string, qc *queryConfig, v *vali
 
 	backstop.Reset(backstopAfter)
 	pg.Frontend().SetMaxBodyLen(rowMessageLimit(qc.maxBytes, len(s.stmt.Fields)))
-	rr := pg.ExecStatement(qctx, s.stmt, nil, nil, resultFormats(s.stmt.Fields))
+	var params [][]byte
+	if qc.bound != nil {
+		params = qc.bound.values
+	}
+	rr := pg.ExecStatement(qctx, s.stmt, params, nil, resultFormats(s.stmt.Fields))
 	res = &Result{SQL: sql}
 	fds := rr.FieldDescriptions()
 	res.Columns = make([]Column, len(fds))

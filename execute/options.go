@@ -203,6 +203,8 @@ type queryConfig struct {
 	settings [][2]string
 	caps
 	validateOpts []validate.Option
+	args         []any       // Args
+	bound        *boundQuery // Args' template, inlined
 
 	// unvalidated skips the validator and the plan check. Only tests set
 	// it (see main_test.go): it proves what the transaction layer alone

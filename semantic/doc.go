@@ -92,6 +92,15 @@
 // and Bind turns them into query parameters ($1, $2, ...): a value is
 // never spliced into the SQL text.
 //
+// Match reads a question as a verified question: the same words,
+// lower-case without surrounding punctuation, apart from the slots, each
+// taking one to eight words of its kind (ParseDateRange for periods,
+// "q1 2024", "march 2024", "2024-01-01 and 2024-03-31"; number words up
+// to twenty for N; a Values callback for stored values); it returns every
+// reading, so that a caller can refuse to guess between two. CheckShape
+// checks a verified question without a catalog (a template taught at run
+// time).
+//
 // # What Check decides
 //
 // Every name resolves against the catalog: the entities' and

@@ -161,16 +161,16 @@ type VerifiedQuestion struct {
 
 // Parameter is a slot of a verified question.
 type Parameter struct {
-	Name string    `yaml:"name"`
-	Kind ParamKind `yaml:"kind"`
+	Name string    `yaml:"name" json:"name"`
+	Kind ParamKind `yaml:"kind" json:"kind"`
 	// Column is the "table.column" whose stored values the slot takes
 	// (kind value).
-	Column string `yaml:"column"`
+	Column string `yaml:"column" json:"column,omitempty"`
 	// Examples are values the slot takes, as text: "2024" (year),
 	// "2024-01-01/2024-04-01" (date range, end exclusive), "10" (top_n), a
 	// stored value (value). At least one is required.
-	Examples []string `yaml:"examples"`
-	Line     int      `yaml:"-"`
+	Examples []string `yaml:"examples" json:"examples"`
+	Line     int      `yaml:"-" json:"-"`
 }
 
 // ParamKind is what a parameter stands for.

@@ -183,3 +183,20 @@ func (q *VerifiedQuestion) checkSlots() error {
 	}
 	return nil
 }
+
+// CheckShape checks q on its own, without a catalog: its parameters'
+// names, kinds and examples, every slot declared and used in both texts,
+// and every slot of the SQL where a value goes (what Check does for each
+// verified question before it resolves names). A learnt template is
+// checked with it, and its examples then by the engine's validator.
+func (q *VerifiedQuestion) CheckShape() error {
+	p := &problems{}
+	q.shape(p, "template")
+	if err := p.err(); err != nil {
+		return err
+	}
+	if err := q.checkSlots(); err != nil {
+		p.add(q.Line, "template", ErrParameter, "%v", err)
+	}
+	return p.err()
+}

@@ -3,6 +3,7 @@ package semantic_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -257,5 +258,30 @@ func TestCheckDecidesOnTheTree(t *testing.T) {
 		if err := m.Check(erpCatalog(t), validate.New()); err != nil {
 			t.Errorf("%s = %s: %v", c.key, c.value, err)
 		}
+	}
+}
+
+// TestReadmeModel: the complete model README shows under "Business
+// definitions" reads, and fits the demo ERP's catalog.
+func TestReadmeModel(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "### Business definitions")
+	_, block, ok2 := strings.Cut(after, "```yaml\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no yaml block under ### Business definitions")
+	}
+	m, err := semantic.Read(strings.NewReader(block), "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entities) == 0 || len(m.Metrics) == 0 || len(m.VerifiedQuestions) == 0 || len(m.VerifiedQuestions[0].Parameters) == 0 {
+		t.Fatalf("README's model is not complete: %+v", m)
+	}
+	if err := m.Check(erpCatalog(t), nil); err != nil {
+		t.Fatal(err)
 	}
 }

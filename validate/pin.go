@@ -223,6 +223,23 @@ func (p *Pin) NeedsObjects() bool { return p.objects }
 // shift is text inserted into SQL at byte offset at.
 type shift struct{ at, n int }
 
+// Forward maps a 0-based byte offset in the query as validated to the
+// offset of the same byte in p.SQL (text inserted at the offset comes
+// before it); a nil Pin maps every offset to itself.
+func (p *Pin) Forward(pos int) int {
+	if p == nil {
+		return pos
+	}
+	out, inserted := pos, 0
+	for _, s := range p.shifts {
+		if s.at-inserted <= pos {
+			out += s.n
+		}
+		inserted += s.n
+	}
+	return out
+}
+
 // Position maps a 1-based byte position in p.SQL (a server error's) back
 // to the query as validated; 0 stays 0.
 func (p *Pin) Position(pos int) int {

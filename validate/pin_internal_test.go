@@ -37,3 +37,25 @@ GRANT USAGE ON SCHEMA app TO `+f.Engine+`; GRANT SELECT ON app.t TO `+f.Engine)
 		t.Errorf("%d look-alike rows kept, want 1 (the pinned path's)", n)
 	}
 }
+
+// TestPinForward: Forward maps an offset of the validated text to the
+// same byte of Pin.SQL across the names pinning inserted, and Position
+// maps it back (1-based).
+func TestPinForward(t *testing.T) {
+	const validated = "SELECT a FROM t JOIN u ON u.x = 'lit' WHERE b = 42"
+	// "public." before t (offset 14) and "s." before u (offset 21).
+	p := &Pin{SQL: "SELECT a FROM public.t JOIN s.u ON u.x = 'lit' WHERE b = 42", shifts: []shift{{at: 14, n: 7}, {at: 28, n: 2}}}
+	for _, lit := range []string{"'lit'", "42", "t JOIN", "u ON"} {
+		at := strings.Index(validated, lit)
+		got := p.Forward(at)
+		if p.SQL[got:got+len(lit)] != lit {
+			t.Errorf("Forward(%d) = %d: %q, want %q", at, got, p.SQL[got:got+len(lit)], lit)
+		}
+		if back := p.Position(got+1) - 1; back != at {
+			t.Errorf("Position(Forward(%d)) = %d", at, back)
+		}
+	}
+	if (*Pin)(nil).Forward(5) != 5 {
+		t.Error("a nil Pin moves offsets")
+	}
+}

@@ -23,6 +23,8 @@ type (
 	LearnInput struct {
 		ID   string `json:"id,omitempty" jsonschema:"the id of an earlier nl_query result the user confirmed: its question and sql are learnt as an example (not with question and sql; the server keeps the ids of its last 1000 answers)"`
 		Kind string `json:"kind,omitempty" jsonschema:"example (the default), doc or term"`
+		// Parameters "auto" makes an example a template (nl2sql.ProposeTemplate).
+		Parameters string `json:"parameters,omitempty" jsonschema:"auto: make the example a template: the literals of its sql that also stand in its question (a year, a stored value, the N of a LIMIT) become parameters, and a later question that differs only in them is answered from this sql without the model; the output lists them for the user to confirm"`
 		KnowledgeFields
 	}
 	// LearnOutput is the knowledge as stored.
@@ -30,6 +32,14 @@ type (
 		ID   string `json:"id" jsonschema:"the knowledge's id: the same knowledge learnt twice has the same id and is stored once"`
 		Kind string `json:"kind" jsonschema:"example, doc or term"`
 		KnowledgeFields
+		Parameters []Parameter `json:"parameters" jsonschema:"a template's parameters: its {slots}, what kind of value each takes and the example it was taught with; empty for a plain example"`
+	}
+	// Parameter is a slot of a learnt template.
+	Parameter struct {
+		Name     string   `json:"name" jsonschema:"the slot's name, {name} in the question and the sql"`
+		Kind     string   `json:"kind" jsonschema:"year, date_range, value (a stored value of column) or top_n"`
+		Column   string   `json:"column,omitempty" jsonschema:"a value slot's table.column"`
+		Examples []string `json:"examples" jsonschema:"the values it was taught with"`
 	}
 	// KnowledgeFields are what an example, a doc or a term says, in
 	// learn's input and output.
@@ -76,6 +86,16 @@ func (h *handlers) learn(ctx context.Context, req *mcp.CallToolRequest, in Learn
 		opts = append(opts, nl2sql.Scope(a.Scope)) // checked where it was answered
 	}
 	opts = append(opts, who.AskOptions()...) // and as the caller: its scope wins
+	switch {
+	case in.Parameters == "auto" && k.Kind == nl2sql.KnowledgeExample:
+		note := k.Note
+		if k, err = h.eng.ProposeTemplate(ctx, k.Question, k.SQL, opts...); err != nil {
+			return nil, out, orDatabaseDown(err)
+		}
+		k.Note = note
+	case in.Parameters != "":
+		return nil, out, errors.New(`parameters takes "auto", for an example`)
+	}
 	// With --index, Learn has written it into the file (and taken on what
 	// others wrote there) before it returns: see nl2sql.LoadIndexFile.
 	k, err = h.eng.Learn(ctx, k, opts...)
@@ -83,8 +103,14 @@ func (h *handlers) learn(ctx context.Context, req *mcp.CallToolRequest, in Learn
 		return nil, out, orDatabaseDown(err)
 	}
 	out = LearnOutput{ID: k.ID, Kind: string(k.Kind), KnowledgeFields: KnowledgeFields{Question: k.Question, SQL: k.SQL,
-		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column, Term: k.Term, Targets: k.Targets}}
+		Note: k.Note, Text: k.Text, Table: k.Table, Column: k.Column, Term: k.Term, Targets: k.Targets}, Parameters: []Parameter{}}
+	for _, p := range k.Parameters {
+		out.Parameters = append(out.Parameters, Parameter{Name: p.Name, Kind: string(p.Kind), Column: p.Column, Examples: p.Examples})
+	}
 	summary := fmt.Sprintf("Learnt %s %s: used from the next question on.", k.Kind, k.ID)
+	if len(k.Parameters) > 0 {
+		summary = fmt.Sprintf("Learnt template %s: %q, answered from its sql without the model: %s", k.ID, k.Question, k.SQL)
+	}
 	return textResult(summary), out, nil
 }
 

@@ -32,6 +32,7 @@ import (
 	nlotel "github.com/nl2sqlgo/nl2sql/otel"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 func main() {
@@ -62,7 +63,8 @@ type flags struct {
 	who                           identity.Identity // their resolution
 	callers                       cliflags.Callers  // --identity: each HTTP caller's identity
 	ids                           *identity.Map
-	otel                          bool // --otel: see nlotel.Enabled
+	otel                          bool   // --otel: see nlotel.Enabled
+	semantic                      string // --semantic FILE
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -72,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	f.db.Register(fs, "")
 	fs.StringVar(&f.scope, "scope", "", "restrict to this schema plus public; also pins search_path")
 	fs.StringVar(&f.index, "index", "", "use an index saved by 'nl2sql index' instead of introspecting at start")
+	fs.StringVar(&f.semantic, "semantic", os.Getenv("NL2SQL_SEMANTIC"), "a semantic model FILE: definitions and verified questions, answered without the model (default $NL2SQL_SEMANTIC)")
 	f.store.Register(fs)
 	fs.DurationVar(&f.refreshEvery, "refresh-every", time.Minute, "check this often whether the catalog changed (then re-index what changed) and take on the knowledge other replicas sharing --store learnt (0: never)")
 	fs.BoolVar(&f.httpCfg.Stateless, "stateless", false, "HTTP: keep no session between requests, so any replica behind a load balancer serves any request (no server-to-client requests, no GET stream)")
@@ -207,6 +210,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		opts = append(opts, iopts...)
 	}
+	if f.semantic != "" {
+		m, err := semantic.Load(f.semantic) // its errors name the file and line
+		if err != nil {
+			return err
+		}
+		opts = append(opts, nl2sql.WithSemantic(m))
+	}
 	if f.scope != "" {
 		opts = append(opts, nl2sql.WithScope(f.scope),
 			nl2sql.WithIntrospectOptions(schema.WithSchemas(f.scope, "public")))
@@ -242,7 +252,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		logger.Info("engine ready", "took", time.Since(start).Round(time.Millisecond))
 	}()
-	srv := NewServer(eng, Config{HasLLM: model != nil, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
+	srv := NewServer(eng, Config{HasLLM: model != nil, Verified: f.semantic != "" || !f.noLearn, Scope: f.scope, MaxRows: f.maxRows, StartErr: startErr,
 		NoLearn: f.noLearn, MaxReply: f.maxReply, Logger: logger, Identity: f.who, Callers: f.ids})
 	if f.http == "" {
 		logger.Info("serving MCP on stdio")

@@ -20,6 +20,10 @@ type Config struct {
 	// HasLLM says whether the engine has a model; without one nl_query
 	// answers a tool error instead of trying.
 	HasLLM bool
+	// Verified says the engine has verified questions (--semantic, or
+	// templates it may learn): without a model, nl_query answers what one
+	// fits and refuses the rest with ErrNoLLM.
+	Verified bool
 	// Scope is the schema the server is pinned to ("" = not pinned); a
 	// call may not ask for another one.
 	Scope string
@@ -75,6 +79,14 @@ type (
 		Reasons      []string      `json:"reasons" jsonschema:"why the answer may not answer the question, in words to show the user (e.g. the query reads employees; the question asks about customers); empty when nothing is in doubt"`
 		Alternatives []Alternative `json:"alternatives" jsonschema:"for an uncertain or abstained answer whose candidates disagree: the other answers they gave, strongest first"`
 		Clarify      string        `json:"clarify,omitempty" jsonschema:"a question to ask the user that tells this answer from the first alternative (e.g. By order date or by requested ship date?)"`
+		Origin       string        `json:"origin,omitempty" jsonschema:"verified: a verified question (of the semantic model, or a learnt template) answered it from its sql with the values bound, without the model"`
+		Verified     *VerifiedFrom `json:"verified,omitempty" jsonschema:"with origin verified: the verified question and the values it took"`
+	}
+	// VerifiedFrom is the verified question that answered.
+	VerifiedFrom struct {
+		Question string            `json:"question" jsonschema:"the verified question, {slots} and all"`
+		Source   string            `json:"source" jsonschema:"where it is defined: the semantic model's file:line, or the learnt template's id"`
+		Bindings map[string]string `json:"bindings" jsonschema:"the value each slot took"`
 	}
 	DescribeSchemaInput struct {
 		Question string   `json:"question,omitempty" jsonschema:"describe the tables relevant to this question"`
@@ -233,7 +245,7 @@ func (h *handlers) askOptions(who caller, l Limits) ([]nl2sql.AskOption, error) 
 
 func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQueryInput) (*mcp.CallToolResult, NLQueryOutput, error) {
 	var out NLQueryOutput
-	if !h.cfg.HasLLM {
+	if !h.cfg.HasLLM && !h.cfg.Verified {
 		return nil, out, ErrNoLLM
 	}
 	if strings.TrimSpace(in.Question) == "" {
@@ -261,6 +273,9 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		opts = append(opts, nl2sql.OnProgress(pr.report))
 	}
 	res, err := h.eng.Ask(ctx, in.Question, opts...)
+	if !h.cfg.HasLLM && (res == nil || res.Origin != nl2sql.OriginVerified) && databaseDown(err) == nil {
+		return nil, out, ErrNoLLM // only a verified question answers without one
+	}
 	if err != nil && res != nil && errors.Is(err, nl2sql.ErrLowConfidence) {
 		// An abstention is an answer the host can act on, not a failure.
 		h.cfg.Logger.InfoContext(ctx, "nl_query abstained", "question", in.Question, "confidence", res.Confidence)
@@ -277,7 +292,13 @@ func (h *handlers) nlQuery(ctx context.Context, req *mcp.CallToolRequest, in NLQ
 		return nil, out, err
 	}
 	out = NLQueryOutput{QueryResult: queryResult(res), Confidence: res.Confidence, Tables: nonNil(res.Tables),
-		Status: string(res.Verdict), Reasons: nonNil(res.Reasons), Clarify: res.Clarify}
+		Status: string(res.Verdict), Reasons: nonNil(res.Reasons), Clarify: res.Clarify, Origin: string(res.Origin)}
+	if v := res.Verified; v != nil {
+		out.Verified = &VerifiedFrom{Question: v.Question, Source: v.Source, Bindings: map[string]string{}}
+		for _, b := range v.Bindings {
+			out.Verified.Bindings[b.Name] = b.Value
+		}
+	}
 	out.ID = h.answers.keep(answer{Question: in.Question, SQL: res.SQL, Scope: in.Scope, Caller: who.name})
 	out.Alternatives = h.alternatives(ctx, res, answer{Question: in.Question, Scope: in.Scope, Caller: who.name}, opts)
 	if len(out.Alternatives) == 0 || out.Alternatives[0].SQL != firstAlternative(res) {

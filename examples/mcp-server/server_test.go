@@ -119,7 +119,7 @@ func TestInProcess(t *testing.T) {
 			"nl_query":        {"evidence", "max_rows", "previous", "question", "scope"},
 			"describe_schema": {"question", "scope", "tables"},
 			"run_sql":         {"max_rows", "scope", "sql"},
-			"learn":           {"column", "id", "kind", "note", "question", "sql", "table", "targets", "term", "text"},
+			"learn":           {"column", "id", "kind", "note", "parameters", "question", "sql", "table", "targets", "term", "text"},
 		}
 		if len(lt.Tools) != len(required) {
 			t.Fatalf("got %d tools, want %d", len(lt.Tools), len(required))

@@ -43,8 +43,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if model == nil && !*dryRun {
-		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one)")
+	if model == nil && !*dryRun && lf.Spec != "none" {
+		// --llm none answers only what a verified question fits.
+		return usageErr("no LLM configured: pass --llm ollama:MODEL|openai:MODEL|anthropic:MODEL or set NL2SQL_LLM (--dry-run shows the context without one; --llm none answers verified questions only)")
 	}
 	thresholds, err := verdicts()
 	if err != nil {
@@ -112,6 +113,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return abstained(err)
 		}
 		printVerdict(stdout, res)
+		if v := res.Verified; v != nil {
+			fmt.Fprintf(stdout, "-- verified (%s): %s%s\n", v.Source, oneLine(v.Question), bindings(v.Bindings))
+		}
 		if res.Description != "" {
 			fmt.Fprintln(stdout, "-- "+oneLine(res.Description))
 		}
@@ -283,4 +287,16 @@ func history(turns []nl2sql.Turn) []nl2sql.AskOption {
 		return nil
 	}
 	return []nl2sql.AskOption{nl2sql.History(turns...)}
+}
+
+// bindings renders a verified answer's values: " [year=2024 segment=SMB]".
+func bindings(bs []nl2sql.Binding) string {
+	if len(bs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		parts[i] = b.Name + "=" + b.Value
+	}
+	return " [" + strings.Join(parts, " ") + "]"
 }

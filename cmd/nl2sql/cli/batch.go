@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // batchInput is one line of a --jsonl input file; commands read the fields
@@ -31,6 +32,8 @@ type batchInput struct {
 	Column  string   `json:"column"`
 	Term    string   `json:"term"`
 	Targets []string `json:"targets"`
+	// A template's parameters (what knowledge export writes).
+	Parameters []semantic.Parameter `json:"parameters"`
 	// ask --jsonl: the conversation so far, oldest first.
 	Previous []nl2sql.Turn `json:"previous"`
 }

@@ -204,7 +204,7 @@ type examSummary struct {
 }
 
 func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	s := newSub("exam", "usage: nl2sql exam --exam FILE.csv [flags]\n\nRuns every question of the exam, compares the answers with the gold SQL's and prints a JSON summary.\nWith --llm none it measures table retrieval only.", stdout, stderr)
+	s := newSub("exam", "usage: nl2sql exam --exam FILE.csv [flags]\n       nl2sql exam --verified --semantic FILE [--baseline FILE] [--write-baseline FILE]\n\nRuns every question of the exam, compares the answers with the gold SQL's and prints a JSON summary.\nWith --llm none it measures table retrieval only. With --verified it runs the semantic model's verified\nquestions as a regression suite: exit 1 when one no longer validates, runs or matches the baseline.", stdout, stderr)
 	fs := s.fs
 	lf := s.modelFlags()
 	examFile := fs.String("exam", "", "exam CSV: qid,question,gold_sql[,difficulty,evidence,scope,tags,expected_tables]")
@@ -212,6 +212,9 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	timingsFile := fs.String("timings", "", "write each question's latency per stage to FILE")
 	scopeCol := fs.String("scope-column", "scope", "CSV column holding a question's scope (schema)")
 	limit := fs.Int("limit", 0, "run only the first N questions (0: all)")
+	verified := fs.Bool("verified", false, "the regression exam of --semantic FILE: run every verified question with each declared example, no model (docs/semantic.md)")
+	baseline := fs.String("baseline", "", "with --verified: compare each result with FILE (written by --write-baseline)")
+	writeBaseline := fs.String("write-baseline", "", "with --verified: write each result's columns, row count and digest to FILE")
 	s.workloadFlag()
 	s.identityFlags()
 	s.calibratorFlag()
@@ -221,6 +224,15 @@ func runExam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(pos) > 0 {
 		return usageErr("exam takes no arguments (got %q); pass the CSV with --exam", pos[0])
+	}
+	if *verified {
+		if s.semantic == "" || *examFile != "" {
+			return usageErr("exam --verified needs --semantic FILE (or $NL2SQL_SEMANTIC) and no --exam")
+		}
+		return examVerified(ctx, s, s.semantic, *baseline, *writeBaseline)
+	}
+	if *baseline != "" || *writeBaseline != "" {
+		return usageErr("--baseline and --write-baseline go with --verified")
 	}
 	if *examFile == "" {
 		return usageErr("exam needs --exam FILE.csv")

@@ -37,6 +37,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	csvFile := s.fs.String("csv", "", "batch mode: a CSV with header question,sql[,note] (- for stdin), one result line per row")
 	fromWorkload := s.fs.Bool("workload", false, "learn from a workload: FILE of statements, - for stdin, none for pg_stat_statements")
 	out := s.fs.String("out", "", "with --workload: save what it taught to FILE (JSON) for --workload FILE")
+	params := s.fs.String("parameters", "", "auto: make the example a template, with the parameters the engine proposes (printed), answered without the model")
 	s.batchFlag(`batch mode: read {"question","sql","note"}, {"kind":"doc","table","column","text"} or {"kind":"term","term","targets":[...]} lines from FILE (- for stdin)`)
 	pos, err := s.parse(args)
 	if err != nil {
@@ -50,6 +51,9 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *out != "" {
 		return usageErr("--out goes with --workload (an example is saved into --index or --store)")
+	}
+	if *params != "" && (*params != "auto" || batch0(s.jsonl, *csvFile)) {
+		return usageErr("--parameters takes auto, for one QUESTION and SQL")
 	}
 	if s.jsonl != "" && *csvFile != "" {
 		return usageErr("pass --jsonl or --csv, not both")
@@ -85,7 +89,17 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// (nl2sql.LoadIndexFile), failed lines or not.
 		return berr
 	}
-	k, err := eng.Learn(ctx, nl2sql.Knowledge{Kind: nl2sql.KnowledgeExample, Question: pos[0], SQL: pos[1], Note: *note})
+	k := nl2sql.Knowledge{Kind: nl2sql.KnowledgeExample, Question: pos[0], SQL: pos[1], Note: *note}
+	if *params == "auto" {
+		if k, err = eng.ProposeTemplate(ctx, pos[0], pos[1]); err != nil {
+			return failed(err)
+		}
+		k.Note = *note
+		if !s.json {
+			printTemplate(stdout, k)
+		}
+	}
+	k, err = eng.Learn(ctx, k)
 	if err != nil {
 		return failed(err)
 	}
@@ -100,7 +114,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // names no kind).
 func (in batchInput) knowledge() nl2sql.Knowledge {
 	k := nl2sql.Knowledge{Kind: nl2sql.KnowledgeKind(in.Kind), Question: in.Question, SQL: in.SQL, Note: in.Note,
-		Text: in.Text, Table: in.Table, Column: in.Column, Term: in.Term, Targets: in.Targets}
+		Text: in.Text, Table: in.Table, Column: in.Column, Term: in.Term, Targets: in.Targets, Parameters: in.Parameters}
 	if k.Kind == "" {
 		k.Kind = nl2sql.KnowledgeExample
 	}
@@ -217,4 +231,22 @@ func saveIndex(ctx context.Context, eng *nl2sql.Engine, name string) error {
 		return err
 	}
 	return nil
+}
+
+func batch0(jsonl, csv string) bool { return jsonl != "" || csv != "" }
+
+// printTemplate shows the template learn --parameters auto proposed.
+func printTemplate(w io.Writer, k nl2sql.Knowledge) {
+	if len(k.Parameters) == 0 {
+		fmt.Fprintln(w, "-- no parameters found: learnt as a plain example")
+		return
+	}
+	fmt.Fprintf(w, "-- template: %s\n%s\n", k.Question, k.SQL)
+	for _, p := range k.Parameters {
+		col := ""
+		if p.Column != "" {
+			col = " " + p.Column
+		}
+		fmt.Fprintf(w, "--   {%s} %s%s, e.g. %s\n", p.Name, p.Kind, col, strings.Join(p.Examples, ", "))
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/cliflags"
 	"github.com/nl2sqlgo/nl2sql/identity"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // sub is the start every subcommand shares: its flag set with the common
@@ -32,6 +35,7 @@ type sub struct {
 	evidence string
 	store    cliflags.Store
 	workload string
+	semantic string // --semantic FILE (or $NL2SQL_SEMANTIC)
 	// calibrator is --calibrator (calibratorFlag).
 	calibrator string
 	// ident is --role and --set (identityFlags); who is what they
@@ -58,6 +62,9 @@ func newSub(name, usage string, stdout, stderr io.Writer) *sub {
 	s.fs.BoolVar(&s.json, "json", false, "print machine-readable JSON")
 	s.fs.StringVar(&s.index, "index", "", "use an index saved by 'nl2sql index' (default: introspect and index in memory)")
 	s.store.Register(s.fs)
+	if !strings.HasPrefix(name, "semantic") { // semantic check FILE names its own
+		s.fs.StringVar(&s.semantic, "semantic", os.Getenv("NL2SQL_SEMANTIC"), "a semantic model FILE (definitions, verified questions; default $NL2SQL_SEMANTIC)")
+	}
 	return s
 }
 
@@ -193,6 +200,13 @@ func (s *sub) engine(ctx context.Context, pool *pgxpool.Pool, model nl2sql.LLM, 
 	}
 	if s.scope != "" {
 		base = append(base, nl2sql.WithScope(s.scope))
+	}
+	if s.semantic != "" {
+		m, err := semantic.Load(s.semantic) // errors name the file and line
+		if err != nil {
+			return nil, &exitError{code: 2, err: err}
+		}
+		base = append(base, nl2sql.WithSemantic(m))
 	}
 	if names := s.who.Names(); len(names) > 0 {
 		base = append(base, nl2sql.WithSettings(names...)) // the policies reading them pass the plan check
