@@ -60,7 +60,7 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 		res.Timings["total"] = time.Since(start)
 		return res, nil
 	}
-	c, err := e.context(ctx, rq, question)
+	c, err := e.context(ctx, rq, rq.read(question))
 	if err != nil {
 		return fail(err)
 	}

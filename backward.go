@@ -143,5 +143,5 @@ func (e *Engine) widen(ctx context.Context, rq *request, c *SchemaContext, recal
 	for _, name := range recalled {
 		hits = append(hits, retrieve.TableHit{Name: name, Reasons: []string{reasonBackward}})
 	}
-	return e.buildContext(ctx, rq, c.Question, hits)
+	return e.buildContext(ctx, rq, rq.reading, hits)
 }

@@ -29,7 +29,7 @@ func TestRecallTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := eng.buildContext(ctx, rq, "How many employees are there?",
+	c := eng.buildContext(ctx, rq, rq.read("How many employees are there?"),
 		[]retrieve.TableHit{{Name: "div_02.employees"}, {Name: "div_02.expense_lines"}})
 	failed := func(state, sql, at, message string) *candidate {
 		pos := 0
@@ -81,7 +81,7 @@ func TestRecallTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc := eng.buildContext(ctx, open, "How many employees are there?", nil)
+	oc := eng.buildContext(ctx, open, open.read("How many employees are there?"), nil)
 	cand := failed("42703", "SELECT v.mileage FROM div_01.vehicles v", "v.mileage", "")
 	if got := open.scope.recallTables(oc, []*candidate{cand}); !slices.Equal(got, []string{"div_01.vehicles"}) {
 		t.Errorf("unscoped: recalled %v", got)

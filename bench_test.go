@@ -206,6 +206,26 @@ func BenchmarkLongQuestion(b *testing.B) {
 	}
 }
 
+// BenchmarkQuestionContext is what a question costs before the model: the
+// reading of the question and the schema context built from it
+// (retrieval, linking with the value index, join planning, examples,
+// docs, difficulty, prompt), over the demo ERP exam's questions with their
+// evidence, one question per iteration.
+func BenchmarkQuestionContext(b *testing.B) {
+	exam, err := erp.Exam()
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng, ctx := benchERP(b), context.Background()
+	b.ReportAllocs()
+	measureCalls(b, func(i int) {
+		q := exam[i%len(exam)]
+		if _, err := eng.SchemaContext(ctx, q.Question, nl2sql.Evidence(q.Evidence)); err != nil {
+			b.Fatalf("%s: %v", q.QID, err)
+		}
+	})
+}
+
 // benchERP is a prepared Engine over a fresh copy of the demo ERP, without
 // a model.
 func benchERP(b *testing.B) *nl2sql.Engine {

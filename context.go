@@ -56,10 +56,12 @@ func (e *Engine) schemaContext(ctx context.Context, question string, opts []AskO
 	if err != nil {
 		return nil, err
 	}
-	return e.context(ctx, rq, question)
+	return e.context(ctx, rq, rq.read(question))
 }
 
-func (e *Engine) context(ctx context.Context, rq *request, question string) (*SchemaContext, error) {
+// context builds the schema context of the request's question, as read
+// (request.read): retrieval, then buildContext.
+func (e *Engine) context(ctx context.Context, rq *request, r *reading) (*SchemaContext, error) {
 	st, sc, ac := rq.st, rq.scope, rq.ac
 	var err error
 	if rq.view, err = sc.view(ctx); err != nil {
@@ -70,26 +72,27 @@ func (e *Engine) context(ctx context.Context, rq *request, question string) (*Sc
 	if sc.scoped {
 		qopts = append(qopts, retrieve.Scope(sc.path[0]))
 	}
-	rr, err := st.retriever.Tables(sp.ctx, question, append(qopts, retrieve.Evidence(ac.evidence))...)
+	rr, err := st.retriever.TablesAnalysis(sp.ctx, r.question, r.evidence, qopts...)
 	retrieved := Timings{}
 	sp.end(retrieved, err)
 	if err != nil {
 		return nil, &Error{Class: ClassRetrievalMiss, Message: "retrieval failed", Err: err}
 	}
 	sc.withHistory(rr, ac.history)
-	c := e.buildContext(ctx, rq, question, rr.Tables)
+	c := e.buildContext(ctx, rq, r, rr.Tables)
 	c.Match, c.Known = rr.Match, rr.Known
 	c.Timings[string(StageRetrieve)] = retrieved[string(StageRetrieve)]
 	return c, nil
 }
 
-// buildContext builds the context of a question shown the given tables, in
-// their order and all of them (the retrieval's; after them, in Ask, those
-// backward recall added, with reason "backward"): links, join plan,
-// few-shot examples and prompt. Its timings are "link", "plan" and
-// "prompt".
-func (e *Engine) buildContext(ctx context.Context, rq *request, question string, tables []retrieve.TableHit) *SchemaContext {
+// buildContext builds the context of the request's question (its
+// reading r) shown the given tables, in their order and all of them (the retrieval's;
+// after them, in Ask, those backward recall added, with reason
+// "backward"): links, join plan, few-shot examples and prompt. Its timings
+// are "link", "plan" and "prompt".
+func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tables []retrieve.TableHit) *SchemaContext {
 	st, sc, ac := rq.st, rq.scope, rq.ac
+	question := r.question.Text
 	// The context's own copy of the path: a caller may change what
 	// SchemaContext returns, never the scope's cached validator.
 	c := &SchemaContext{Question: question, Evidence: ac.evidence, SearchPath: slices.Clone(sc.path), Scoped: sc.scoped, Timings: Timings{}}
@@ -100,7 +103,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	names := (&retrieve.Result{Tables: c.Tables}).Names()
 
 	sp := rq.tracers.begin(ctx, StageLink)
-	c.Links = st.linker.Link(sp.ctx, question, ac.evidence, names)
+	c.Links = st.linker.LinkAnalysis(sp.ctx, r.question, r.evidence, names)
 	v.links(c.Links)
 	sp.end(c.Timings, nil)
 
@@ -113,6 +116,8 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 	sp.end(c.Timings, nil)
 
 	sp = rq.tracers.begin(ctx, StagePrompt)
+	docs := e.docsFor(rq, names, r.question)
+	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant and identity are one store: a
@@ -144,10 +149,9 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, question string,
 		data.Warnings = append(data.Warnings, w.Message)
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
-	data.Docs = e.docsFor(rq, names, question)
-	c.Semantic = semanticLinks(st.semantic, st.cat, question, names)
+	data.Docs = docs
 	data.Definitions = definitionLines(c.Semantic)
-	c.Difficulty = generate.Classify(question, len(jp.core))
+	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)
 	return c

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
@@ -290,14 +291,14 @@ func withVocabulary(g, words map[string][]string) map[string][]string {
 // question: the docs of those tables and of their columns the role may
 // read, then free-standing docs sharing at least two content words with
 // the question; only those the request is offered.
-func (e *Engine) docsFor(rq *request, tables []string, question string) []string {
+func (e *Engine) docsFor(rq *request, tables []string, question *gloss.Analysis) []string {
 	e.know.mu.RLock()
 	defer e.know.mu.RUnlock()
 	if len(e.know.items) == 0 {
 		return nil
 	}
 	words := map[string]bool{}
-	for _, w := range retrieve.Terms(question) {
+	for _, w := range question.Terms() {
 		words[w] = true
 	}
 	var attached, free []Knowledge

@@ -50,7 +50,7 @@ func (e *Engine) Pick(ctx context.Context, question string, sqls []string, opts 
 	if err != nil {
 		return nil, err
 	}
-	cx, err := e.context(ctx, rq, question)
+	cx, err := e.context(ctx, rq, rq.read(question))
 	if err != nil {
 		return nil, err
 	}

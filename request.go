@@ -13,8 +13,9 @@ type request struct {
 	ac      askConfig
 	st      *state
 	scope   *scope
-	tracers tracers // the engine's, then OnProgress's adapter
-	view    *view   // what its prompts may show: set by the first context built
+	tracers tracers  // the engine's, then OnProgress's adapter
+	view    *view    // what its prompts may show: set by the first context built
+	reading *reading // the question read once (read)
 }
 
 // newRequest checks the engine and ctx, applies opts, checks the call's
@@ -85,4 +86,14 @@ func (e *Engine) checkRequest(question string, ac askConfig) error {
 		return err
 	}
 	return e.checkHistory(ac.history)
+}
+
+// read reads the request's question and evidence, once: every entry point
+// that asks a question calls it before the stages and hands them what it
+// returns (later stages, scoring, find it in rq.reading).
+func (rq *request) read(question string) *reading {
+	if !rq.reading.of(question, rq.ac.evidence) {
+		rq.reading = read(question, rq.ac.evidence)
+	}
+	return rq.reading
 }

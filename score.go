@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
-	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -44,6 +44,17 @@ type ScoreInput struct {
 	// question names ("revenue"); each candidate's Deviations say which
 	// of them it computes otherwise than defined.
 	Measures []string
+
+	read *reading // the Engine's reading of Question and Evidence
+}
+
+// reading returns the reading of the input's question and evidence: the
+// Engine's when it built the input, a new one when a program did.
+func (in *ScoreInput) reading() *reading {
+	if in.read.of(in.Question, in.Evidence) {
+		return in.read
+	}
+	return read(in.Question, in.Evidence)
 }
 
 // ScoreCandidate is one validated, planned candidate.
@@ -134,9 +145,11 @@ func (DefaultScorer) Score(_ context.Context, in *ScoreInput) []float64 {
 		inContext[t] = true
 	}
 	q := in.Question + " " + in.Evidence
-	named := namedTables(q, in.ContextTables)
+	terms := in.reading().terms()
+	named := namedTables(terms, in.ContextTables)
 	presumesRows := !reExistence.MatchString(q)
-	qTerms := uniqueTerms(q)
+	slices.Sort(terms)
+	qTerms := slices.Compact(terms)
 	out := make([]float64, len(in.Candidates))
 	for i, c := range in.Candidates {
 		s := 1.0
@@ -268,17 +281,17 @@ const linkedColumnScore = 0.8
 var reExistence = regexp.MustCompile(`(?i)\b(is there|are there|whether|exists?|if any)\b`)
 
 // namedTables returns the tables (of tables) the question names: every term
-// of the table's name (stemmed, stopwords dropped) is a term of the
-// question ("car makers" names car_makers, "pets" names has_pet).
-func namedTables(question string, tables []string) []string {
+// of the table's name (stemmed, stopwords dropped) is one of the
+// question's terms ("car makers" names car_makers, "pets" names has_pet).
+func namedTables(question []string, tables []string) []string {
 	terms := map[string]bool{}
-	for _, t := range retrieve.Terms(question) {
+	for _, t := range question {
 		terms[t] = true
 	}
 	var out []string
 	for _, qn := range tables {
 		name := qn[strings.LastIndexByte(qn, '.')+1:]
-		ts := retrieve.Terms(name)
+		ts := gloss.Terms(name)
 		all := len(ts) > 0
 		for _, t := range ts {
 			all = all && terms[t]
@@ -293,7 +306,7 @@ func namedTables(question string, tables []string) []string {
 // uniqueTerms returns the distinct retrieval terms (stemmed, stopwords
 // dropped) of text.
 func uniqueTerms(text string) []string {
-	ts := retrieve.Terms(text)
+	ts := gloss.Terms(text)
 	slices.Sort(ts)
 	return slices.Compact(ts)
 }
@@ -311,7 +324,7 @@ func termCoverage(question []string, c ScoreCandidate) float64 {
 	}
 	have := map[string]bool{}
 	add := func(text string) {
-		for _, t := range retrieve.Terms(text) {
+		for _, t := range gloss.Terms(text) {
 			have[t] = true
 		}
 	}
@@ -481,7 +494,7 @@ type scoring struct {
 // score scores validated candidates with the engine's Scorer.
 func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
 	st, ac := rq.st, rq.ac
-	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: namedMeasures(c.Semantic)}
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: namedMeasures(c.Semantic), read: rq.reading}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/retrieve"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
@@ -74,9 +74,9 @@ func semanticItems(m *semantic.Model) []semanticItem {
 // stems are the stemmed words of text, stopwords kept: a phrase matches
 // the same words in a row ("number of orders").
 func stems(text string) []string {
-	ws := retrieve.Words(text)
+	ws := gloss.Fields(text)
 	for i, w := range ws {
-		ws[i] = retrieve.Stem(w)
+		ws[i] = gloss.Stem(w)
 	}
 	return ws
 }
@@ -90,7 +90,7 @@ func stems(text string) []string {
 // names them, then the model's order. A definition reading a table
 // outside tables is left out: the prompt does not show that table, and a
 // scoped request must not hear of another tenant's.
-func semanticLinks(m *semantic.Model, cat *schema.Catalog, question string, tables []string) []SemanticLink {
+func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analysis, tables []string) []SemanticLink {
 	if m == nil {
 		return nil
 	}
@@ -100,7 +100,10 @@ func semanticLinks(m *semantic.Model, cat *schema.Catalog, question string, tabl
 			visible[t.QuoteQualified()] = true
 		}
 	}
-	q := stems(question)
+	q := make([]string, len(question.Words))
+	for i, w := range question.Words {
+		q[i] = w.Stem
+	}
 	type match struct{ item, start, n int }
 	items := semanticItems(m)
 	var found []match

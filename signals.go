@@ -10,7 +10,6 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
-	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -185,7 +184,7 @@ var shapeWords = func() map[string]bool {
 		information info detail details respectively corresponding along both either whose name names
 		one two three four five six seven eight nine ten when first last id ids his her their its but about ever
 		across through youngest oldest younger older old newest latest earliest cheapest fewest greatest common`) {
-		m[retrieve.Stem(w)] = true
+		m[gloss.Stem(w)] = true
 	}
 	return m
 }()
@@ -197,19 +196,20 @@ func measure(in *ScoreInput, scores []float64, i int) Signals {
 	s := Signals{Candidates: len(in.Candidates), Score: scores[i], Compared: c.ResultGroup >= 0}
 	s.Support, s.Groups, s.Margin = support(in, scores, i)
 	q := in.Question + " " + in.Evidence
+	words := in.reading().words()
 	d, _ := describe.SQL(c.SQL)
 	if d == nil {
 		d = &describe.Description{}
 	}
-	s.questionWords(q, c, d)
+	s.questionWords(words, c, d)
 	s.shape(q, c, d)
-	s.ColumnsOutOfOrder = outOfOrder(q, d)
+	s.ColumnsOutOfOrder = outOfOrder(words, d)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.values(q, in.Values, c.SQL)
 	s.properNouns(in.Question, c)
 	s.TablesNamed = 1
-	if named := namedTables(q, in.ContextTables); len(named) > 0 {
+	if named := namedTables(in.reading().terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = coverage(c.Tables, named)
 	}
 	s.ColumnsLinked = 1
@@ -283,13 +283,14 @@ func support(in *ScoreInput, scores []float64, i int) (share float64, groups int
 	return share, len(seen), margin
 }
 
-// questionWords measures how far the question's words and the query's
-// words meet, both ways, through the thesaurus.
-func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Description) {
+// questionWords measures how far the question's words (and its
+// evidence's) and the query's words meet, both ways, through the
+// thesaurus.
+func (s *Signals) questionWords(words []gloss.Word, c ScoreCandidate, d *describe.Description) {
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
-		for _, t := range retrieve.Terms(text) {
+		for _, t := range gloss.Terms(text) {
 			have[t] = true
 		}
 	}
@@ -335,30 +336,29 @@ func (s *Signals) questionWords(q string, c ScoreCandidate, d *describe.Descript
 	}
 	var qterms []string
 	seen := map[string]bool{}
-	for _, w := range retrieve.Words(q) {
-		for _, t := range retrieve.Terms(w) {
-			if shapeWords[t] || seen[t] || len(t) < 2 {
-				continue
-			}
-			seen[t] = true
-			qterms = append(qterms, t)
-			if !have[t] && inJoined(t) {
-				have[t] = true
-			}
-			if !have[t] && !reNumber.MatchString(t) {
-				s.missingWords = append(s.missingWords, w)
-			}
+	for _, w := range words {
+		t := w.Stem
+		if w.Stop || shapeWords[t] || seen[t] || len(t) < 2 {
+			continue
+		}
+		seen[t] = true
+		qterms = append(qterms, t)
+		if !have[t] && inJoined(t) {
+			have[t] = true
+		}
+		if !have[t] && !reNumber.MatchString(t) {
+			s.missingWords = append(s.missingWords, w.Text)
 		}
 	}
 	s.QuestionCovered = shareIn(qterms, have)
 	// The question's words and their relatives, to read the query back.
 	asked := map[string]bool{}
-	for _, w := range retrieve.Words(q) {
-		for _, t := range retrieve.Terms(w) {
-			asked[t] = true
+	for _, w := range words {
+		if !w.Stop {
+			asked[w.Stem] = true
 		}
-		for _, r := range th.Related(w) {
-			for _, t := range retrieve.Terms(r.Text) {
+		for _, r := range th.Related(w.Text) {
+			for _, t := range gloss.Terms(r.Text) {
 				asked[t] = true
 			}
 		}
@@ -518,18 +518,18 @@ func SignalsOf(in *ScoreInput, scores []float64, i int) Signals {
 }
 
 // outOfOrder reports whether the query's output columns that the question
-// names come in another order than the question names them.
-func outOfOrder(q string, d *describe.Description) bool {
+// names (its words) come in another order than the question names them.
+func outOfOrder(words []gloss.Word, d *describe.Description) bool {
 	pos := map[string]int{}
-	for i, w := range retrieve.Words(q) {
-		t := retrieve.Stem(w)
+	for i, w := range words {
+		t := w.Stem
 		if _, ok := pos[t]; !ok {
 			pos[t] = i
 		}
 	}
 	last, placed := -1, 0
 	for _, col := range d.Columns {
-		terms := retrieve.Terms(col)
+		terms := gloss.Terms(col)
 		if strings.HasPrefix(col, "the number of") {
 			terms = append(terms, "many", "count")
 		}
@@ -576,7 +576,7 @@ func describedTerms(d *describe.Description) []string {
 	var out []string
 	add := func(items []string) {
 		for _, it := range items {
-			out = append(out, retrieve.Terms(reStringLiteral.ReplaceAllString(it, ""))...)
+			out = append(out, gloss.Terms(reStringLiteral.ReplaceAllString(it, ""))...)
 		}
 	}
 	add(d.Columns)
@@ -598,12 +598,12 @@ func describedTerms(d *describe.Description) []string {
 func (s *Signals) properNouns(q string, c ScoreCandidate) {
 	names := map[string]bool{}
 	for _, t := range c.Tables {
-		for _, w := range retrieve.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
+		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
 			names[w] = true
 		}
 	}
 	for _, col := range c.Columns {
-		for _, w := range retrieve.Terms(gloss.Text(col[strings.LastIndexByte(col, '.')+1:])) {
+		for _, w := range gloss.Terms(gloss.Text(col[strings.LastIndexByte(col, '.')+1:])) {
 			names[w] = true
 		}
 	}
@@ -625,10 +625,10 @@ func (s *Signals) properNouns(q string, c ScoreCandidate) {
 			continue
 		}
 		known := false
-		for _, t := range retrieve.Terms(m) {
+		for _, t := range gloss.Terms(m) {
 			known = known || names[t]
 		}
-		if !known && len(retrieve.Terms(m)) > 0 {
+		if !known && len(gloss.Terms(m)) > 0 {
 			s.NamesMissed++
 			s.missingValues = append(s.missingValues, m)
 		}
@@ -693,13 +693,13 @@ func countAsked(q string, columns []string) bool {
 		if phrase == "count" {
 			return true
 		}
-		before := retrieve.Words(q[:m[0]])
-		after := retrieve.Words(q[m[1]:])
+		before := gloss.Fields(q[:m[0]])
+		after := gloss.Fields(q[m[1]:])
 		if phrase == "number of" && (len(before) > 0 && numberHolders[strings.ToLower(before[len(before)-1])] || stored) {
 			continue
 		}
 		if len(after) > 0 {
-			noun := retrieve.Stem(strings.ToLower(after[0]))
+			noun := gloss.Stem(strings.ToLower(after[0]))
 			if len(noun) >= 4 && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, noun) }) {
 				continue
 			}

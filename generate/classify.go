@@ -2,6 +2,8 @@ package generate
 
 import (
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // Difficulty is a coarse estimate of how hard a question is to answer in SQL.
@@ -33,6 +35,20 @@ var mediumMarkers = []string{
 // number of tables the retrieved context spans. It is a heuristic for
 // spending effort (how many candidates to ask for), not a judgement.
 func Classify(question string, tables int) Difficulty {
+	return classify(question, tables)
+}
+
+// ClassifyAnalysis is Classify on a question already read by
+// gloss.Analyze (nil reads as the empty question): a caller that analysed
+// the question once hands every stage the same reading.
+func ClassifyAnalysis(question *gloss.Analysis, tables int) Difficulty {
+	if question == nil {
+		return classify("", tables)
+	}
+	return classify(question.Text, tables)
+}
+
+func classify(question string, tables int) Difficulty {
 	q := " " + strings.ToLower(question) + " "
 	score := 0
 	for _, m := range hardMarkers {

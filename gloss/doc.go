@@ -1,8 +1,35 @@
-// Package gloss is the vocabulary the pipeline shares: how an identifier
-// reads as English, and which business words mean the same thing. It is a
-// leaf: it knows words, not catalogs, and imports nothing of the module.
-// Package link matches questions with it, retrieve builds its documents and
-// table names with it, and repair matches misspelt names with it.
+// Package gloss is the vocabulary the pipeline shares: how a question and
+// an identifier read as English, and which business words mean the same
+// thing. It is a leaf: it knows words, not catalogs, and imports nothing
+// of the module. Package link matches questions with it, retrieve builds
+// its documents and table names with it, and repair matches misspelt
+// names with it.
+//
+// # Reading a question
+//
+// Analyze reads a question once: its tokens (an identifier such as
+// "tot_amt" or "sales.orders", a number such as "1,200.50" and a name such
+// as "O'Brien" are one token each), the words of each token with their
+// stems and stopword flags, and the phrases worth matching against a
+// schema (quoted values, numbers, dates, years, capitalised names, word
+// n-grams):
+//
+//	a := gloss.Analyze("Revenue by region in March 2024 for 'Acme Corp'")
+//	a.Terms()   // ["revenue" "region" "march" "2024" "acme" "corp"]
+//	a.Phrases   // quoted "Acme Corp", date "March 2024", n-grams ...
+//
+// The Engine analyses each question (and its evidence) once and hands the
+// reading to every stage: retrieve.Retriever.TablesAnalysis,
+// link.Linker.LinkAnalysis, generate.ClassifyAnalysis, the documentation
+// shown in the prompt, scoring and the confidence signals. The stages'
+// entry points that take a string analyse it themselves.
+//
+// There is one tokenizer (Fields splits a text into words the way Analyze
+// splits a token), one stemmer (Stem: plural to singular, conservative:
+// "status", "analysis" and "tot_amt" stay whole) and one stopword list
+// (Stopword); Terms is a text's stemmed words that are no stopword, the
+// vocabulary of retrieval's index and of an Analysis alike, so a question
+// and a schema meet the same way in every stage.
 //
 // # Glosses
 //

@@ -35,3 +35,18 @@ func ExampleText() {
 	// ytd_rev: year to date revenue
 	// qty_on_hand: quantity on hand
 }
+
+// A question read once: what every stage of the pipeline reads.
+func ExampleAnalyze() {
+	a := gloss.Analyze("Revenue by region in March 2024 for 'Acme Corp'")
+	fmt.Println(a.Terms())
+	for _, p := range a.Phrases {
+		if p.Kind != gloss.PhraseNGram {
+			fmt.Println(p.Kind, p.Text)
+		}
+	}
+	// Output:
+	// [revenue region march 2024 acme corp]
+	// date March 2024
+	// quoted Acme Corp
+}

@@ -8,15 +8,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
-func isASCIILetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 'a' || s[i] > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
 // Semantic is a hint about what a column holds, inferred from its name and type.
 type Semantic string
 
@@ -230,28 +221,6 @@ func TableGloss(t *schema.Table) string {
 		text += " (view)"
 	}
 	return text
-}
-
-// stem is a light English normaliser for matching: lower case, plural to
-// singular. It is deliberately conservative ("status", "address", "analysis"
-// are left alone).
-func stem(w string) string {
-	w = strings.ToLower(w)
-	n := len(w)
-	if n <= 3 || !isASCIILetters(w) {
-		return w
-	}
-	switch {
-	case strings.HasSuffix(w, "ies") && n > 4:
-		return w[:n-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
-		return w[:n-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"), strings.HasSuffix(w, "ics"):
-		return w
-	case strings.HasSuffix(w, "s"):
-		return w[:n-1]
-	}
-	return w
 }
 
 func runeLen(s string) int { return utf8.RuneCountInString(s) }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -127,12 +128,12 @@ type glossTarget struct {
 }
 
 // termStems normalises a term or question for glossary matching; unlike
-// contentStems it keeps stopwords so multi-word terms match exactly.
+// gloss.ContentStems it keeps stopwords so multi-word terms match exactly.
 func termStems(s string) []string {
-	toks := tokenize(s)
+	toks := gloss.Tokenize(s)
 	out := make([]string, len(toks))
 	for i, t := range toks {
-		out[i] = t.stem
+		out[i] = t.Stem
 	}
 	return out
 }

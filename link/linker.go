@@ -382,7 +382,7 @@ func pairKey(a, b int32) [2]int32 {
 func stems(ws []string) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = stem(w)
+		out[i] = gloss.Stem(w)
 	}
 	return out
 }
@@ -391,7 +391,7 @@ func uniqueStems(text string) []string {
 	if text == "" {
 		return nil
 	}
-	ws := contentStems(text)
+	ws := gloss.ContentStems(text)
 	sort.Strings(ws)
 	return compact(ws)
 }
@@ -457,10 +457,20 @@ type linkState struct {
 // tables restricts linking to candidate tables (qualified names; nil or empty
 // means all). Glossary targets and FK parents used by redirect warnings may
 // lie outside the candidates. When ctx ends early the partial result is
-// returned with Incomplete set.
+// returned with Incomplete set. It is LinkAnalysis of the texts' analyses.
 func (l *Linker) Link(ctx context.Context, question, evidence string, tables []string) *Result {
-	qa := analyze(question)
-	res := &Result{Keyphrases: qa.phrases}
+	return l.LinkAnalysis(ctx, gloss.Analyze(question), gloss.Analyze(evidence), tables)
+}
+
+// LinkAnalysis is Link on a question and evidence already read by
+// gloss.Analyze (evidence may be nil): a caller that analysed the question
+// once hands every stage the same reading.
+func (l *Linker) LinkAnalysis(ctx context.Context, question, evidence *gloss.Analysis, tables []string) *Result {
+	qa := question
+	if qa == nil {
+		qa = &gloss.Analysis{}
+	}
+	res := &Result{Keyphrases: qa.Phrases}
 	if res.Keyphrases == nil {
 		res.Keyphrases = []Keyphrase{}
 	}
@@ -479,14 +489,14 @@ func (l *Linker) Link(ctx context.Context, question, evidence string, tables []s
 		}
 	}
 	st.addPhrases(qa, 1, 0)
-	var ea *analysis
-	if strings.TrimSpace(evidence) != "" {
-		ea = analyze(evidence)
+	var ea *gloss.Analysis
+	if evidence != nil && strings.TrimSpace(evidence.Text) != "" {
+		ea = evidence
 		st.addPhrases(ea, 0.9, 1)
 	}
-	st.addThesaurus(question, qa, 1, 0)
+	st.addThesaurus(qa, 1, 0)
 	if ea != nil {
-		st.addThesaurus(evidence, ea, 0.9, 1)
+		st.addThesaurus(ea, 0.9, 1)
 	}
 	defer func() {
 		res.Incomplete = ctx.Err() != nil
@@ -515,14 +525,14 @@ func (l *Linker) Link(ctx context.Context, question, evidence string, tables []s
 	return res
 }
 
-func (st *linkState) addPhrases(a *analysis, weight float64, src int) {
-	for _, t := range a.tokens {
-		st.qwords[t.stem] = true
-		for _, w := range st.l.cfg.gloss(t.lower) {
-			st.qwords[stem(w)] = true
+func (st *linkState) addPhrases(a *gloss.Analysis, weight float64, src int) {
+	for _, t := range a.Tokens {
+		st.qwords[t.Stem] = true
+		for _, w := range st.l.cfg.gloss(t.Lower) {
+			st.qwords[gloss.Stem(w)] = true
 		}
 	}
-	for _, kp := range a.phrases {
+	for _, kp := range a.Phrases {
 		if kp.Kind != PhraseNGram && kp.Kind != PhraseQuoted {
 			continue
 		}
@@ -730,7 +740,7 @@ func (st *linkState) matchName(p *phrase, lower string, parts, words, comment []
 	if len(comment) > 0 && best < 0.6 {
 		all := true
 		for _, w := range p.words {
-			if !containsSorted(comment, w) || stopwords[w] {
+			if !containsSorted(comment, w) || gloss.Stopword(w) {
 				all = false
 				break
 			}
@@ -1038,7 +1048,7 @@ func (st *linkState) linkColumns() {
 	}
 }
 
-func (st *linkState) linkGlossary(a *analysis) {
+func (st *linkState) linkGlossary(a *gloss.Analysis) {
 	st.glossaryTerms(a, func(_ int, gt *glossTerm) {
 		for _, tg := range gt.targets {
 			t := &st.l.tables[tg.table]
@@ -1057,13 +1067,13 @@ func (st *linkState) linkGlossary(a *analysis) {
 
 // glossaryTerms calls fn for every glossary term the question spells, with
 // the index of its first token.
-func (st *linkState) glossaryTerms(a *analysis, fn func(i int, gt *glossTerm)) {
+func (st *linkState) glossaryTerms(a *gloss.Analysis, fn func(i int, gt *glossTerm)) {
 	if len(st.l.terms) == 0 {
 		return
 	}
-	qs := make([]string, len(a.tokens))
-	for i, t := range a.tokens {
-		qs[i] = t.stem
+	qs := make([]string, len(a.Tokens))
+	for i, t := range a.Tokens {
+		qs[i] = t.Stem
 	}
 	for i := range qs {
 		for _, gt := range st.l.terms[qs[i]] {
@@ -1081,7 +1091,7 @@ func (st *linkState) glossaryTerms(a *analysis, fn func(i int, gt *glossTerm)) {
 // for each phrase: a long question has hundreds.
 const indexPhrases = 8
 
-func (st *linkState) linkValues(a *analysis) []ValueHint {
+func (st *linkState) linkValues(a *gloss.Analysis) []ValueHint {
 	vi := st.l.values
 	if vi == nil || len(vi.Columns) == 0 {
 		return nil
@@ -1116,11 +1126,11 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 			}
 		}
 	}
-	q := a.tokens
+	q := a.Tokens
 	text := func(i, j int) string { return questionText(a, i, j) }
 	for i := range q {
 		for n := 1; n <= 4 && i+n <= len(q); n++ {
-			if n == 1 && (q[i].stop || q[i].number) {
+			if n == 1 && (q[i].Stop || q[i].Number) {
 				continue
 			}
 			s := text(i, i+n)
@@ -1133,11 +1143,11 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 	}
 	seen := map[seenKey]bool{} // a phrase repeated matches the same values
 	match := func(phrase string) []ValueMatch { return vi.matchIn(phrase, cols) }
-	if cols != nil && len(a.phrases) > indexPhrases {
+	if cols != nil && len(a.Phrases) > indexPhrases {
 		ix := vi.indexColumns(cols)
 		match = func(phrase string) []ValueMatch { return vi.matchIndexed(phrase, ix) }
 	}
-	for _, kp := range a.phrases {
+	for _, kp := range a.Phrases {
 		if k := (seenKey{kp.Kind, kp.Text}); seen[k] {
 			continue
 		} else {
@@ -1167,10 +1177,10 @@ func (st *linkState) linkValues(a *analysis) []ValueHint {
 	return out
 }
 
-func questionText(a *analysis, i, j int) string {
+func questionText(a *gloss.Analysis, i, j int) string {
 	parts := make([]string, 0, j-i)
-	for _, t := range a.tokens[i:j] {
-		parts = append(parts, t.text)
+	for _, t := range a.Tokens[i:j] {
+		parts = append(parts, t.Text)
 	}
 	return strings.Join(parts, " ")
 }

@@ -193,7 +193,10 @@ func TestLinkQualityERPExam(t *testing.T) {
 	}{
 		// Without the thesaurus: column recall .690 (top 8 .574), precision
 		// top 8 .203, strong links .249, tables .960 / .326.
-		{"catalog", false, figures{colRecall: .692, colRecallTop: .580, colPrecTop: .205, strongPrec: .253, tabRecall: .960, tabPrec: .325}},
+		// Strong links .252: since the one stopword list (gloss), "returns"
+		// is a word of sa-10 ("reasons for customer returns"), one strong
+		// link more (348, 88 right as before).
+		{"catalog", false, figures{colRecall: .692, colRecallTop: .580, colPrecTop: .205, strongPrec: .252, tabRecall: .960, tabPrec: .325}},
 		// Without: .726 (.653), .307, .534, .960 / .604 (over the adaptive
 		// contexts of retrieve: 6.3 tables per question).
 		{"retrieved", true, figures{colRecall: .725, colRecallTop: .658, colPrecTop: .310, strongPrec: .539, tabRecall: .960, tabPrec: .604}},

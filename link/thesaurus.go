@@ -58,38 +58,38 @@ func (l *Linker) nameWord(w string) bool {
 // and its column ("deal owner"). A related term counts when every word of
 // it is a name word; curated and user terms first, WordNet synonyms only
 // when no curated term counts.
-func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src int) {
+func (st *linkState) addThesaurus(a *gloss.Analysis, weight float64, src int) {
 	th := st.l.cfg.thesaurus
 	if th == nil {
 		return
 	}
-	toks := a.tokens
+	toks := a.Tokens
 	used := make([]bool, len(toks))
 	st.glossarySpans(a, used)
 	// Numbers, dates, quoted text, identifiers and capitalised words inside
 	// a sentence (values and names: "Enterprise", "Toyota") are not looked
 	// up.
-	usable := func(t *token) bool {
-		return !t.number && !t.quoted && !t.dated && !t.identifier && (t.sentStart || !capitalized(*t))
+	usable := func(t *gloss.Token) bool {
+		return !t.Number && !t.Quoted && !t.Dated && !t.Identifier && (t.SentStart || !t.Capitalized())
 	}
 	var sb strings.Builder
 	for n := min(maxThesaurusWords, len(toks)); n >= 1; n-- {
 	windows:
 		for i := 0; i+n <= len(toks); i++ {
 			j := i + n
-			if toks[i].stop || toks[j-1].stop {
+			if toks[i].Stop || toks[j-1].Stop {
 				continue
 			}
 			known, aggregate := true, true
 			for k := i; k < j; k++ {
 				t := &toks[k]
-				if used[k] || !usable(t) || k > i && !adjacent(text, toks[k-1], *t) {
+				if used[k] || !usable(t) || k > i && !a.Adjacent(k) {
 					continue windows
 				}
-				if !t.stop && !st.l.nameWord(t.stem) {
+				if !t.Stop && !st.l.nameWord(t.Stem) {
 					known = false
 				}
-				if !t.stop && !aggregateWords[t.stem] {
+				if !t.Stop && !aggregateWords[t.Stem] {
 					aggregate = false
 				}
 			}
@@ -101,7 +101,7 @@ func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src 
 				if k > i {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(toks[k].lower)
+				sb.WriteString(toks[k].Lower)
 			}
 			span := sb.String()
 			if st.l.names[strings.ReplaceAll(span, " ", "_")] {
@@ -115,7 +115,7 @@ func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src 
 				if term.Weight < found {
 					break // WordNet only when no curated term counts
 				}
-				words := contentStems(term.Text)
+				words := gloss.ContentStems(term.Text)
 				if len(words) == 0 || !st.allNameWords(words) {
 					continue
 				}
@@ -125,9 +125,9 @@ func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src 
 					via = "thesaurus (" + term.Source.String() + "): " + span + " -> " + term.Text
 				}
 				st.phrases = append(st.phrases, phrase{
-					text: text[toks[i].start:toks[j-1].end], ident: strings.Join(strings.Fields(term.Text), "_"),
+					text: a.Span(i, j), ident: strings.Join(strings.Fields(term.Text), "_"),
 					words: words, weight: weight * thesaurusStrength(term.Weight), kind: PhraseNGram, src: src,
-					start: toks[i].start, end: toks[j-1].end, via: via,
+					start: toks[i].Start, end: toks[j-1].End, via: via,
 				})
 			}
 			if found > 0 {
@@ -145,18 +145,18 @@ func (st *linkState) addThesaurus(text string, a *analysis, weight float64, src 
 // word of the column's table's name. "deal owner" is opportunities'
 // owner_emp_id (deal -> opportunity), whatever the thesaurus relates to
 // "deal owner" as a whole: the direct match of "owner" wins.
-func (st *linkState) tableAndColumn(toks []token) bool {
-	last := toks[len(toks)-1].stem
+func (st *linkState) tableAndColumn(toks []gloss.Token) bool {
+	last := toks[len(toks)-1].Stem
 	if len(toks) < 2 || weakWords[last] || len(st.l.colWords[last]) == 0 {
 		return false
 	}
 	for _, t := range toks[:len(toks)-1] {
-		if t.stop {
+		if t.Stop {
 			continue
 		}
-		heads := []string{t.stem}
-		for _, term := range st.l.cfg.thesaurus.Related(t.lower) {
-			if ws := contentStems(term.Text); term.Weight >= 1 && len(ws) > 0 {
+		heads := []string{t.Stem}
+		for _, term := range st.l.cfg.thesaurus.Related(t.Lower) {
+			if ws := gloss.ContentStems(term.Text); term.Weight >= 1 && len(ws) > 0 {
 				heads = append(heads, ws[len(ws)-1])
 			}
 		}
@@ -187,7 +187,7 @@ func (st *linkState) allNameWords(ws []string) bool {
 }
 
 // glossarySpans marks the tokens of glossary terms the text holds.
-func (st *linkState) glossarySpans(a *analysis, used []bool) {
+func (st *linkState) glossarySpans(a *gloss.Analysis, used []bool) {
 	st.glossaryTerms(a, func(i int, gt *glossTerm) {
 		for k := i; k < i+len(gt.words); k++ {
 			used[k] = true

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -147,9 +148,9 @@ func (v *ValueIndex) columnsOf(tables []string) []int32 {
 // valueWords are the stems of a value's words, with words containing an
 // apostrophe also split ("O'Reilly" gives "o'reilly" and "reilly").
 func valueWords(v string) []string {
-	ws := contentStems(v)
+	ws := gloss.ContentStems(v)
 	if strings.ContainsAny(v, "'’") {
-		ws = append(ws, contentStems(strings.NewReplacer("'", " ", "’", " ").Replace(v))...)
+		ws = append(ws, gloss.ContentStems(strings.NewReplacer("'", " ", "’", " ").Replace(v))...)
 	}
 	return compact(sortedCopy(ws))
 }
@@ -262,7 +263,7 @@ func (v *ValueIndex) matchWith(phrase string, cols []int32, ix *postings) []Valu
 	if norm == "" {
 		return nil
 	}
-	pw := compact(sortedCopy(contentStems(phrase)))
+	pw := compact(sortedCopy(gloss.ContentStems(phrase)))
 	grams := trigrams(norm)
 	scores := map[int32]float64{}
 	// score rates entry id given the number of trigrams it shares with the

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // maxWarnTables bounds the named tables considered for warnings, so that a
@@ -173,7 +175,7 @@ func (st *linkState) confusables() []Warning {
 			da, db := difference(a.words, b.words), difference(b.words, a.words)
 			if len(da)+len(db) == 0 {
 				// Same name in two schemas: the schema tells them apart.
-				da, db = []string{stem(a.t.Schema)}, []string{stem(b.t.Schema)}
+				da, db = []string{gloss.Stem(a.t.Schema)}, []string{gloss.Stem(b.t.Schema)}
 			}
 			if st.mentionsAny(da) || st.mentionsAny(db) {
 				continue

@@ -84,7 +84,9 @@
 // index is rebuilt. A Retriever is safe for concurrent use; Refresh must
 // not run concurrently with Tables.
 //
-// Words, Terms and Stem expose the tokenizer the index uses (identifier
-// splitting, stopwords, light stemming), for callers that build their own
-// documents or glossaries.
+// The index reads documents and questions with gloss's one tokenizer,
+// stemmer and stopword list (gloss.Terms). Tables reads the question with
+// gloss.Analyze; TablesAnalysis takes the reading the caller already made:
+// the Engine analyses a question once and hands the same reading to
+// retrieval, linking and scoring.
 package retrieve

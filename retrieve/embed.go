@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/llm"
 )
 
@@ -64,7 +65,7 @@ func (e *HashEmbedder) vector(text string) []float32 {
 		}
 		counts[f] += w
 	}
-	terms := Terms(text)
+	terms := gloss.Terms(text)
 	for i, t := range terms {
 		add("w:"+t, 1)
 		if i > 0 {

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
 )
 
@@ -44,14 +45,14 @@ func glossaryKeys(cat *schema.Catalog, glossary map[string][]string) map[string]
 // addGlossary gives the tables of the glossary terms a question uses a
 // bonus: an explicit business term outweighs any single ranking.
 func (ix *Retriever) addGlossary(cands candidates, r request) {
-	terms := " " + strings.Join(Terms(r.text), " ") + " "
+	terms := " " + strings.Join(r.words.terms, " ") + " "
 	var gterms []string
 	for term := range ix.cfg.glossary {
 		gterms = append(gterms, term)
 	}
 	sort.Strings(gterms)
 	for _, term := range gterms {
-		if !strings.Contains(terms, " "+strings.Join(Terms(term), " ")+" ") {
+		if !strings.Contains(terms, " "+strings.Join(gloss.Terms(term), " ")+" ") {
 			continue
 		}
 		for _, target := range ix.cfg.glossary[term] {

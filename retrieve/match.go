@@ -3,6 +3,8 @@ package retrieve
 import (
 	"sort"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // Match says how well the words of a question meet the words of the
@@ -75,7 +77,7 @@ func (ix *Retriever) match(q words, named bool) (Match, float64) {
 
 // knows reports whether every word of a stemmed phrase is a schema word.
 func (ix *Retriever) knows(phrase string) bool {
-	for _, w := range Words(phrase) {
+	for _, w := range gloss.Fields(phrase) {
 		if ix.df[w] == 0 {
 			return false
 		}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // MemoryStore is an in-memory SchemaStore: exact cosine k-NN over normalised
@@ -92,7 +94,7 @@ func (s *MemoryStore) add(d *Document) {
 
 func (s *MemoryStore) addPostings(slot int, text string) {
 	tf := map[string]int{}
-	terms := Terms(text)
+	terms := gloss.Terms(text)
 	for _, t := range terms {
 		tf[t]++
 	}
@@ -119,7 +121,7 @@ func (s *MemoryStore) removeSlot(slot int) {
 	s.totalLen -= s.docLen[slot]
 	s.live--
 	seen := map[string]bool{}
-	for _, t := range Terms(d.Text) {
+	for _, t := range gloss.Terms(d.Text) {
 		if !seen[t] {
 			seen[t] = true
 			if s.df[t]--; s.df[t] <= 0 {
@@ -213,7 +215,7 @@ func (s *MemoryStore) SearchText(ctx context.Context, query string, k int, f Fil
 	avg := float64(s.totalLen) / float64(s.live)
 	scores := map[int]float64{}
 	seen := map[string]bool{}
-	for _, t := range Terms(query) {
+	for _, t := range gloss.Terms(query) {
 		if seen[t] {
 			continue
 		}

@@ -21,8 +21,8 @@ func tableNames(cat *schema.Catalog, g gloss.Glosser) map[string][]string {
 	for _, t := range cat.Tables {
 		q := t.QualifiedName()
 		keys := map[string]bool{}
-		for _, text := range []string{strings.Join(Words(t.Name), " "), strings.Join(g(t.Name), " "), glossText(g, t.Name)} {
-			terms := Terms(text)
+		for _, text := range []string{strings.Join(gloss.Fields(t.Name), " "), strings.Join(g(t.Name), " "), glossText(g, t.Name)} {
+			terms := gloss.Terms(text)
 			// A view's prefix is not a word of its name.
 			if len(terms) > 1 && (terms[0] == "v" || terms[0] == "vw" || terms[0] == "view") {
 				terms = terms[1:]
@@ -50,12 +50,19 @@ type namedTable struct {
 // stemmed (for the index), aligned.
 type words struct{ raw, terms []string }
 
-func questionWords(text string) words {
+// questionWords are the content words of the question and its evidence,
+// in this order, as their analyses read them.
+func questionWords(as ...*gloss.Analysis) words {
 	var w words
-	for _, x := range Words(text) {
-		if !stopwords[x] {
-			w.raw = append(w.raw, x)
-			w.terms = append(w.terms, Stem(x))
+	for _, a := range as {
+		if a == nil {
+			continue
+		}
+		for _, x := range a.Words {
+			if !x.Stop {
+				w.raw = append(w.raw, x.Text)
+				w.terms = append(w.terms, x.Stem)
+			}
 		}
 	}
 	return w
@@ -69,7 +76,7 @@ func (ix *Retriever) related(phrase string, strongOnly bool) []string {
 		if strongOnly && t.Weight < 1 {
 			continue
 		}
-		if ts := Terms(t.Text); len(ts) > 0 {
+		if ts := gloss.Terms(t.Text); len(ts) > 0 {
 			out = append(out, strings.Join(ts, " "))
 		}
 	}
@@ -172,7 +179,7 @@ func (ix *Retriever) tableTerms(cat *schema.Catalog) map[string][]string {
 		q := t.QualifiedName()
 		set := map[string]bool{}
 		addText := func(s string) {
-			for _, w := range Terms(s) {
+			for _, w := range gloss.Terms(s) {
 				set[w] = true
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/pgvector/pgvector-go"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // PGVectorDB is what PGVectorStore needs of a connection: *pgxpool.Pool and
@@ -171,7 +173,7 @@ ON CONFLICT (ns, id) DO UPDATE SET kind = excluded.kind, scope = excluded.scope,
   tbl = excluded.tbl, col = excluded.col, body = excluded.body, terms = excluded.terms,
   embedding = excluded.embedding, fingerprint = excluded.fingerprint, catalog = excluded.catalog, data = excluded.data`,
 				s.cfg.namespace, d.ID, string(d.Kind), d.Scope, d.Module, d.Table, d.Column, d.Text,
-				strings.Join(Terms(d.Text), " "), vec, d.Fingerprint, d.Catalog, d.Data)
+				strings.Join(gloss.Terms(d.Text), " "), vec, d.Fingerprint, d.Catalog, d.Data)
 		}
 		if err := s.db.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("retrieve: pgvector upsert: %w", err)
@@ -267,7 +269,7 @@ ORDER BY embedding <=> $2, id LIMIT $3`, args...)
 // SearchText implements SchemaStore with ts_rank over the same Terms the
 // memory store's BM25 uses (any term may match).
 func (s *PGVectorStore) SearchText(ctx context.Context, query string, k int, f Filter) ([]Hit, error) {
-	terms := Terms(query)
+	terms := gloss.Terms(query)
 	if len(terms) == 0 {
 		return nil, nil
 	}

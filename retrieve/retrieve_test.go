@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -458,6 +459,43 @@ func TestModulesOverlapDeterministic(t *testing.T) {
 		}
 		if !maps.Equal(got, want) {
 			t.Fatalf("build %d: modules %v, want %v", i+1, got, want)
+		}
+	}
+}
+
+// TestTablesTakesTheAnalysis: TablesAnalysis, given the question's and
+// evidence's gloss.Analysis, returns what Tables returns reading them
+// itself; the evidence it is given replaces an Evidence option.
+func TestTablesTakesTheAnalysis(t *testing.T) {
+	ctx := context.Background()
+	r, err := retrieve.New(ctx, shopCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, e := "How many purchase orders did each supplier get?", "suppliers are vendors"
+	want, err := r.Tables(ctx, q, retrieve.Evidence(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, opts := range map[string][]retrieve.QueryOption{
+		"no option":      nil,
+		"same evidence":  {retrieve.Evidence(e)},
+		"other evidence": {retrieve.Evidence("payslips of employees")},
+	} {
+		got, err := r.TablesAnalysis(ctx, gloss.Analyze(q), gloss.Analyze(e), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Names(), want.Names()) || got.Match != want.Match || got.Known != want.Known {
+			t.Errorf("%s: %v (%s %.2f), want %v (%s %.2f)", name, got.Names(), got.Match, got.Known, want.Names(), want.Match, want.Known)
+		}
+	}
+	if !slices.Contains(want.Names(), "public.purchase_orders") {
+		t.Errorf("purchase orders not retrieved: %v", want.Names())
+	}
+	for _, blank := range []*gloss.Analysis{nil, gloss.Analyze("  ")} {
+		if _, err := r.TablesAnalysis(ctx, blank, nil); !errors.Is(err, retrieve.ErrEmptyQuestion) {
+			t.Errorf("blank question: %v", err)
 		}
 	}
 }

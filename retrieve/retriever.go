@@ -125,7 +125,7 @@ func (ix *Retriever) index(ctx context.Context, cat *schema.Catalog) (IndexStats
 	ix.terms = ix.tableTerms(cat)
 	ix.nameTerms = make(map[string][]string, len(cat.Tables))
 	for _, t := range cat.Tables {
-		ix.nameTerms[t.QualifiedName()] = Terms(t.Name)
+		ix.nameTerms[t.QualifiedName()] = gloss.Terms(t.Name)
 	}
 	ix.df = map[string]int{}
 	for _, ts := range ix.terms {

@@ -3,6 +3,8 @@ package retrieve
 import (
 	"slices"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // The adaptive cut: at least minContext tables, and contextMargin more
@@ -100,7 +102,7 @@ var analysisWords = func() map[string]bool {
 		one two three four five six seven eight nine ten hundred thousand million
 		rank ranked ranking sort sorted group grouped each per distinct unique
 		amount value level`) {
-		m[Stem(w)] = true
+		m[gloss.Stem(w)] = true
 	}
 	return m
 }()

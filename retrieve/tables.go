@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // ErrEmptyQuestion is returned for a blank question.
@@ -15,14 +17,24 @@ var ErrEmptyQuestion = errors.New("retrieve: empty question")
 // the best tables are then expanded along foreign keys (not from hubs) with
 // a decayed score.
 func (ix *Retriever) Tables(ctx context.Context, question string, opts ...QueryOption) (*Result, error) {
-	q := query{maxTables: ix.cfg.maxTables}
-	for _, o := range opts {
-		o.applyQuery(&q)
+	q := ix.query(opts)
+	var evidence *gloss.Analysis
+	if q.evidence != "" {
+		evidence = gloss.Analyze(q.evidence)
 	}
-	if strings.TrimSpace(question) == "" {
+	return ix.TablesAnalysis(ctx, gloss.Analyze(question), evidence, opts...)
+}
+
+// TablesAnalysis is Tables on a question and evidence already read by
+// gloss.Analyze (evidence nil for none; it replaces an Evidence option): a
+// caller that analysed the question once hands every stage the same
+// reading.
+func (ix *Retriever) TablesAnalysis(ctx context.Context, question, evidence *gloss.Analysis, opts ...QueryOption) (*Result, error) {
+	q := ix.query(opts)
+	if question == nil || strings.TrimSpace(question.Text) == "" {
 		return nil, ErrEmptyQuestion
 	}
-	r := ix.newRequest(question, q)
+	r := ix.newRequest(question, evidence, q)
 	hits, err := ix.search(ctx, r)
 	if err != nil {
 		return nil, err
@@ -52,14 +64,22 @@ type request struct {
 	scopes  []string // the scope and the shared schemas; nil for every schema
 }
 
-// newRequest reads a question once for every step: its words, the text
-// each search sees and the schemas it may search.
-func (ix *Retriever) newRequest(question string, q query) request {
-	text := question
-	if q.evidence != "" {
-		text += " " + q.evidence
+func (ix *Retriever) query(opts []QueryOption) query {
+	q := query{maxTables: ix.cfg.maxTables}
+	for _, o := range opts {
+		o.applyQuery(&q)
 	}
-	qw := questionWords(text)
+	return q
+}
+
+// newRequest takes the question's reading for every step: its words, the
+// text each search sees and the schemas it may search.
+func (ix *Retriever) newRequest(question, evidence *gloss.Analysis, q query) request {
+	text := question.Text
+	if evidence != nil && evidence.Text != "" {
+		text += " " + evidence.Text
+	}
+	qw := questionWords(question, evidence)
 	// The lexical searches also look for the schema words the thesaurus
 	// relates to the question's words; the embedding sees the question.
 	lexical := text
