@@ -8,8 +8,11 @@ import (
 )
 
 // customSetting is a custom, dotted setting name (app.tenant_id): the names
-// an application sets per request for its row-level security policies. No
-// PostgreSQL setting has a dot.
+// an application sets per request for its row-level security policies.
+// PostgreSQL's own settings have no dot; a loaded module's do
+// (plpgsql.variable_conflict, hnsw.ef_search), and this shape lets them
+// through: only the operator names settings (WithSettings, the identity
+// file, --set), never a query or a caller.
 var customSetting = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)+$`)
 
 // CustomSetting reports whether name is a custom dotted setting name
