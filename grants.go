@@ -227,21 +227,20 @@ func (v *view) links(r *link.Result) {
 }
 
 // reads reports whether the role may read every column of every table sql
-// references (an example is shown whole, and a star reads every column),
-// and whether one of them has row-level security.
-func (v *view) reads(sc *scope, sql string) (ok, rowSecurity bool) {
+// references (an example is shown whole, and a star reads every column).
+// Whose rows it shows is not judged here: offer.go offers an identity's
+// example to that identity only.
+func (v *view) reads(sc *scope, sql string) bool {
 	refs, err := sqlrefs.Extract(sql, sc.st.cat, sc.path)
 	if err != nil {
-		return false, false
+		return false
 	}
 	for _, name := range refs.Tables {
-		t := v.cat.Table(name)
-		if t == nil || !v.g.whole(sc.st.cat.Table(name)) {
-			return false, false
+		if v.cat.Table(name) == nil || !v.g.whole(sc.st.cat.Table(name)) {
+			return false
 		}
-		rowSecurity = rowSecurity || t.RowSecurity
 	}
-	return true, rowSecurity
+	return true
 }
 
 // joins reports whether the view shows every column of the joins.

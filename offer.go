@@ -12,12 +12,15 @@ import (
 //
 //   - learnt under none, it is the operator's, and every request is
 //     offered it;
-//   - learnt under one, a request of the same identity (same role, same
-//     settings, same scope) is offered it;
-//   - an example is offered to other requests too when it reads no table
-//     with row-level security (so no row of the identity it was learnt
-//     under shows in it) and their role may read every column of every
-//     table it reads.
+//   - learnt under one, only a request of the same identity (same role,
+//     same settings, same scope) is offered it: its question and literals
+//     are that identity's words, whatever it reads. What it reads does not
+//     tell: a view over a table with row-level security (or filtering on
+//     current_user or a setting) has none of its own, a function may read
+//     any table, another scope's schema holds the same unqualified names,
+//     and a literal or question may name what only its teacher reads
+//     (docs/redteam5.md, findings 4 and 6). An operator shares an example
+//     by teaching it under no identity.
 //
 // Always, an example must pass the request's scope (its validator) and
 // its role's privileges, and a doc of a table or column is shown only with
@@ -69,8 +72,7 @@ func (e *Engine) offeredExamples(rq *request, exs []generate.Example, n int) []g
 		if len(out) == n {
 			break
 		}
-		ok, rowSecurity := rq.view.reads(rq.scope, ex.SQL)
-		if ok && (!rq.scope.scoped || rq.scope.reads(ex.SQL)) && e.exampleOffered(rq, ex, rowSecurity) {
+		if rq.view.reads(rq.scope, ex.SQL) && (!rq.scope.scoped || rq.scope.reads(ex.SQL)) && e.exampleOffered(rq, ex) {
 			out = append(out, ex)
 		}
 	}
@@ -79,11 +81,11 @@ func (e *Engine) offeredExamples(rq *request, exs []generate.Example, n int) []g
 
 // exampleOffered reports whether one of the identities that taught ex
 // lets the request see it.
-func (e *Engine) exampleOffered(rq *request, ex generate.Example, rowSecurity bool) bool {
+func (e *Engine) exampleOffered(rq *request, ex generate.Example) bool {
 	e.know.mu.RLock()
 	defer e.know.mu.RUnlock()
 	for _, id := range e.know.examples[exampleKey(ex.Question, ex.SQL)] {
-		if !rowSecurity || rq.offers(e.know.items[id]) {
+		if rq.offers(e.know.items[id]) {
 			return true
 		}
 	}
