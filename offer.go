@@ -19,6 +19,11 @@ import (
 //     under shows in it) and their role may read every column of every
 //     table it reads.
 //
+// A learnt template (an example with parameters) answers a question only
+// under the first two rules (verified.go, Engine.templates): it answers
+// without the model, so its question and literals would be another
+// identity's answer.
+//
 // Always, an example must pass the request's scope (its validator) and
 // its role's privileges, and a doc of a table or column is shown only with
 // a table of the context and a column the role may read. Terms are
