@@ -22,6 +22,11 @@ import (
 //     (docs/redteam5.md, findings 4 and 6). An operator shares an example
 //     by teaching it under no identity.
 //
+// A learnt template (an example with parameters) answers a question only
+// under the first two rules (verified.go, Engine.templates): it answers
+// without the model, so its question and literals would be another
+// identity's answer.
+//
 // Always, an example must pass the request's scope (its validator) and
 // its role's privileges, and a doc of a table or column is shown only with
 // a table of the context and a column the role may read. Terms are

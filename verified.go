@@ -50,18 +50,24 @@ type fit struct {
 }
 
 // templates are the verified questions of the semantic model, then the
-// learnt examples with parameters, in a fixed order.
-func (e *Engine) templates(st *state) []template {
+// learnt examples with parameters the request is offered, in a fixed
+// order. The model's are the operator's; a learnt one is offered by
+// offer.go's rule for what an identity taught (rq.offers): the operator's
+// to every request, one learnt under an identity (role, settings, scope)
+// to that identity only, as its SQL and question may hold that
+// identity's values whatever tables it reads. A template fits only
+// where the request's validator accepts its SQL besides (fits).
+func (e *Engine) templates(rq *request) []template {
 	var out []template
-	if st.semantic != nil {
-		for _, q := range st.semantic.VerifiedQuestions {
-			out = append(out, template{q: q, source: fmt.Sprintf("%s:%d", st.semantic.File, q.Line)})
+	if sem := rq.st.semantic; sem != nil {
+		for _, q := range sem.VerifiedQuestions {
+			out = append(out, template{q: q, source: fmt.Sprintf("%s:%d", sem.File, q.Line)})
 		}
 	}
 	e.know.mu.RLock()
 	var learnt []template
 	for _, k := range e.know.items {
-		if k.Kind == KnowledgeExample && len(k.Parameters) > 0 {
+		if k.Kind == KnowledgeExample && len(k.Parameters) > 0 && rq.offers(k) {
 			learnt = append(learnt, template{q: k.Template(), source: k.ID})
 		}
 	}
@@ -81,14 +87,15 @@ func (k Knowledge) Template() *semantic.VerifiedQuestion {
 	return q
 }
 
-// fits returns every reading of question as a template whose SQL the
-// request may run (a template learnt in another tenant's scope, reading
-// its tables, is none of this one's): one is an answer, several an
-// ambiguity the engine does not guess through.
-func (e *Engine) fits(ctx context.Context, sc *scope, question string) []fit {
+// fits returns every reading of question as a template the request is
+// offered and whose SQL it may run (a template learnt by another identity
+// is none of this one's, nor one reading another scope's tables): one is
+// an answer, several an ambiguity the engine does not guess through.
+func (e *Engine) fits(ctx context.Context, rq *request, question string) []fit {
+	sc := rq.scope
 	values := sc.storedValues(ctx)
 	var out []fit
-	for _, t := range e.templates(sc.st) {
+	for _, t := range e.templates(rq) {
 		for _, b := range t.q.Match(question, values) {
 			if sql, err := t.q.Inline(b); err == nil && sc.reads(sql) {
 				out = append(out, fit{t: t, values: b})
@@ -164,7 +171,7 @@ func (sc *scope) rowSecureValue(ctx context.Context, t *schema.Table, col, text 
 // false when no template fits, or several do (a note says so): the caller
 // goes on with the model.
 func (e *Engine) answerVerified(ctx context.Context, rq *request, res *Result) (handled bool, err error) {
-	fits := e.fits(ctx, rq.scope, res.Question)
+	fits := e.fits(ctx, rq, res.Question)
 	if len(fits) == 0 {
 		return false, nil
 	}

@@ -13,10 +13,12 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // TestVerifiedTemplateWithoutModel: one instance of a question shape is
-// taught (ProposeTemplate, then Learn); five others (another year,
+// taught (ProposeTemplate, then Learn in div_01; another scope is not
+// answered from it until it learns it too); five others (another year,
 // another stored value, another scope, both) are answered from its SQL
 // with the values as parameters, without a model call, with the rows of
 // a hand-written query; a question the template does not fit goes to the
@@ -47,6 +49,15 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A template learnt in div_01 is div_01's (its words and literals are
+	// that scope's): div_02 is not answered from it until div_02 learns it.
+	if res, _ := eng.Ask(ctx, "How many SMB customers placed orders in 2024?", nl2sql.Scope("div_02")); res.Origin == nl2sql.OriginVerified {
+		t.Errorf("div_02 is answered from div_01's template %s", res.Verified.Source)
+	}
+	if _, err := eng.Learn(ctx, k, nl2sql.Scope("div_02")); err != nil {
+		t.Fatal(err)
+	}
+	calls := len(srv.Requests())
 	hand := func(schema, segment string, year int) string {
 		var n int64
 		err := pool.QueryRow(ctx, fmt.Sprintf(`SELECT count(*) FROM %[1]s.customers c WHERE c.segment = $1
@@ -93,7 +104,7 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 	if nonzero < 2 {
 		t.Errorf("only %d answers are non-zero: the comparison proves little", nonzero)
 	}
-	if n := len(srv.Requests()); n != 0 {
+	if n := len(srv.Requests()) - calls; n != 0 {
 		t.Fatalf("%d model calls, want none", n)
 	}
 	// Not the template's words, or not a stored value: the model is asked.
@@ -103,7 +114,7 @@ func TestVerifiedTemplateWithoutModel(t *testing.T) {
 			t.Errorf("%s: answered from the template", q)
 		}
 	}
-	if n := len(srv.Requests()); n == 0 {
+	if n := len(srv.Requests()) - calls; n == 0 {
 		t.Error("no model call for questions the template does not fit")
 	}
 	// Forgotten, it answers no more.
@@ -140,5 +151,57 @@ func TestVerifiedTemplateOtherTenant(t *testing.T) {
 	res, err := eng.Ask(ctx, "How many employees were hired in 2022?", nl2sql.Scope("div_02"))
 	if res.Origin == nl2sql.OriginVerified || err == nil || strings.Contains(err.Error(), "div_01") {
 		t.Errorf("div_02: origin %q, %v", res.Origin, err)
+	}
+}
+
+// TestVerifiedTemplateByIdentity: a template learnt under an identity
+// answers that identity only, and the "fits N readings" note of another
+// names none of it; the operator's template (learnt under none) answers
+// every identity, each reading its own rows under the policy.
+func TestVerifiedTemplateByIdentity(t *testing.T) {
+	dsn, reader := redteam5Tenants(t)
+	eng := redteam5Engine(t, dsn)
+	ctx := context.Background()
+	one := []nl2sql.AskOption{nl2sql.AsRole(reader), nl2sql.Setting("app.tenant_id", "1")}
+	two := []nl2sql.AskOption{nl2sql.AsRole(reader), nl2sql.Setting("app.tenant_id", "2")}
+	template := func(question, sql string) nl2sql.Knowledge {
+		k := nl2sql.Example(question, sql)
+		k.Parameters = []semantic.Parameter{{Name: "year", Kind: semantic.ParamYear, Examples: []string{"2024"}}}
+		return k
+	}
+	learn := func(k nl2sql.Knowledge, opts ...nl2sql.AskOption) nl2sql.Knowledge {
+		t.Helper()
+		learnt, err := eng.Learn(ctx, k, opts...)
+		if err != nil {
+			t.Fatalf("learn %q: %v", k.Question, err)
+		}
+		return learnt
+	}
+	k1 := learn(template("how many flagged notes were written in {year}?", "SELECT count(*) FROM notes WHERE body LIKE 'one%' AND year = {year}"), one...)
+	k2 := learn(template("how many flagged notes were written in {year}?", "SELECT count(*) FROM notes WHERE body = 'two-secret' AND year = {year}"), two...)
+	for _, c := range []struct {
+		who        []nl2sql.AskOption
+		mine, not  string
+		wantRows   string
+		otherValue string
+	}{
+		{one, k1.ID, k2.ID, "[[2]]", "two-secret"},
+		{two, k2.ID, k1.ID, "[[1]]", "one%"},
+	} {
+		res, err := eng.Ask(ctx, "How many flagged notes were written in 2024?", c.who...)
+		if err != nil || res.Origin != nl2sql.OriginVerified || res.Verified.Source != c.mine || fmt.Sprint(res.Rows) != c.wantRows {
+			t.Fatalf("want the caller's own template %s and rows %s: %+v, %v", c.mine, c.wantRows, res, err)
+		}
+		b, _ := json.Marshal(res)
+		if strings.Contains(string(b), c.not) || strings.Contains(string(b), c.otherValue) {
+			t.Errorf("the answer names the other identity's template %s or value %q: %s", c.not, c.otherValue, b)
+		}
+	}
+	op := learn(template("how many notes were written in {year}?", "SELECT count(*) FROM notes WHERE year = {year}"))
+	for who, want := range map[string]string{"1": "[[2]]", "2": "[[1]]"} {
+		res, err := eng.Ask(ctx, "How many notes were written in 2024?", nl2sql.AsRole(reader), nl2sql.Setting("app.tenant_id", who))
+		if err != nil || res.Origin != nl2sql.OriginVerified || res.Verified.Source != op.ID || fmt.Sprint(res.Rows) != want {
+			t.Errorf("tenant %s, the operator's template: want %s from %s, got %+v, %v", who, want, op.ID, res, err)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // Values tells a stored value of a column from other text: it returns the
@@ -18,7 +17,8 @@ type Values func(column, text string) (string, bool)
 const maxSlotWords = 8
 
 // Match reports the bindings under which question is q's question: the
-// same words, compared lower-case without punctuation, apart from the
+// same words, compared lower-case without the plain punctuation around
+// them (words: a sign such as "%", "<" or "+" stays and fails), apart from the
 // slots, each of which takes one or more words of its kind (a year: four
 // digits; top_n: a whole number 1..MaxTopN, digits or a number word up to
 // twenty; date_range: see ParseDateRange; value: a stored value of its
@@ -99,14 +99,14 @@ func (q *VerifiedQuestion) Match(question string, values Values) []map[string]st
 func (p *Parameter) recognise(text string, values Values) (string, bool) {
 	switch p.Kind {
 	case ParamYear:
-		if _, err := p.parse(text); err == nil {
+		if _, err := p.parse(text); err == nil && digits(text) {
 			return text, true
 		}
 	case ParamTopN:
 		if n, ok := numberWords[text]; ok {
 			text = strconv.Itoa(n)
 		}
-		if _, err := p.parse(text); err == nil {
+		if _, err := p.parse(text); err == nil && digits(text) {
 			return text, true
 		}
 	case ParamDateRange:
@@ -119,6 +119,12 @@ func (p *Parameter) recognise(text string, values Values) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// digits reports whether text is ASCII digits only: strconv.Atoi also
+// takes a sign ("+5" is 5), which a question's slot must not drop.
+func digits(text string) bool {
+	return text != "" && strings.Trim(text, "0123456789") == ""
 }
 
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -187,18 +193,32 @@ func ParseDateRange(text string) (from, to time.Time, ok bool) {
 	return time.Time{}, time.Time{}, false
 }
 
-// words splits s into lower-case words without surrounding punctuation;
-// what stays inside a word ("2024-01-01", "o'brien") is kept.
+// words splits s into lower-case words without the plain punctuation
+// around them: opening quotes and brackets before a word, closing ones
+// and the sentence's ".,?!;:" after it. Every other rune stays part of
+// the word, so a sign that changes the question ("10%", ">2024",
+// "2024+", "≠2024", "-5", ".5") is no number a slot takes and no
+// template's word: the question goes to the model. What stays inside a
+// word ("2024-01-01", "o'brien") is kept; a word of punctuation alone
+// ("-", "&") is a word, and fails a template that does not have it.
 func words(s string) []string {
 	var out []string
 	for _, w := range strings.Fields(strings.ToLower(s)) {
-		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		w = strings.TrimLeft(w, openingPunct)
+		w = strings.TrimRight(w, closingPunct)
 		if w != "" {
 			out = append(out, w)
 		}
 	}
 	return out
 }
+
+// The punctuation words drops: a list, not a class of runes (a sign
+// outside it keeps a word from matching, failing closed).
+const (
+	openingPunct = "\"'([{“‘«"
+	closingPunct = "\"')]}”’».,?!;:"
+)
 
 func bindingKey(b map[string]string) string {
 	var parts []string

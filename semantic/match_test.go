@@ -9,7 +9,8 @@ import (
 // TestMatch: a question matches a template on its words apart from the
 // slots, each slot taking a value of its kind; a stored value only as the
 // value index knows it; two readings are both returned; other words, a
-// missing or an extra word do not match.
+// missing or an extra word, or a sign beside a slot ("10%", ">2025",
+// "+5"), do not match.
 func TestMatch(t *testing.T) {
 	m, err := Load("../examples/erp/semantic.yaml")
 	if err != nil {
@@ -50,6 +51,20 @@ func TestMatch(t *testing.T) {
 		{"What was the revenue per month between {period}?", "What was the revenue per month between Q2 2023?", "[map[period:2023-04-01/2023-07-01]]"},
 		{"What was the revenue per month between {period}?", "What was the revenue per month between March 2024", "[map[period:2024-03-01/2024-04-01]]"},
 		{"What was the revenue per month between {period}?", "What was the revenue per month between 2024-04-01 and 2024-01-01?", "[]"},
+		{"Top {n} customers by revenue", "Top 10% customers by revenue", "[]"},
+		{"Top {n} customers by revenue", "Top -5 customers by revenue", "[]"},
+		{"Top {n} customers by revenue", "Top +5 customers by revenue", "[]"},
+		{"Top {n} customers by revenue", "Top .5 customers by revenue", "[]"},
+		{"Top {n} customers by revenue", "Top ~5 customers by revenue", "[]"},
+		{"Top {n} customers by revenue", "Top (5) customers by revenue.", "[map[n:5]]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region for >2025", "[]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region for ≥2025?", "[]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region for 2025+", "[]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region for ≠2025", "[]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region for +2025", "[]"},
+		{"Sales order count by sales region for {year}", "Sales order count by sales region - for 2025", "[]"},
+		{"Sales order count by sales region for {year}", "\"Sales order count by sales region for 2025\"!", "[map[year:2025]]"},
+		{"How many {segment} customers are active?", "How many !SMB customers are active?", "[]"},
 		{"What is our total revenue?", "what is our total revenue", "[map[]]"},
 		{"What is our total revenue?", "what is our total revenue in 2024", "[]"},
 	} {

@@ -69,7 +69,8 @@ type verifiedBaseline struct {
 
 // examVerified runs the regression exam of the semantic model at file:
 // Check against the catalog, then every verified question (and every
-// template learnt into --index or --store) with each declared example.
+// template learnt into --index or --store that the identity of --role and
+// --set is offered) with each declared example, as that identity.
 // The engine is opened without the model, so that a model the catalog no
 // longer fits is reported item by item instead of failing the start.
 func examVerified(ctx context.Context, s *sub, file, baseline, writeTo string) error {
@@ -119,18 +120,24 @@ func examVerified(ctx context.Context, s *sub, file, baseline, writeTo string) e
 	for _, q := range m.VerifiedQuestions {
 		qs = append(qs, named{q, fmt.Sprintf("%s:%d", file, q.Line)})
 	}
-	if ks, err := eng.Knowledge(ctx); err == nil {
-		for _, k := range ks {
-			if k.Kind == nl2sql.KnowledgeExample && len(k.Parameters) > 0 {
-				qs = append(qs, named{k.Template(), k.ID})
-			}
+	// The identity of --role and --set: the learnt templates Ask would
+	// answer it from (the operator's and its own, in its scope), each run
+	// as it reads.
+	who := s.who.AskOptions()
+	ks, err := eng.ScopeKnowledge(ctx, who...)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	for _, k := range ks {
+		if k.Kind == nl2sql.KnowledgeExample && len(k.Parameters) > 0 {
+			qs = append(qs, named{k.Template(), k.ID})
 		}
 	}
 	written := &verifiedBaseline{Version: 1, Results: map[string]verifiedResult{}}
 	for _, n := range qs {
 		for _, values := range n.q.Examples() {
 			c := verifiedCase{Question: n.q.Question, Source: n.source, Bindings: values, Status: "ok"}
-			res, err := eng.RunVerified(ctx, n.q, values)
+			res, err := eng.RunVerified(ctx, n.q, values, who...)
 			if ctx.Err() != nil {
 				return &exitError{code: 2, err: ctx.Err()}
 			}

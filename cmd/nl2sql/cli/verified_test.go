@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/internal/rlstest"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // TestAskVerifiedWithoutModel: with --semantic and --llm none, a question
@@ -113,5 +117,51 @@ func TestExamVerified(t *testing.T) {
 	defs := fmt.Sprint(rep["definitions"])
 	if !strings.Contains(defs, "hire_date") {
 		t.Errorf("definitions: %s", defs)
+	}
+}
+
+// TestExamVerifiedIdentity: exam --verified with --role and --set runs the
+// model's verified questions as that identity (a real row-level security
+// policy: each tenant's row count), and runs the learnt templates that
+// identity is offered: its own, not another tenant's (whose question and
+// value stay out of the report).
+func TestExamVerifiedIdentity(t *testing.T) {
+	db := rlstest.New(t)
+	ctx := context.Background()
+	model := writeFile(t, "notes.yaml", "version: 1\nverified_questions:\n  - question: What do the notes say?\n    sql: "+rlstest.SQL+"\n")
+	idx := filepath.Join(t.TempDir(), "idx.json")
+	if code, _, errs := cli(t, "index", "--dsn", db.DSN, "--out", idx); code != 0 {
+		t.Fatal(errs)
+	}
+	iopts, err := nl2sql.LoadIndexFile(ctx, idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := nl2sql.New(pgtest.Pool(t, db.DSN), append(iopts, nl2sql.WithSettings(rlstest.Setting))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := rlstest.Rows["2"][0]
+	k := nl2sql.Example("which {n} notes are flagged?", "SELECT body FROM notes WHERE body = '"+secret+"' ORDER BY body LIMIT {n}")
+	k.Parameters = []semantic.Parameter{{Name: "n", Kind: semantic.ParamTopN, Examples: []string{"3"}}}
+	if _, err := eng.Learn(ctx, k, nl2sql.AsRole(db.Reader), nl2sql.Setting(rlstest.Setting, "2")); err != nil {
+		t.Fatalf("tenant 2 learns its template: %v", err)
+	}
+	for tenant, want := range map[string][]float64{"1": {2}, "2": {1, 1}} {
+		code, out, errs := cli(t, "exam", "--dsn", db.DSN, "--index", idx, "--semantic", model, "--verified",
+			"--role", db.Reader, "--set", rlstest.Setting+"="+tenant)
+		if code != 0 {
+			t.Fatalf("tenant %s: exit %d %s\n%s", tenant, code, errs, out)
+		}
+		var rows []float64
+		for _, r := range decode(t, out)["results"].([]any) {
+			rows = append(rows, r.(map[string]any)["rows"].(float64))
+		}
+		if fmt.Sprint(rows) != fmt.Sprint(want) {
+			t.Errorf("tenant %s: rows per case %v, want %v: %s", tenant, rows, want, out)
+		}
+		if tenant == "1" && (strings.Contains(out, "flagged") || strings.Contains(out+errs, secret)) {
+			t.Errorf("tenant 1's exam shows tenant 2's template: %s", out)
+		}
 	}
 }
