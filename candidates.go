@@ -97,6 +97,11 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 		for i, r := range results {
 			c := live[i]
 			if r.Validation == nil {
+				if ve, budget := budgetRefusal(r.Err); budget && sc.estimatesHidden(ctx, r.Plan) {
+					// No estimate of a table under row-level security
+					// (estimates.go).
+					r.Err = &validate.Error{SQL: ve.SQL, Issues: hideBudgetFigures(ve.Issues)}
+				}
 				c.Status, c.err = StatusRejected, r.Err
 				var ve *validate.Error
 				if errors.As(r.Err, &ve) && len(ve.Violations()) > 0 {

@@ -24,8 +24,14 @@ type CheckResult struct {
 	SQLState string
 	Message  string
 	Position int
-	// Cost is the planner's total cost estimate when the query plans.
+	// Cost is the planner's total cost estimate when the query plans and
+	// EstimatesHidden is false.
 	Cost float64
+	// EstimatesHidden is true when the plan reads a table with row-level
+	// security (or that could not be told): the planner's statistics cover
+	// every reader's rows, so Cost is 0 and a plan budget refusal's issue
+	// names no figure.
+	EstimatesHidden bool
 }
 
 // Check validates sql with exactly the policy Run, Ask, Repair and Pick
@@ -43,13 +49,20 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues
 	}
+	hidden := r.Plan != nil && rq.scope.estimatesHidden(ctx, r.Plan)
 	var ve *validate.Error
 	lost := lostOrEnded(ctx, "the query could not be checked", r.Err)
 	switch {
 	case r.Err == nil:
-		out.OK, out.Cost = true, r.TotalCost
+		out.OK, out.Cost, out.EstimatesHidden = true, r.TotalCost, hidden
+		if hidden {
+			out.Cost = 0
+		}
 	case errors.As(r.Err, &ve):
-		out.SQL, out.Issues = "", ve.Issues
+		out.SQL, out.Issues, out.EstimatesHidden = "", ve.Issues, hidden
+		if hidden {
+			out.Issues = hideBudgetFigures(ve.Issues)
+		}
 	case lost != nil:
 		// Not the query's fault: the database could not be asked.
 		return out, lost

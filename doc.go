@@ -360,7 +360,8 @@
 // [Engine.SchemaContext] returns the context and prompt without calling a model;
 // [Engine.Check] validates and plans caller SQL under the same policy as
 // Run without running it ([CheckResult]{OK, SQL, Issues, SQLState, Message,
-// Position, Cost}); Run executes it; Repair and Pick apply the
+// Position, Cost, EstimatesHidden: no cost when the plan reads a table with
+// row-level security}); Run executes it; Repair and Pick apply the
 // deterministic repairs and the scorer to SQL written elsewhere (their SQL is
 // the caller's with only the fixes applied). A qualified column the validator
 // finds missing (V014) is repaired like the server's 42703, not reported as

@@ -29,7 +29,12 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	res.Timings["execute"] = time.Since(start)
 	if ve := (*validate.Error)(nil); errors.As(err, &ve) {
 		// The executor's own check of the server's plan (V015, V027)
-		// refused it: a refusal like the validator's, not a failure.
+		// refused it: a refusal like the validator's, not a failure. A
+		// budget refusal names no estimate of a table under row-level
+		// security (estimates.go).
+		if ve, budget := budgetRefusal(err); budget && sc.tablesHideEstimates(ctx, vr.Tables) {
+			err = &validate.Error{SQL: ve.SQL, Issues: hideBudgetFigures(ve.Issues)}
+		}
 		return res, res.fail(st.rejection("the query is not allowed", err))
 	}
 	if err != nil {

@@ -107,6 +107,11 @@ func TestConsoleIdentities(t *testing.T) {
 		if res.StatusCode != 200 || !strings.Contains(page, rlstest.Rows[tenant][0]) || rlstest.Leak(page, tenant) != "" {
 			t.Errorf("tenant %s: check and run: %d, own rows %v, leak %q", tenant, res.StatusCode, strings.Contains(page, rlstest.Rows[tenant][0]), rlstest.Leak(page, tenant))
 		}
+		// The plan reads notes, under row-level security: no cost
+		// (estimates cover the other tenant's rows too).
+		if !strings.Contains(page, `id="cost-hidden"`) || strings.Contains(page, `id="cost"`) {
+			t.Errorf("tenant %s: the check page shows the plan's cost of a table under row-level security", tenant)
+		}
 	}
 	// Caller one cannot open caller two's answer.
 	for _, path := range []string{"/a/" + ids["2"], "/a/" + ids["2"] + "/trace"} {

@@ -47,9 +47,11 @@ type Options struct {
 	RowScale float64
 	// NoData creates the schema (tables, comments, views) without rows.
 	NoData bool
-	// RLS loads the row-level tenancy layout: the single layout, its
-	// sales tables (customers, customer_contacts, products, sales_orders,
-	// sales_order_lines, invoices, invoice_lines) and a tenants table
+	// RLS loads the row-level tenancy layout: the single layout, every
+	// table holding a tenant's rows (customers and products, and what
+	// names them: contacts, leads, opportunities, quotes, orders,
+	// shipments, returns, invoices, payments, projects and their tasks and
+	// timesheets, stock, purchasing, the ledger) and a tenants table
 	// carrying a tenant_id column, with row-level security policies
 	// (FORCEd, so the owner obeys them too) that show a reader the rows of
 	// the tenant its transaction sets in app.tenant_id (Tenants: 1 Aurora,

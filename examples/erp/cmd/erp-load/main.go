@@ -36,7 +36,7 @@ func run() error {
 	flag.IntVar(&opts.Divisions, "divisions", 0, "number of division schemas (0 = single layout in public)")
 	flag.Float64Var(&opts.RowScale, "row-scale", 0, fmt.Sprintf("row count multiplier (0 = 1 in single mode, %g per division)", erp.DefaultDivisionRowScale))
 	flag.BoolVar(&opts.NoData, "no-data", false, "create tables only, no rows")
-	flag.BoolVar(&opts.RLS, "rls", false, "row-level tenancy layout: tenant_id and RLS policies on the sales tables, login role "+erp.AppRole)
+	flag.BoolVar(&opts.RLS, "rls", false, "row-level tenancy layout: tenant_id and RLS policies on every table holding a tenant's rows, login role "+erp.AppRole)
 	flag.Parse()
 	if *dsn == "" {
 		*dsn = os.Getenv("NL2SQL_DSN")
