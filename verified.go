@@ -109,38 +109,57 @@ func (e *Engine) fits(ctx context.Context, rq *request, question string) []fit {
 // request's scope: the column's values in the value index, compared
 // without case and extra spaces; a text two stored values fit is none. A
 // table under row-level security is asked as the request's identity
-// instead (rowSecureValue): the index leaves it out.
+// instead (rowSecureValue): the index leaves it out. Answers are kept for
+// the request: Match asks again for the same words under every template
+// with a slot on the column, and each such ask of a row-secured table is a
+// query.
 func (sc *scope) storedValues(ctx context.Context) semantic.Values {
-	return func(column, text string) (string, bool) {
-		i := strings.LastIndex(column, ".")
-		if i < 0 {
-			return "", false
-		}
-		table, col := column[:i], column[i+1:]
-		s, n := splitQualified(table)
-		qualified := sc.resolve(s, n)
-		if t := sc.st.cat.Lookup(splitQualified(qualified)); t != nil && t.RowSecurity {
-			return sc.rowSecureValue(ctx, t, col, text)
-		}
-		if sc.st.values == nil {
-			return "", false
-		}
-		found := ""
-		for _, c := range sc.st.values.Columns {
-			if c.Table != qualified || c.Column != col {
-				continue
-			}
-			for _, v := range c.Values {
-				if strings.EqualFold(strings.Join(strings.Fields(v), " "), text) {
-					if found != "" && found != v {
-						return "", false
-					}
-					found = v
-				}
-			}
-		}
-		return found, found != ""
+	type answer struct {
+		value string
+		ok    bool
 	}
+	known := map[[2]string]answer{}
+	return func(column, text string) (string, bool) {
+		k := [2]string{column, text}
+		if a, ok := known[k]; ok {
+			return a.value, a.ok
+		}
+		v, ok := sc.storedValue(ctx, column, text)
+		known[k] = answer{v, ok}
+		return v, ok
+	}
+}
+
+// storedValue is one answer of storedValues.
+func (sc *scope) storedValue(ctx context.Context, column, text string) (string, bool) {
+	i := strings.LastIndex(column, ".")
+	if i < 0 {
+		return "", false
+	}
+	table, col := column[:i], column[i+1:]
+	s, n := splitQualified(table)
+	qualified := sc.resolve(s, n)
+	if t := sc.st.cat.Lookup(splitQualified(qualified)); t != nil && t.RowSecurity {
+		return sc.rowSecureValue(ctx, t, col, text)
+	}
+	if sc.st.values == nil {
+		return "", false
+	}
+	found := ""
+	for _, c := range sc.st.values.Columns {
+		if c.Table != qualified || c.Column != col {
+			continue
+		}
+		for _, v := range c.Values {
+			if strings.EqualFold(strings.Join(strings.Fields(v), " "), text) {
+				if found != "" && found != v {
+					return "", false
+				}
+				found = v
+			}
+		}
+	}
+	return found, found != ""
 }
 
 // rowSecureValue recognises text as a stored value of t.col, t a table
