@@ -99,13 +99,9 @@ func examVerified(ctx context.Context, s *sub, file, baseline, writeTo string) e
 		return &exitError{code: 2, err: err}
 	}
 	rep := verifiedReport{Mode: "verified", Model: file, Baseline: baseline, Definitions: []definitionErr{}, Results: []verifiedCase{}}
-	path := []string{"public"}
-	if s.scope != "" {
-		path = []string{s.scope, "public"}
-	}
 	check := m.Clone() // Check resolves in place; m is run below as read
 	var errs semantic.Errors
-	if err := check.Check(cat, validate.New(validate.WithSearchPath(path...))); errors.As(err, &errs) {
+	if err := check.Check(cat, validate.New(validate.WithSearchPath(searchPath(s.scope)...))); errors.As(err, &errs) {
 		for _, e := range errs {
 			rep.Definitions = append(rep.Definitions, definitionErr{Line: e.Line, Where: e.Where, Code: e.Code, Message: e.Msg})
 		}
