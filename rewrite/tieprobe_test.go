@@ -88,15 +88,15 @@ func TestTieProbeOnData(t *testing.T) {
 		sql  string
 		tied bool
 	}{
-		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 1", true},     // 9 and 10 have two each
-		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 2", false},    // both kept; 11 and 12 have one
-		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 3", true},     // 11 kept, 12 cut
-		{"SELECT name FROM hs ORDER BY score DESC NULLS LAST LIMIT 2", true},             // 2 and 2
-		{"SELECT name FROM hs ORDER BY score DESC NULLS LAST, name LIMIT 2", false},      // broken by name
-		{"SELECT name FROM hs ORDER BY score NULLS LAST LIMIT 5", true},                  // NULL and NULL
-		{"SELECT name, score AS s FROM hs ORDER BY s DESC NULLS LAST LIMIT 1", false},    // 3 alone
-		{"SELECT name FROM hs ORDER BY id LIMIT 10", false},                              // nothing cut
-		{"SELECT name FROM hs ORDER BY grade OFFSET 1 LIMIT 2", true},                    // rows 2-3 kept: 10 and 10 at the cut
+		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 1", true},  // 9 and 10 have two each
+		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 2", false}, // both kept; 11 and 12 have one
+		{"SELECT grade FROM hs GROUP BY grade ORDER BY count(*) DESC LIMIT 3", true},  // 11 kept, 12 cut
+		{"SELECT name FROM hs ORDER BY score DESC NULLS LAST LIMIT 2", true},          // 2 and 2
+		{"SELECT name FROM hs ORDER BY score DESC NULLS LAST, name LIMIT 2", false},   // broken by name
+		{"SELECT name FROM hs ORDER BY score NULLS LAST LIMIT 5", true},               // NULL and NULL
+		{"SELECT name, score AS s FROM hs ORDER BY s DESC NULLS LAST LIMIT 1", false}, // 3 alone
+		{"SELECT name FROM hs ORDER BY id LIMIT 10", false},                           // nothing cut
+		{"SELECT name FROM hs ORDER BY grade OFFSET 1 LIMIT 2", true},                 // rows 2-3 kept: 10 and 10 at the cut
 		{"SELECT name FROM hs WHERE grade > (SELECT min(grade) FROM hs) ORDER BY 1 LIMIT 1", false},
 	} {
 		p, ok := rewrite.NewTieProbe(tc.sql)
