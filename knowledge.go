@@ -340,3 +340,11 @@ func (e *Engine) docsFor(rq *request, tables []string, question *gloss.Analysis)
 
 // maxDocLines bounds the documentation a prompt shows.
 const maxDocLines = 8
+
+// uniqueTerms returns the distinct retrieval terms (stemmed, stopwords
+// dropped) of text.
+func uniqueTerms(text string) []string {
+	ts := gloss.Terms(text)
+	slices.Sort(ts)
+	return slices.Compact(ts)
+}

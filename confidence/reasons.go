@@ -1,4 +1,4 @@
-package nl2sql
+package confidence
 
 import (
 	"fmt"
