@@ -56,13 +56,14 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.753, ECE 0.065, >= 0.9 94.6% right covering 32.5%,
-	// shuffled 36 of 958 (3.8%).
-	floors = calibrationBars{AUROC: 0.745, ECE: 0.075, PrecisionAt90: 0.935, CoverageAt90: 0.31, ShuffledAbove50: 0.045}
+	// Measured: AUROC 0.795, ECE 0.066, >= 0.9 95.7% right covering 35.8%,
+	// shuffled 42 of 958 (4.4%).
+	floors = calibrationBars{AUROC: 0.785, ECE: 0.075, PrecisionAt90: 0.945, CoverageAt90: 0.345, ShuffledAbove50: 0.048}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.862 /
-	// 0.180, defog 0.821 / 0.105.
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.81, ECE: 0.115}}
+	// near misses included), less a margin: measured demo ERP 0.863 /
+	// 0.171, defog 0.817 / 0.115 (0.821 / 0.105 before the tie signal,
+	// which fires on 3 of defog's 944 picks: the refit moves the rest).
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.805, ECE: 0.125}}
 )
 
 // check reports the figures of f that miss the bars b.

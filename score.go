@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
@@ -187,7 +188,28 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 			best = i
 		}
 	}
+	in.Candidates[best].TiedAtCut = e.tiedAtCut(ctx, rq.scope, ok[best])
 	return &scoring{in: in, scores: scores, best: best, runs: runs}
+}
+
+// tiedAtCut reports whether the chosen candidate keeps the first rows of a
+// sort and cuts them inside a tie: the first row it leaves out sorts equal
+// to the last it keeps ("the grade with the most students" when two grades
+// have as many). It runs the candidate's tie probe (rewrite.NewTieProbe,
+// on its text before breakTies made the order total) under the request's
+// policy; a query without a plain top-level ORDER BY ... LIMIT, a probe
+// the policy refuses, or a failure reports no tie.
+func (e *Engine) tiedAtCut(ctx context.Context, sc *scope, cd *candidate) bool {
+	sql := cd.untied
+	if sql == "" {
+		sql = cd.validated.SQL
+	}
+	p, ok := rewrite.NewTieProbe(sql)
+	if !ok {
+		return false
+	}
+	r, err := sc.query(ctx, p.SQL, 2)
+	return err == nil && p.Tied(r.Rows)
 }
 
 // maxRepeatScan is the largest table (planner estimate) whose rows are

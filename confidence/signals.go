@@ -111,6 +111,10 @@ type Signals struct {
 	// how ties are broken; TopGroups when what it sorts are groups.
 	TopRows   bool `json:"top_rows"`
 	TopGroups bool `json:"top_groups"`
+	// Tied is true when the rows the query keeps are cut inside a tie:
+	// the first row left out sorts equal to the last one kept
+	// (score.Candidate.TiedAtCut), so another answer is as right.
+	Tied bool `json:"tied"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -134,6 +138,7 @@ var signalNames = []string{
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
+	"tied",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -151,6 +156,7 @@ func (s *Signals) Vector() []float64 {
 		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
+		f01(s.Tied),
 	}
 }
 
@@ -210,6 +216,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.ColumnsOutOfOrder = outOfOrder(words, d)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
+	s.Tied = c.TiedAtCut
 	s.values(q, in.Values, c.SQL)
 	s.properNouns(in.Question, c)
 	s.TablesNamed = 1

@@ -99,4 +99,10 @@ type Candidate struct {
 	// it reads says them ("revenue" for a sum of total_amount without the
 	// cancelled orders).
 	Computes []string `json:",omitempty"`
+	// TiedAtCut is true when the candidate keeps the first rows of a
+	// sort (a top-level ORDER BY ... LIMIT) and the first row it leaves
+	// out sorts equal to the last it keeps: which of the tied rows come
+	// back is arbitrary. The Engine runs the probe (rewrite.NewTieProbe)
+	// for the chosen candidate only, after scoring: a Scorer sees false.
+	TiedAtCut bool `json:",omitempty"`
 }
