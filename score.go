@@ -11,6 +11,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
@@ -227,7 +228,7 @@ func (e *Engine) repeatedKeys(ctx context.Context, sc *scope) func(*schema.Table
 // ran before it, just on a value no row holds), nor does breaking ties.
 func repairedToPlan(rules []string) bool {
 	for _, r := range rules {
-		if r != RuleStoredValue && r != RuleTieOrder {
+		if r != rewrite.RuleStoredValue && r != rewrite.RuleTieOrder {
 			return true
 		}
 	}
