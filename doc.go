@@ -15,8 +15,11 @@
 // links), plan (join paths), generate (prompt and candidates from an llm.Model),
 // validate (parse-tree allow-list, lint, EXPLAIN), repair (deterministic fixes)
 // and execute (the read-only executor). Its small interfaces are aliases of
-// the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve), and
-// [Scorer], which ranks validated candidates. The sections below are the
+// the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve).
+// Two packages hold what the Engine decides with: score ([score.Scorer] ranks
+// validated candidates) and confidence ([confidence.Signals], the evidence that
+// an answer is right, and the [confidence.Calibrator] that makes it a
+// probability). The sections below are the
 // Engine's guide; the security model, the CLI, the web console and the MCP
 // server are described in the repository's docs/ folder.
 //
@@ -59,7 +62,7 @@
 //  5. make ties deterministic: a grouped query that orders and limits its rows
 //     gets its grouping keys as last sort keys (rule order.tie_break, see
 //     repair), so the same tied group comes back on every run and every plan;
-//     then score the survivors ([Scorer]): [DefaultScorer] groups them by result
+//     then score the survivors ([score.Scorer]): [score.Default] groups them by result
 //     (cheap candidates are run with a 2,000-row cap; results equal up to the
 //     order of their columns count as one answer, the same column order breaking
 //     ties between orders) and weighs each by the votes its result gathers, then
@@ -287,7 +290,7 @@
 // capped and says so; the cap that cut the rows), Confidence (the
 // probability that the answer is right), [Verdict] (JSON status:
 // answered, uncertain or abstained), Reasons, Alternatives, Clarify,
-// [Signals] (see Confidence),
+// [confidence.Signals] (see Confidence),
 // Attempts (model calls), Tables (read by the SQL), Context (shown to the
 // model), Candidates (each with origin, votes, status, score, failure code,
 // repairs applied), per-stage [Timings], and on failure Error{code, class,
@@ -322,7 +325,7 @@
 // question and Pick without candidates are [ErrInput]; an [Engine] not made
 // by New (nil or the zero value), a nil or typed-nil pool, K outside 1-100
 // or a table cap below 1 are [ErrConfig]; nil options and WithScorer(nil)
-// change nothing, and a [Scorer]'s non-finite scores count as the lowest or
+// change nothing, and a [score.Scorer]'s non-finite scores count as the lowest or
 // highest there is. A request whose context ended (cancelled, or past its
 // deadline or its [WithTimeout] budget) outside a model wait is an
 // [ErrExecution] coded canceled or timeout, and errors.Is matches
@@ -372,12 +375,12 @@
 //
 // Result.Confidence (and PickResult.Confidence, for SQL any system
 // wrote) is the probability that the answer is right, not a score. The
-// engine measures [Signals] of the chosen query, deterministically, from what
-// it already has (signals.go):
+// engine measures [confidence.Signals] of the chosen query ([confidence.Of]),
+// deterministically, from what it already has:
 //
 //   - agreement: the share of the candidates' votes that returned the same
 //     rows (support, groups, the score margin over the best different
-//     answer), the [Scorer]'s score;
+//     answer), the [score.Scorer]'s score;
 //   - question against SQL: the share of the question's words the query uses
 //     (in its names, constants and its describe description, through the
 //     thesaurus), the share of what the query returns and filters on that the
@@ -397,8 +400,8 @@
 //   - the run and lint: no rows, a constant no row holds, repeated rows, rows
 //     counted twice, warnings, repairs.
 //
-// A [Calibrator] turns them into the probability. The default
-// ([DefaultCalibrator], calibration.json) is P(right | about the question)
+// A [confidence.Calibrator] turns them into the probability. The default
+// ([confidence.Default], confidence/calibration.json) is P(right | about the question)
 // · P(about the question), two logistic regressions with one weight per
 // signal and a bias (60 parameters), fitted by go generate (it runs
 // TestSpiderPools -update; the test fails when the file is not what the
@@ -407,7 +410,7 @@
 // system agrees, on the wrong question), SELECT 1, the pick with a
 // condition dropped or a column swapped, each pick alone (what an Ask
 // with one sample sees). [WithCalibrator] sets another; nl2sql calibrate
-// fits one on your own exam and --calibrator FILE (or [LoadCalibrator] +
+// fits one on your own exam and --calibrator FILE (or [confidence.Load] +
 // WithCalibrator) uses it.
 //
 // # Verdicts

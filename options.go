@@ -345,13 +345,13 @@ func (e *Engine) askConfig(opts []AskOption) askConfig {
 	return ac
 }
 
-// finiteScorer makes a Scorer's scores finite: NaN and -Inf become the
+// finiteScorer makes a score.Scorer's scores finite: NaN and -Inf become the
 // lowest float64, +Inf the highest (a NaN would win or lose at random, and
 // no JSON encoder takes one).
-type finiteScorer struct{ score.Scorer }
+type finiteScorer struct{ scorer score.Scorer }
 
 func (f finiteScorer) Score(ctx context.Context, in *score.Input) []float64 {
-	out := f.Scorer.Score(ctx, in)
+	out := f.scorer.Score(ctx, in)
 	for i, s := range out {
 		switch {
 		case math.IsNaN(s) || math.IsInf(s, -1):

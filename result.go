@@ -30,7 +30,7 @@ type Result struct {
 	// words: a MaxRows over the engine's cap, the cap that cut the rows.
 	Notes []string `json:"notes,omitempty"`
 	// Confidence is the probability that the answer is right: the
-	// engine's Calibrator (WithCalibrator) applied to Signals. On
+	// engine's confidence.Calibrator (WithCalibrator) applied to Signals. On
 	// spider-pools, cross-validated by database, answers given 0.9 or more
 	// are right 94.6% of the time (docs/benchmarks.md).
 	Confidence float64 `json:"confidence"`

@@ -249,7 +249,7 @@ func (e *Engine) repeatedKeys(ctx context.Context, sc *scope) func(*schema.Table
 // ran before it, just on a value no row holds), nor does breaking ties.
 func repairedToPlan(rules []string) bool {
 	for _, r := range rules {
-		if r != RuleStoredValue && r != RuleTieOrder {
+		if r != rewrite.RuleStoredValue && r != rewrite.RuleTieOrder {
 			return true
 		}
 	}

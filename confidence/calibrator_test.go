@@ -65,7 +65,7 @@ func roundTrip(t *testing.T, c *confidence.Logistic, signals ...confidence.Signa
 }
 
 // TestCalibratorMadeUp: with made-up negatives (another question's query
-// every candidate agrees on), FitCalibrator fits the on-question model too:
+// every candidate agrees on), Fit fits the on-question model too:
 // the made-up answers get a low confidence, the real ones the confidence
 // of the real answers alone, and the file form keeps both models.
 func TestCalibratorMadeUp(t *testing.T) {

@@ -153,7 +153,7 @@
 //     aggregate's FILTER, a CASE WHEN inside it, the WHERE or a JOIN's ON
 //     of its SELECT, a CTE or subquery narrowing the table)? Aliases,
 //     qualification, quoting, case, commuted terms and the like do not
-//     matter. A candidate that deviates (ScoreCandidate.Deviations) loses
+//     matter. A candidate that deviates (score.Candidate.Deviations) loses
 //     as much score as a fan-out trap, more than two votes of three give,
 //     so one that follows the definition wins when a sample offers it; the
 //     answer's Reasons name the measure ("the query computes revenue
