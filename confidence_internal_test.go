@@ -3,6 +3,8 @@ package nl2sql
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/nl2sqlgo/nl2sql/execute"
 )
 
 // TestClarify: the clarifying question comes from the first part two
@@ -19,5 +21,24 @@ func TestClarify(t *testing.T) {
 		if got != c.want || !utf8.ValidString(got) {
 			t.Errorf("clarify(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestResultDigestSet: the set digest ignores how often a row comes back
+// and the order of the columns, the unordered digest only the order: a
+// DISTINCT answer and its duplicated twin share the set and differ in the
+// rest, which is what CountsDisputed reads.
+func TestResultDigestSet(t *testing.T) {
+	distinct := &execute.Result{Columns: []execute.Column{{Name: "a"}, {Name: "b"}}, Rows: [][]any{{"x", int64(1)}, {"y", int64(2)}}}
+	twice := &execute.Result{Columns: []execute.Column{{Name: "b"}, {Name: "a"}}, Rows: [][]any{{int64(1), "x"}, {int64(2), "y"}, {int64(1), "x"}}}
+	other := &execute.Result{Columns: []execute.Column{{Name: "a"}, {Name: "b"}}, Rows: [][]any{{"x", int64(1)}}}
+	_, u1, s1, dup1 := resultDigest(distinct)
+	_, u2, s2, dup2 := resultDigest(twice)
+	_, u3, s3, _ := resultDigest(other)
+	if s1 != s2 || u1 == u2 || dup1 || !dup2 {
+		t.Errorf("distinct and twice: sets equal %v (want true), unordered equal %v (want false), dup %v %v", s1 == s2, u1 == u2, dup1, dup2)
+	}
+	if s3 == s1 || u3 == u1 {
+		t.Errorf("a result with fewer distinct rows shares a digest")
 	}
 }

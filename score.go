@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,7 @@ const cheapCost = 1e5
 type runOutcome struct {
 	digest     string // "" when not run or failed
 	unordered  string // digest ignoring the order of the columns
+	set        string // digest ignoring that order and how often a row repeats
 	group      int    // score.Candidate.ResultGroup
 	result     *execute.Result
 	rows       int  // rows returned (at most cues.CompareRows+1); -1 when not run
@@ -36,6 +38,9 @@ type runOutcome struct {
 	// went to the same rows, whatever their column order (-1: not
 	// compared); ordered counts only those with the same column order.
 	agreement, ordered float64
+	// recounted is true when another compared candidate returned the
+	// same distinct rows, some of them a different number of times.
+	recounted bool
 }
 
 // agreement runs cheap candidates with a row cap and returns, per
@@ -63,7 +68,7 @@ func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) [
 			runs[i].rows = len(r.Rows) // not empty, but not comparable
 			continue
 		}
-		runs[i].digest, runs[i].unordered, runs[i].duplicates = resultDigest(r)
+		runs[i].digest, runs[i].unordered, runs[i].set, runs[i].duplicates = resultDigest(r)
 		runs[i].rows, runs[i].result = len(r.Rows), r
 	}
 	groups := map[string]int{}
@@ -96,6 +101,9 @@ func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) [
 			if runs[i].digest == runs[j].digest {
 				ordered += cands[j].Votes
 			}
+			if runs[i].set == runs[j].set && runs[i].unordered != runs[j].unordered {
+				runs[i].recounted = true
+			}
 		}
 		if compared > 0 {
 			runs[i].agreement = float64(same) / float64(compared)
@@ -107,9 +115,11 @@ func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) [
 
 // resultDigest identifies a result by its values, ignoring column names and
 // row order (two queries answering alike may name and sort differently),
-// and reports whether a row repeats. unordered also ignores the order of
+// and reports whether a row repeats. set also ignores how many times a
+// row comes back ("SELECT DISTINCT grade" and "SELECT grade" give the same
+// set). unordered also ignores the order of
 // the columns: "count, name" and "name, count" give the same answer.
-func resultDigest(r *execute.Result) (digest, unordered string, dup bool) {
+func resultDigest(r *execute.Result) (digest, unordered, set string, dup bool) {
 	rows := make([]string, len(r.Rows))
 	cells := make([]string, len(r.Rows))
 	for i, row := range r.Rows {
@@ -128,7 +138,7 @@ func resultDigest(r *execute.Result) (digest, unordered string, dup bool) {
 	for i := 1; i < len(rows) && !dup; i++ {
 		dup = rows[i] == rows[i-1]
 	}
-	return fmt.Sprint(len(r.Columns), r.Truncated, rows), fmt.Sprint(len(r.Columns), cells), dup
+	return fmt.Sprint(len(r.Columns), r.Truncated, rows), fmt.Sprint(len(r.Columns), cells), fmt.Sprint(len(r.Columns), slices.Compact(slices.Clone(cells))), dup
 }
 
 // scoring is what scoring the validated candidates gave: the Scorer's
@@ -162,7 +172,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 		sc := score.Candidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
-			ResultGroup:   runs[i].group,
+			ResultGroup: runs[i].group, CountsDisputed: runs[i].recounted,
 			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}

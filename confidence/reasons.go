@@ -33,6 +33,12 @@ func (s *Signals) Reasons() []string {
 	if s.Tied {
 		out = append(out, "the query keeps the first rows of a sort, and the next row ties with the last one kept: another answer is as right")
 	}
+	if s.NegationMissed {
+		out = append(out, "the question excludes something (not, without, except); the query excludes nothing")
+	}
+	if s.CountsDisputed {
+		out = append(out, "the candidate queries return the same rows but disagree on how often each one comes back (DISTINCT or not)")
+	}
 	if s.Defect || s.Duplicates {
 		out = append(out, "the query may count rows twice or has a condition that is never true")
 	}

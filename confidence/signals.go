@@ -115,6 +115,22 @@ type Signals struct {
 	// the first row left out sorts equal to the last one kept
 	// (score.Candidate.TiedAtCut), so another answer is as right.
 	Tied bool `json:"tied"`
+	// ColumnsDisputed is true when other candidates return the same rows
+	// with the columns in another order ("count, grade" against "grade,
+	// count"): what the rows hold is agreed, how the answer lays it out is
+	// not.
+	ColumnsDisputed bool `json:"columns_disputed"`
+	// CountsDisputed is true when other candidates return the same
+	// distinct rows, some a different number of times
+	// (score.Candidate.CountsDisputed).
+	CountsDisputed bool `json:"counts_disputed"`
+	// NegationMissed is true when the question excludes something ("not",
+	// "without", "except", "don't") and the query excludes nothing (no
+	// NOT, <>, EXCEPT, IS NULL...), read on the parse tree whatever the
+	// spelling. The converse is no signal: a query that leaves out
+	// cancelled orders or NULLs for a question that never says so is
+	// routine.
+	NegationMissed bool `json:"negation_missed"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -138,7 +154,7 @@ var signalNames = []string{
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
-	"tied",
+	"tied", "columns_disputed", "counts_disputed", "negation_missed",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -156,7 +172,7 @@ func (s *Signals) Vector() []float64 {
 		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
-		f01(s.Tied),
+		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed),
 	}
 }
 
@@ -217,6 +233,10 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
+	s.CountsDisputed = c.CountsDisputed
+	qa, _ := in.Analyses()
+	s.NegationMissed = questionNegates(qa) && !sqlNegates(c.SQL)
+	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(q, in.Values, c.SQL)
 	s.properNouns(in.Question, c)
 	s.TablesNamed = 1
@@ -696,7 +716,11 @@ var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": 
 func countAsked(q string, columns []string) bool {
 	var names []string
 	for _, c := range columns {
-		names = append(names, strings.ToLower(c[strings.LastIndexByte(c, '.')+1:]))
+		n := strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])
+		if identifierColumn(n) {
+			continue // conductor_id names conductors, it holds no count of them
+		}
+		names = append(names, n)
 	}
 	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
 	for _, m := range cues.Count.FindAllStringIndex(q, -1) {
@@ -716,6 +740,18 @@ func countAsked(q string, columns []string) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// identifierColumn reports whether a column's name says it identifies or
+// names a row (conductor_id, country_code, stadium_name): such a column
+// holds no number of the thing it is named after.
+func identifierColumn(name string) bool {
+	for _, suffix := range []string{"id", "_key", "code", "name"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
 	}
 	return false
 }

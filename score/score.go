@@ -99,6 +99,11 @@ type Candidate struct {
 	// it reads says them ("revenue" for a sum of total_amount without the
 	// cancelled orders).
 	Computes []string `json:",omitempty"`
+	// CountsDisputed is true when another compared candidate returned
+	// the same distinct rows, some of them a different number of times
+	// (one with DISTINCT, one without): the rows are agreed, how often
+	// each belongs in the answer is not.
+	CountsDisputed bool `json:",omitempty"`
 	// TiedAtCut is true when the candidate keeps the first rows of a
 	// sort (a top-level ORDER BY ... LIMIT) and the first row it leaves
 	// out sorts equal to the last it keeps: which of the tied rows come
