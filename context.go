@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // SchemaContext is what the model is shown for a question.
@@ -28,7 +29,7 @@ type SchemaContext struct {
 	// Semantic are the measures, filters, dimensions and metrics of the
 	// semantic model (WithSemantic) the question names; their
 	// definitions are in the prompt.
-	Semantic   []SemanticLink
+	Semantic   []semantic.Link
 	Joins      []plan.JoinEdge
 	Skeleton   string
 	Examples   []generate.Example
@@ -117,7 +118,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 
 	sp = rq.tracers.begin(ctx, StagePrompt)
 	docs := e.docsFor(rq, names, r.question)
-	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
+	c.Semantic = st.semantic.Links(r.question, st.cat, names)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant and identity are one store: a
@@ -150,7 +151,9 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	}
 	data.Warnings = append(data.Warnings, jp.warnings...)
 	data.Docs = docs
-	data.Definitions = definitionLines(c.Semantic)
+	for _, l := range c.Semantic {
+		data.Definitions = append(data.Definitions, l.Line())
+	}
 	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)

@@ -3,6 +3,7 @@ package nl2sql
 import (
 	"github.com/nl2sqlgo/nl2sql/provision"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // Identifiers that moved out of the root into the packages named for what
@@ -39,3 +40,8 @@ const (
 	DefaultReaderWorkMem           = provision.DefaultReaderWorkMem
 	DefaultReaderTempFileLimit     = provision.DefaultReaderTempFileLimit
 )
+
+// SemanticLink is semantic.Link.
+//
+// Deprecated: use semantic.Link.
+type SemanticLink = semantic.Link

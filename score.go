@@ -494,7 +494,7 @@ type scoring struct {
 // score scores validated candidates with the engine's Scorer.
 func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
 	st, ac := rq.st, rq.ac
-	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: namedMeasures(c.Semantic), read: rq.reading}
+	in := &ScoreInput{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: semantic.Measures(c.Semantic), read: rq.reading}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
 	}
