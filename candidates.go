@@ -114,7 +114,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 					// saw it (it could be a function call), and repaired like
 					// the server's own 42703/42P01.
 					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
-				} else if f, ok := sc.unknownRelation(ve, sqls[i]); ok && round < maxFixRounds {
+				} else if f, ok := rewrite.UnknownRelation(ve, sqls[i], sc.path, sc.st.cat); ok && round < maxFixRounds {
 					// A table name that names nothing: corrected to the one
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
@@ -133,7 +133,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 				continue
 			}
 			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = StatusFailed, r.Err, r.SQLState, r.Message, r.SQLState, r.Message
-			c.failedSQL, c.position = r.SQL, charPosition(r.SQL, r.Location)
+			c.failedSQL, c.position = r.SQL, repair.Position(r.SQL, r.Location)
 			if r.SQLState == "" || round == maxFixRounds {
 				continue
 			}

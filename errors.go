@@ -9,6 +9,8 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -263,3 +265,20 @@ func lostOrEnded(ctx context.Context, msg string, err error) error {
 // its limit: errors.Is(err, ErrTooLong) and errors.Is(err, ErrInput) both
 // hold.
 var ErrTooLong = errors.New("input too long")
+
+// rejection is the error for caller-written SQL the validator refused,
+// with the first violation's code: unsafe when it breaks the policy
+// (validate.Unsafe, or a table of cat named by a schema the request may
+// not read: rewrite.OtherScope), invalid otherwise (a syntax error, a
+// misspelt table).
+func rejection(cat *schema.Catalog, msg string, err error) *Error {
+	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
+	var ve *validate.Error
+	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+		e.Code = ve.Violations()[0].Code
+		if validate.Unsafe(e.Code) || rewrite.OtherScope(ve, cat) {
+			e.Class = ClassUnsafe
+		}
+	}
+	return e
+}

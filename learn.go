@@ -231,7 +231,7 @@ func (e *Engine) checkExample(ctx context.Context, sc *scope, sql string) error 
 	if res[0].Validation != nil { // validated, but the server refused to plan it
 		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
 	}
-	return sc.st.rejection("the example does not validate", res[0].Err)
+	return rejection(sc.st.cat, "the example does not validate", res[0].Err)
 }
 
 // lookupTable resolves a table name (qualified, or along the search path)

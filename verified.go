@@ -242,7 +242,7 @@ func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fi
 	vres, err := rq.scope.validator().Validate(inlined)
 	res.Timings[string(StageValidate)] = time.Since(start)
 	if err != nil {
-		return rq.st.rejection("the verified query does not validate", err)
+		return rejection(rq.st.cat, "the verified query does not validate", err)
 	}
 	// An N over the row cap runs as cap + 1, which the cap cuts and reports
 	// as truncated, as it would the N rows: a LIMIT the validator had to
@@ -322,7 +322,7 @@ func (sc *scope) checkTemplate(q *semantic.VerifiedQuestion) error {
 			return invalid(err)
 		}
 		if _, err := sc.validator().Validate(sql); err != nil {
-			return sc.st.rejection("the template does not validate", err)
+			return rejection(sc.st.cat, "the template does not validate", err)
 		}
 	}
 	return nil
