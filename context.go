@@ -109,8 +109,12 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	sp.end(c.Timings, nil)
 
 	sp = rq.tracers.begin(ctx, StagePlan)
-	jp := e.planJoins(sp.ctx, st, c, names)
-	c.Joins, c.Skeleton = jp.joins, jp.skeleton
+	jp, err := st.graph.PlanQuestion(plan.Question{Text: question, Needed: neededTables(c.Tables), Tables: names,
+		Columns: c.Links.Columns, SearchPath: c.SearchPath, Scoped: c.Scoped})
+	if err != nil {
+		e.cfg.logger.DebugContext(sp.ctx, "nl2sql: no join plan", "err", err)
+	}
+	c.Joins, c.Skeleton = jp.Joins, jp.Skeleton
 	if !v.joins(c.Joins) {
 		c.Joins, c.Skeleton = nil, "" // a key column the role may not read
 	}
@@ -149,13 +153,29 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	for _, w := range c.Links.Warnings {
 		data.Warnings = append(data.Warnings, w.Message)
 	}
-	data.Warnings = append(data.Warnings, jp.warnings...)
+	data.Warnings = append(data.Warnings, jp.Warnings...)
 	data.Docs = docs
 	for _, l := range c.Semantic {
 		data.Definitions = append(data.Definitions, l.Line())
 	}
-	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
+	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.Core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)
 	return c
+}
+
+// neededReasons are the retrieval reasons that say the question needs a
+// table: it names it, or the table joins or completes ones it names.
+var neededReasons = []string{"name", "thesaurus", "glossary", "bridge", "header", "lines", "child", "backward", reasonHistory}
+
+// neededTables are the tables of a context the question needs, in its
+// order: those its join plan joins (plan.Question.Needed).
+func neededTables(tables []retrieve.TableHit) []string {
+	var out []string
+	for _, t := range tables {
+		if slices.ContainsFunc(t.Reasons, func(r string) bool { return slices.Contains(neededReasons, r) }) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }
