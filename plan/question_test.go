@@ -14,7 +14,9 @@ import (
 // order_lines, quotes -> customers, and a second tenant's schema with the
 // same orders.
 func shopCatalog() *schema.Catalog {
-	id := func(name string) schema.Column { return schema.Column{Name: name, Type: "integer", NotNull: true, PrimaryKey: true} }
+	id := func(name string) schema.Column {
+		return schema.Column{Name: name, Type: "integer", NotNull: true, PrimaryKey: true}
+	}
 	fk := func(col, ref string) schema.ForeignKey {
 		s, t, _ := strings.Cut(ref, ".")
 		return schema.ForeignKey{Name: col + "_fkey", Columns: []string{col}, RefSchema: s, RefTable: t, RefColumns: []string{"id"}}
