@@ -97,7 +97,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 		for i, r := range results {
 			c := live[i]
 			if r.Validation == nil {
-				if ve, budget := budgetRefusal(r.Err); budget && sc.estimatesHidden(ctx, r.Plan) {
+				if ve, budget := budgetRefusal(r.Err); budget && sc.estimatesHidden(ctx, r.Relations) {
 					// No estimate of a table under row-level security
 					// (estimates.go).
 					r.Err = &validate.Error{SQL: ve.SQL, Issues: hideBudgetFigures(ve.Issues)}
