@@ -98,19 +98,6 @@ func (e *Error) Unwrap() error { return e.Err }
 // Is matches the sentinel of the error's class.
 func (e *Error) Is(target error) bool { return classSentinel[e.Class] == target }
 
-// fail records err in the result's JSON shape and returns it as an *Error
-// (an untyped error becomes an execution error) with its Code filled.
-func (r *Result) fail(err error) error {
-	var ne *Error
-	if !errors.As(err, &ne) {
-		ne = &Error{Class: ClassExecution, Message: "unexpected failure", Err: err}
-		err = ne
-	}
-	ne.fillCode()
-	r.Error = &ErrorInfo{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
-	return err
-}
-
 // coded fills the Code of the *Error in *err, if any: every public method
 // defers it so an *Error a caller sees always has one.
 func coded(err *error) {

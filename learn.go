@@ -258,14 +258,6 @@ func (sc *scope) lookupTarget(target string) (string, bool) {
 	return t + "." + target[i+1:], true
 }
 
-// splitQualified splits "schema.table" ("" schema when unqualified).
-func splitQualified(name string) (string, string) {
-	if s, n, ok := strings.Cut(name, "."); ok {
-		return s, n
-	}
-	return "", name
-}
-
 // MaxTermTargets is the most targets a term (KnowledgeTerm) may name, as
 // given (before the same table or column named twice counts once); more
 // is an input error (ErrTooLong).

@@ -6,7 +6,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
+	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/semantic"
@@ -253,7 +255,7 @@ type askConfig struct {
 	minMatch  retrieve.Match
 	timeout   time.Duration
 	progress  func(Progress)
-	history   []Turn
+	history   []generate.Turn
 }
 
 // Evidence adds the user's hint ("active means status = 'A'").
@@ -327,22 +329,6 @@ func AbstainBelow(min float64) AskOption {
 // context only).
 func Timeout(d time.Duration) AskOption { return askOptionFunc(func(c *askConfig) { c.timeout = d }) }
 
-func (e *Engine) askConfig(opts []AskOption) askConfig {
-	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
-	for _, o := range opts {
-		if o != nil { // a nil option changes nothing
-			o.applyAsk(&ac)
-		}
-	}
-	if ac.maxRows > e.cfg.maxRows {
-		ac.askedRows = ac.maxRows
-	}
-	if ac.maxRows <= 0 || ac.maxRows > e.cfg.maxRows {
-		ac.maxRows = e.cfg.maxRows
-	}
-	return ac
-}
-
 // finiteScorer makes a Scorer's scores finite: NaN and -Inf become the
 // lowest float64, +Inf the highest (a NaN would win or lose at random, and
 // no JSON encoder takes one).
@@ -360,3 +346,15 @@ func (f finiteScorer) Score(ctx context.Context, in *ScoreInput) []float64 {
 	}
 	return out
 }
+
+// LLM is a chat model (llm/openai, llm/ollama, llm/anthropic implement it).
+type LLM = llm.Model
+
+// Embedder turns texts into vectors for schema retrieval.
+type Embedder = llm.Embedder
+
+// SchemaStore holds the schema index (retrieve.MemoryStore, retrieve.PGVectorStore).
+type SchemaStore = retrieve.SchemaStore
+
+// inputLimits are the engine's text limits, in characters.
+type inputLimits struct{ question, evidence int }
