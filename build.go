@@ -148,14 +148,14 @@ func (e *Engine) build(ctx context.Context, prev *state, knowledgeOnly bool) (*s
 		}
 		if vi == nil || (prev != nil && !knowledgeOnly) {
 			e.tracers.progress(ctx, Progress{Stage: StageValues})
-			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger), link.WithValueTables(sharedTables(cat)...)); err != nil {
+			if vi, err = link.BuildValueIndex(ctx, e.db, cat, link.WithLogger(e.cfg.logger), link.WithValueTables(link.SharedTables(cat)...)); err != nil {
 				if ce := connectionError("building the value index failed", err); ce != nil {
 					return nil, ce
 				}
 				return nil, &Error{Class: ClassConfig, Message: "building the value index failed", Err: err}
 			}
 		}
-		vi = sharedValues(vi, cat)
+		vi = vi.Shared(cat)
 		st.values, st.valueSets = vi, rewrite.NewValueSets(vi)
 		// Once here, not per question: it walks every column of the index.
 		st.examples = vi.Examples(3)

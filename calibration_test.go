@@ -13,17 +13,19 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/internal/calib"
 	"github.com/nl2sqlgo/nl2sql/internal/gentest"
+	"github.com/nl2sqlgo/nl2sql/score"
 )
 
-var updateCalibration = flag.Bool("update", false, "rewrite calibration.json from the spider-pools evaluation")
+var updateCalibration = flag.Bool("update", false, "rewrite confidence/calibration.json from the spider-pools evaluation")
 
 // calibRow is one answer of the calibration data: its database (the fold),
 // its signals and whether it was right.
 type calibRow struct {
 	db       string // the fold: "spider:concert_singer", "defog:academic", "erp"
-	sig      nl2sql.Signals
+	sig      confidence.Signals
 	right    bool
 	shuffled bool   // a made-up negative: shuffled, or constant
 	constant bool   // the SELECT 1 variant
@@ -54,13 +56,14 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.753, ECE 0.065, >= 0.9 94.6% right covering 32.5%,
-	// shuffled 36 of 958 (3.8%).
-	floors = calibrationBars{AUROC: 0.745, ECE: 0.075, PrecisionAt90: 0.935, CoverageAt90: 0.31, ShuffledAbove50: 0.045}
+	// Measured: AUROC 0.795, ECE 0.066, >= 0.9 95.7% right covering 35.8%,
+	// shuffled 42 of 958 (4.4%).
+	floors = calibrationBars{AUROC: 0.785, ECE: 0.075, PrecisionAt90: 0.945, CoverageAt90: 0.345, ShuffledAbove50: 0.048}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.862 /
-	// 0.180, defog 0.821 / 0.105.
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.81, ECE: 0.115}}
+	// near misses included), less a margin: measured demo ERP 0.863 /
+	// 0.171, defog 0.817 / 0.115 (0.821 / 0.105 before the tie signal,
+	// which fires on 3 of defog's 944 picks: the refit moves the rest).
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.19}, "defog": {AUROC: 0.805, ECE: 0.125}}
 )
 
 // check reports the figures of f that miss the bars b.
@@ -107,9 +110,9 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 		if in == nil || len(in.Candidates) == 0 || o.pickIndex < 0 {
 			continue
 		}
-		scores := nl2sql.DefaultScorer{}.Score(context.Background(), in)
+		scores := score.Default{}.Score(context.Background(), in)
 		best := argmax(scores)
-		real = append(real, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(in, scores, best), right: o.pick, sql: in.Candidates[best].SQL, question: o.pool.Question})
+		real = append(real, calibRow{db: o.pool.DB, sig: confidence.Of(in, scores, best), right: o.pick, sql: in.Candidates[best].SQL, question: o.pool.Question})
 		extra = append(extra, singleRow(calibRow{db: o.pool.DB, right: o.pick}, in, best))
 		list := byDB[o.pool.DB]
 		k := indexOf(list, i)
@@ -119,7 +122,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 		}
 		cp := *in
 		cp.Candidates = p.scoreInput.Candidates
-		scores = nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+		scores = score.Default{}.Score(context.Background(), &cp)
 		best = argmax(scores)
 		right := false
 		gold := resultKey(o.pool.GoldResult)
@@ -129,7 +132,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 				break
 			}
 		}
-		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: nl2sql.SignalsOf(&cp, scores, best), right: right, shuffled: true})
+		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: confidence.Of(&cp, scores, best), right: right, shuffled: true})
 		for _, m := range o.mutants {
 			extra = append(extra, calibRow{db: o.pool.DB, sig: m.sig, right: m.right, mutant: m.kind})
 		}
@@ -140,27 +143,27 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 
 // singleRow is row's answer (candidate best of in) as the only candidate:
 // what an Ask that drew one sample measures (no votes, no comparison).
-func singleRow(row calibRow, in *nl2sql.ScoreInput, best int) calibRow {
+func singleRow(row calibRow, in *score.Input, best int) calibRow {
 	cp := *in
 	c := in.Candidates[best]
 	c.Votes, c.Agreement, c.OrderedAgreement, c.ResultRows, c.ResultGroup, c.DuplicateRows = 1, -1, -1, -1, -1, false
-	cp.Candidates = []nl2sql.ScoreCandidate{c}
-	scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
-	row.sig, row.single = nl2sql.SignalsOf(&cp, scores, 0), true
+	cp.Candidates = []score.Candidate{c}
+	scores := score.Default{}.Score(context.Background(), &cp)
+	row.sig, row.single = confidence.Of(&cp, scores, 0), true
 	return row
 }
 
 // constantRow is the question answered by a query that reads no table
 // (SELECT 1), which every candidate wrote: a wrong answer all agree on.
-func constantRow(db string, in *nl2sql.ScoreInput) calibRow {
+func constantRow(db string, in *score.Input) calibRow {
 	cp := *in
 	cp.Candidates = nil
 	for range in.Candidates {
-		cp.Candidates = append(cp.Candidates, nl2sql.ScoreCandidate{SQL: "SELECT 1", Votes: 1, Cost: 0.01, Rows: 1,
+		cp.Candidates = append(cp.Candidates, score.Candidate{SQL: "SELECT 1", Votes: 1, Cost: 0.01, Rows: 1,
 			Agreement: 1, OrderedAgreement: 1, ResultRows: 1, ResultGroup: 0})
 	}
-	scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
-	return calibRow{db: db, sig: nl2sql.SignalsOf(&cp, scores, 0), shuffled: true, constant: true}
+	scores := score.Default{}.Score(context.Background(), &cp)
+	return calibRow{db: db, sig: confidence.Of(&cp, scores, 0), shuffled: true, constant: true}
 }
 
 func argmax(v []float64) int {
@@ -220,9 +223,9 @@ func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	g := make([]string, len(rows))
 	w := make([]float64, len(rows))
 	made := make([]bool, len(rows))
-	names := nl2sql.SignalNames()
+	names := confidence.Names()
 	for i, r := range rows {
-		x[i], y[i], g[i], w[i], made[i] = nl2sql.SignalVector(&rows[i].sig), r.right, r.exam+":"+r.db, weightOf(r), r.madeUp() || v.nearMissOff && r.mutant != ""
+		x[i], y[i], g[i], w[i], made[i] = rows[i].sig.Vector(), r.right, r.exam+":"+r.db, weightOf(r), r.madeUp() || v.nearMissOff && r.mutant != ""
 		for k, n := range names {
 			if slices.Contains(v.drop, n) {
 				x[i][k] = 0
@@ -238,7 +241,7 @@ func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	if v.oneModel {
 		made = nil
 	}
-	return calib.CrossValidate(x, y, made, w, g, nl2sql.CalibrationL2)
+	return calib.CrossValidate(x, y, made, w, g, calib.L2)
 }
 
 // signalGroups are the signals by kind, for the ablations.
@@ -262,7 +265,7 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d | %d of %d |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.MutantHigh, f.MutantWrong)
 	}
 	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 | dropped/swapped wrong >= 0.5 |")
-	// Before issue 27: a linear map of the DefaultScorer's score.
+	// Before issue 27: a linear map of the default scorer's score.
 	linear := make([]float64, len(rows))
 	for i := range rows {
 		linear[i] = max(0, min(1, (rows[i].sig.Score-0.5)/1.2))
@@ -365,11 +368,11 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	if path := os.Getenv("NL2SQL_CALIBRATION_DUMP"); path != "" {
 		dumpCalibration(t, path, rows, p)
 	}
-	var ex []nl2sql.CalibrationExample
+	var ex []confidence.Example
 	for _, r := range rows {
-		ex = append(ex, nl2sql.CalibrationExample{Signals: r.sig, Right: r.right, Weight: weightOf(r), MadeUp: r.madeUp()})
+		ex = append(ex, confidence.Example{Signals: r.sig, Right: r.right, Weight: weightOf(r), MadeUp: r.madeUp()})
 	}
-	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers, %d of these answers alone (one candidate), %d picks with a condition dropped or a column swapped; exams: %d picks of the demo ERP and defog gold queries and their made-up negatives", len(real), len(shuffled), f.Constant, f.Single, len(extra)-f.Single-f.Constant, len(exams)))
+	c, err := confidence.Fit(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers, %d of these answers alone (one candidate), %d picks with a condition dropped or a column swapped; exams: %d picks of the demo ERP and defog gold queries and their made-up negatives", len(real), len(shuffled), f.Constant, f.Single, len(extra)-f.Single-f.Constant, len(exams)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +380,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gentest.UpToDate(t, "calibration.json", append(src, '\n'), *updateCalibration, "go generate .")
+	gentest.UpToDate(t, "confidence/calibration.json", append(src, '\n'), *updateCalibration, "go generate ./confidence")
 }
 
 func reliabilityTable(f calibrationFigures) string {

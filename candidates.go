@@ -22,6 +22,9 @@ type candidate struct {
 	message   string
 	position  int // 1-based character position in validated SQL, 0 if none
 	failedSQL string
+	// untied is the validated SQL before breakTies appended its keys:
+	// the query whose cut the tie probe asks about.
+	untied string
 	// alternatives are what a failing name could stand for when more than
 	// one fix was plausible (repair declined to guess).
 	alternatives []string
@@ -168,6 +171,7 @@ func (e *Engine) breakTies(ctx context.Context, sc *scope, cands []*candidate) {
 			continue
 		}
 		c := live[i]
+		c.untied = c.validated.SQL
 		c.SQL, c.validated, c.cost, c.rows = sqls[i], r.Validation, r.TotalCost, r.PlanRows
 		c.Repairs = append(c.Repairs, RuleTieOrder)
 	}

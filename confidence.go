@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/describe"
 )
 
@@ -49,8 +50,8 @@ var ErrLowConfidence = errors.New("nl2sql: low confidence")
 const codeLowConfidence = "low_confidence"
 
 // WithCalibrator sets how the signals of an answer become its confidence
-// (default DefaultCalibrator(); nil keeps it).
-func WithCalibrator(c Calibrator) Option {
+// (default confidence.Default(); nil keeps it).
+func WithCalibrator(c confidence.Calibrator) Option {
 	return optionFunc(func(cfg *config) {
 		if c != nil {
 			cfg.calibrator = c
@@ -116,14 +117,14 @@ type Assessment struct {
 	Clarify      string        `json:"clarify,omitempty"`
 	// Signals are the evidence the confidence was computed from; nil when
 	// no query was chosen.
-	Signals *Signals `json:"signals,omitempty"`
+	Signals *confidence.Signals `json:"signals,omitempty"`
 }
 
 // assess calibrates the chosen candidate's signals into a confidence (in
 // [0, 1]) and a verdict, and gathers the alternatives when the candidates
 // disagree.
 func (e *Engine) assess(sc *scoring, ok []*candidate, ac askConfig) (float64, Assessment) {
-	s := measure(sc.in, sc.scores, sc.best)
+	s := confidence.Of(sc.in, sc.scores, sc.best)
 	a := Assessment{Signals: &s}
 	p := e.cfg.calibrator.Confidence(&s)
 	if math.IsNaN(p) {

@@ -17,7 +17,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
-	"github.com/nl2sqlgo/nl2sql/plan"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -251,30 +250,6 @@ func TestAskResultVotingAndTracer(t *testing.T) {
 	want := []string{"retrieve", "link", "plan", "prompt", "generate", "validate", "repair", "score", "execute"}
 	if strings.Join(rec.stages, ",") != strings.Join(want, ",") {
 		t.Errorf("stages = %v", rec.stages)
-	}
-}
-
-func TestDefaultScorerPrefersPlannedJoins(t *testing.T) {
-	planned := []plan.JoinEdge{{From: "public.orders.customer_id", To: "public.customers.id"}}
-	in := &nl2sql.ScoreInput{
-		Question: "Revenue per customer",
-		Joins:    planned,
-		Candidates: []nl2sql.ScoreCandidate{
-			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.sales_rep_id GROUP BY c.name", Votes: 1, Agreement: -1,
-				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.sales_rep_id"}}},
-			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name", Votes: 1, Agreement: -1,
-				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.customer_id"}}},
-		},
-	}
-	s := nl2sql.DefaultScorer{}.Score(context.Background(), in)
-	if s[1] <= s[0] {
-		t.Errorf("planned join not preferred: %v", s)
-	}
-	// Shape: "how many" wants COUNT.
-	in = &nl2sql.ScoreInput{Question: "How many orders?", Candidates: []nl2sql.ScoreCandidate{
-		{SQL: "SELECT id FROM orders", Votes: 1, Agreement: -1}, {SQL: "SELECT count(*) FROM orders", Votes: 1, Agreement: -1}}}
-	if s := (nl2sql.DefaultScorer{}).Score(context.Background(), in); s[1] <= s[0] {
-		t.Errorf("COUNT not preferred for how many: %v", s)
 	}
 }
 

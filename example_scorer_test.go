@@ -15,9 +15,10 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/score"
 )
 
-// avoidTables is a custom Scorer: it keeps DefaultScorer's judgement and
+// avoidTables is a custom Scorer: it keeps score.Default's judgement and
 // demotes candidates that read tables the application wants left alone (a
 // schema of archived rows, a staging copy), so a query over them wins only
 // when nothing else validated.
@@ -28,11 +29,11 @@ type avoidTables struct {
 	calls int // Score calls, for the test
 }
 
-func (s *avoidTables) Score(ctx context.Context, in *nl2sql.ScoreInput) []float64 {
+func (s *avoidTables) Score(ctx context.Context, in *score.Input) []float64 {
 	s.mu.Lock()
 	s.calls++
 	s.mu.Unlock()
-	scores := nl2sql.DefaultScorer{}.Score(ctx, in)
+	scores := score.Default{}.Score(ctx, in)
 	for i, c := range in.Candidates {
 		for _, t := range c.Tables {
 			if slices.Contains(s.avoid, t) {
@@ -59,12 +60,12 @@ func bestOf(scores []float64) int {
 // A Scorer sees the candidates that validated and planned, with what the
 // Engine learnt about them, and returns one score each; the Engine runs the
 // best. Here two samples agreed on a query over the archive schema's copy
-// of orders: DefaultScorer follows the votes, the custom scorer does not.
+// of orders: score.Default follows the votes, the custom scorer does not.
 func ExampleScorer() {
-	in := &nl2sql.ScoreInput{
+	in := &score.Input{
 		Question:      "How many orders were placed in 2024?",
 		ContextTables: []string{"sales.orders", "archive.orders"},
-		Candidates: []nl2sql.ScoreCandidate{
+		Candidates: []score.Candidate{
 			{SQL: "SELECT count(*) FROM archive.orders WHERE ordered_on >= DATE '2024-01-01' AND ordered_on < DATE '2025-01-01'",
 				Votes: 2, Tables: []string{"archive.orders"}, Agreement: -1, ResultRows: -1},
 			{SQL: "SELECT count(*) FROM sales.orders WHERE ordered_on >= DATE '2024-01-01' AND ordered_on < DATE '2025-01-01'",
@@ -72,7 +73,7 @@ func ExampleScorer() {
 		},
 	}
 	ctx := context.Background()
-	def := nl2sql.DefaultScorer{}.Score(ctx, in)
+	def := score.Default{}.Score(ctx, in)
 	fmt.Println("default:", in.Candidates[bestOf(def)].Tables)
 	custom := (&avoidTables{avoid: []string{"archive.orders"}}).Score(ctx, in)
 	fmt.Println("custom: ", in.Candidates[bestOf(custom)].Tables)

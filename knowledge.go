@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
@@ -353,4 +354,12 @@ func (e *Engine) knowledgeDiff(want map[string]Knowledge) (added, dropped []Know
 		}
 	}
 	return added, dropped, terms
+}
+
+// uniqueTerms returns the distinct retrieval terms (stemmed, stopwords
+// dropped) of text.
+func uniqueTerms(text string) []string {
+	ts := gloss.Terms(text)
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }

@@ -3,6 +3,7 @@ package nl2sql
 import (
 	"slices"
 
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
@@ -13,15 +14,6 @@ import (
 // else speaks for it. The calibrator cannot weigh it: no benchmark it is
 // fitted on has a semantic model.
 const maxDeviationConfidence = 0.5
-
-// definitions records the measures the candidate computes otherwise than
-// defined, and says each in words.
-func (s *Signals) definitions(c ScoreCandidate) {
-	s.Deviations = len(c.Deviations)
-	for _, d := range c.Deviations {
-		s.deviations = append(s.deviations, d.String())
-	}
-}
 
 // computedPhrases are the phrases of the measure links that deviations
 // does not name: the question's words for what the query computes as
@@ -39,7 +31,7 @@ func computedPhrases(links []semantic.Link, deviations []semantic.Deviation) []s
 
 // deviationCap is p, capped at maxDeviationConfidence when the answer
 // computes a named measure otherwise than defined.
-func deviationCap(p float64, s *Signals) float64 {
+func deviationCap(p float64, s *confidence.Signals) float64 {
 	if s.Deviations > 0 {
 		return min(p, maxDeviationConfidence)
 	}

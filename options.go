@@ -6,11 +6,13 @@ import (
 	"math"
 	"time"
 
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/generate"
 	"github.com/nl2sqlgo/nl2sql/link"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/semantic"
 	"github.com/nl2sqlgo/nl2sql/validate"
 	"github.com/nl2sqlgo/nl2sql/workload"
@@ -28,7 +30,7 @@ type config struct {
 	llm              LLM
 	embedder         Embedder
 	store            SchemaStore
-	scorer           Scorer
+	scorer           score.Scorer
 	k                [3]int
 	attempts         int
 	maxRows          int
@@ -45,9 +47,9 @@ type config struct {
 	glossary         map[string][]string
 	modules          map[string][]string
 	values           bool
-	abstain          float64    // WithMinConfidence
-	uncertain        float64    // WithUncertainBelow
-	calibrator       Calibrator // WithCalibrator
+	abstain          float64               // WithMinConfidence
+	uncertain        float64               // WithUncertainBelow
+	calibrator       confidence.Calibrator // WithCalibrator
 	minMatch         retrieve.Match
 	introspect       []schema.IntrospectOption
 	catalog          *schema.Catalog
@@ -71,7 +73,7 @@ func defaultConfig() config {
 	return config{
 		k: [3]int{1, 3, 5}, attempts: 2, maxRows: 1000, maxTables: 12, minMatch: retrieve.MatchWeak,
 		statementTimeout: 30 * time.Second, timeout: DefaultTimeout, modelTimeout: DefaultModelTimeout, shared: []string{"public"}, values: true,
-		scorer: DefaultScorer{}, calibrator: DefaultCalibrator(), uncertain: DefaultUncertainBelow, logger: slog.New(slog.DiscardHandler),
+		scorer: score.Default{}, calibrator: confidence.Default(), uncertain: DefaultUncertainBelow, logger: slog.New(slog.DiscardHandler),
 	}
 }
 
@@ -107,10 +109,10 @@ func WithEmbedder(e Embedder) Option { return optionFunc(func(c *config) { c.emb
 // WithStore sets the schema index store (default: in memory).
 func WithStore(s SchemaStore) Option { return optionFunc(func(c *config) { c.store = s }) }
 
-// WithScorer replaces the candidate scorer (default DefaultScorer; nil
+// WithScorer replaces the candidate scorer (default score.Default; nil
 // keeps it). A score that is not a finite number counts as the lowest
 // (NaN, -Inf) or the highest (+Inf) there is, so results stay JSON.
-func WithScorer(s Scorer) Option {
+func WithScorer(s score.Scorer) Option {
 	return optionFunc(func(c *config) {
 		if s != nil {
 			c.scorer = finiteScorer{s}
@@ -332,9 +334,9 @@ func Timeout(d time.Duration) AskOption { return askOptionFunc(func(c *askConfig
 // finiteScorer makes a Scorer's scores finite: NaN and -Inf become the
 // lowest float64, +Inf the highest (a NaN would win or lose at random, and
 // no JSON encoder takes one).
-type finiteScorer struct{ Scorer }
+type finiteScorer struct{ score.Scorer }
 
-func (f finiteScorer) Score(ctx context.Context, in *ScoreInput) []float64 {
+func (f finiteScorer) Score(ctx context.Context, in *score.Input) []float64 {
 	out := f.Scorer.Score(ctx, in)
 	for i, s := range out {
 		switch {

@@ -4,8 +4,8 @@ import "github.com/nl2sqlgo/nl2sql/gloss"
 
 // reading is a request's question and evidence, each read once by
 // gloss.Analyze: retrieval, linking, the prompt's docs and difficulty,
-// scoring and the confidence signals all read them from here instead of
-// splitting and stemming the text again.
+// scoring and the confidence signals (score.Input's analyses) all read
+// them from here instead of splitting and stemming the text again.
 type reading struct {
 	question, evidence *gloss.Analysis
 }
@@ -17,15 +17,4 @@ func read(question, evidence string) *reading {
 // of reports whether r is the reading of question and evidence.
 func (r *reading) of(question, evidence string) bool {
 	return r != nil && r.question.Text == question && r.evidence.Text == evidence
-}
-
-// words are the question's words, then the evidence's: the words of
-// question + " " + evidence.
-func (r *reading) words() []gloss.Word {
-	return append(append([]gloss.Word(nil), r.question.Words...), r.evidence.Words...)
-}
-
-// terms are the stems of words that are no stopword, in order.
-func (r *reading) terms() []string {
-	return append(r.question.Terms(), r.evidence.Terms()...)
 }

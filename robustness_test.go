@@ -30,6 +30,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/llm"
 	"github.com/nl2sqlgo/nl2sql/llm/openai"
+	"github.com/nl2sqlgo/nl2sql/score"
 )
 
 const (
@@ -448,7 +449,7 @@ func robNoPanic2[T any](t *testing.T, f func() (T, error)) (v T, err error) {
 // robNaNScorer scores every candidate NaN.
 type robNaNScorer struct{}
 
-func (robNaNScorer) Score(_ context.Context, in *nl2sql.ScoreInput) []float64 {
+func (robNaNScorer) Score(_ context.Context, in *score.Input) []float64 {
 	out := make([]float64, len(in.Candidates))
 	for i := range out {
 		out[i] = math.NaN()

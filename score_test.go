@@ -9,19 +9,20 @@ import (
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+	"github.com/nl2sqlgo/nl2sql/score"
 )
 
-// inputRecorder is the DefaultScorer, keeping the last input it scored.
+// inputRecorder is score.Default, keeping the last input it scored.
 type inputRecorder struct {
 	mu sync.Mutex
-	in *nl2sql.ScoreInput
+	in *score.Input
 }
 
-func (r *inputRecorder) Score(ctx context.Context, in *nl2sql.ScoreInput) []float64 {
+func (r *inputRecorder) Score(ctx context.Context, in *score.Input) []float64 {
 	r.mu.Lock()
 	r.in = in
 	r.mu.Unlock()
-	return nl2sql.DefaultScorer{}.Score(ctx, in)
+	return score.Default{}.Score(ctx, in)
 }
 
 // TestAgreementIgnoresColumnOrder: "id, name" and "name, id" are the same
@@ -58,27 +59,6 @@ func TestAgreementIgnoresColumnOrder(t *testing.T) {
 	}
 }
 
-// TestRepeatedRowsOfGroups: a repeated row counts against a candidate when
-// it comes from a join that fans out, not when each row is a group (two
-// groups may show the same values).
-func TestRepeatedRowsOfGroups(t *testing.T) {
-	in := &nl2sql.ScoreInput{Question: "Names of students with likes, and how many each", Candidates: []nl2sql.ScoreCandidate{
-		{SQL: "SELECT s.name FROM likes l JOIN students s ON s.id = l.student_id", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true},
-		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true, Grouped: true},
-		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, Grouped: true},
-	}}
-	s := nl2sql.DefaultScorer{}.Score(context.Background(), in)
-	if s[1] != s[2] {
-		t.Errorf("repeated rows of a grouped query scored %v, the same query without them %v", s[1], s[2])
-	}
-	plain := *in
-	plain.Candidates = []nl2sql.ScoreCandidate{in.Candidates[0], in.Candidates[0]}
-	plain.Candidates[1].DuplicateRows = false
-	if p := (nl2sql.DefaultScorer{}).Score(context.Background(), &plain); p[0] >= p[1] {
-		t.Errorf("repeated rows of a fanning join not penalised: %v", p)
-	}
-}
-
 // TestFanOutOutweighsAgreement: three candidates average each student once
 // per friend (a join with a table that repeats them, known from the data:
 // the tables declare no keys); one averages each student once. The one
@@ -112,31 +92,5 @@ func TestFanOutOutweighsAgreement(t *testing.T) {
 	}
 	if res.Chosen != 3 {
 		t.Errorf("chose %d (%s), want 3: the average over each student once", res.Chosen, res.SQL)
-	}
-}
-
-// TestDistinctQuestionShape: a question asking for the different (unique,
-// distinct) values prefers the candidate that lists each once (DISTINCT,
-// or one row per group) when nothing else tells them apart; a question
-// that does not ask for it is indifferent.
-func TestDistinctQuestionShape(t *testing.T) {
-	cand := func(sql string, grouped bool) nl2sql.ScoreCandidate {
-		return nl2sql.ScoreCandidate{SQL: sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, Grouped: grouped}
-	}
-	cands := []nl2sql.ScoreCandidate{
-		cand("SELECT year FROM cars", false),
-		cand("SELECT DISTINCT year FROM cars", false),
-		cand("SELECT year FROM cars GROUP BY year", true),
-		cand("SELECT count(DISTINCT year) FROM cars", false),
-	}
-	for _, q := range []string{"What are the different years of the cars?", "Which UNIQUE years do cars have?", "List the distinct years"} {
-		s := nl2sql.DefaultScorer{}.Score(context.Background(), &nl2sql.ScoreInput{Question: q, Candidates: cands})
-		if s[0] >= s[1] || s[0] >= s[2] || s[0] >= s[3] {
-			t.Errorf("%q: scores %v, want the plain list below the three that list each year once", q, s)
-		}
-	}
-	s := nl2sql.DefaultScorer{}.Score(context.Background(), &nl2sql.ScoreInput{Question: "List the years of the cars", Candidates: cands[:2]})
-	if s[0] != s[1] {
-		t.Errorf("a question that does not ask for distinct values scored %v", s)
 	}
 }

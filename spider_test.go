@@ -19,8 +19,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/internal/spider"
+	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -49,7 +51,7 @@ type spiderOutcome struct {
 	pickSQL, pickErr     string
 	repairedSQL, rawErrs []string
 	repairErr            []string
-	scoreInput           *nl2sql.ScoreInput
+	scoreInput           *score.Input
 	// mutants are the pick with a condition dropped or a column swapped:
 	// made-up negatives for the calibrator.
 	mutants []mutant
@@ -59,7 +61,7 @@ type spiderOutcome struct {
 // returns the gold rows all the same.
 type mutant struct {
 	kind  string // "dropped", "swapped"
-	sig   nl2sql.Signals
+	sig   confidence.Signals
 	right bool
 }
 
@@ -83,7 +85,7 @@ func evaluateSpider(t testing.TB, pools []spider.Pool) (spiderFigures, []spiderO
 		})
 		pool := pgtest.Pool(t, dsn)
 		cols := tableColumns(t, pool)
-		rec := &recordingScorer{inputs: map[string]*nl2sql.ScoreInput{}}
+		rec := &recordingScorer{inputs: map[string]*score.Input{}}
 		eng, err := nl2sql.New(pool, nl2sql.WithScorer(rec))
 		if err != nil {
 			t.Fatal(err)
@@ -330,50 +332,50 @@ func writeSpiderJSON(t testing.TB, path string, outcomes []spiderOutcome) {
 	}
 }
 
-// recordingScorer is the DefaultScorer, keeping what it was given (for the
+// recordingScorer is score.Default, keeping what it was given (for the
 // report).
 type recordingScorer struct {
 	mu     sync.Mutex
-	inputs map[string]*nl2sql.ScoreInput
+	inputs map[string]*score.Input
 }
 
-func (r *recordingScorer) Score(ctx context.Context, in *nl2sql.ScoreInput) []float64 {
+func (r *recordingScorer) Score(ctx context.Context, in *score.Input) []float64 {
 	r.mu.Lock()
 	r.inputs[in.Question] = in
 	r.mu.Unlock()
-	return nl2sql.DefaultScorer{}.Score(ctx, in)
+	return score.Default{}.Score(ctx, in)
 }
 
-func (r *recordingScorer) input(question string) *nl2sql.ScoreInput {
+func (r *recordingScorer) input(question string) *score.Input {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.inputs[question]
 }
 
-// spiderAblations switch one signal of the DefaultScorer off through its
+// spiderAblations switch one signal of score.Default off through its
 // input, to show what each one is worth.
 var spiderAblations = []struct {
 	name   string
-	change func(*nl2sql.ScoreCandidate)
+	change func(*score.Candidate)
 }{
-	{"result agreement", func(c *nl2sql.ScoreCandidate) { c.Agreement, c.OrderedAgreement = -1, -1 }},
-	{"empty-result penalty", func(c *nl2sql.ScoreCandidate) {
+	{"result agreement", func(c *score.Candidate) { c.Agreement, c.OrderedAgreement = -1, -1 }},
+	{"empty-result penalty", func(c *score.Candidate) {
 		if c.ResultRows == 0 {
 			c.ResultRows = -1
 		}
 	}},
-	{"unknown-value penalty", func(c *nl2sql.ScoreCandidate) { c.UnknownValues = 0 }},
-	{"repeated-rows penalty", func(c *nl2sql.ScoreCandidate) { c.DuplicateRows = false }},
-	{"column-order agreement", func(c *nl2sql.ScoreCandidate) { c.OrderedAgreement = -1 }},
-	{"groups exempt from the repeated-rows penalty", func(c *nl2sql.ScoreCandidate) { c.Grouped = false }},
-	{"all result signals", func(c *nl2sql.ScoreCandidate) {
+	{"unknown-value penalty", func(c *score.Candidate) { c.UnknownValues = 0 }},
+	{"repeated-rows penalty", func(c *score.Candidate) { c.DuplicateRows = false }},
+	{"column-order agreement", func(c *score.Candidate) { c.OrderedAgreement = -1 }},
+	{"groups exempt from the repeated-rows penalty", func(c *score.Candidate) { c.Grouped = false }},
+	{"all result signals", func(c *score.Candidate) {
 		c.Agreement, c.OrderedAgreement, c.ResultRows, c.UnknownValues, c.DuplicateRows = -1, -1, -1, 0, false
 	}},
 }
 
 // rescore picks again from the recorded score inputs with change applied
 // to every candidate, and counts the right picks.
-func rescore(outcomes []spiderOutcome, change func(*nl2sql.ScoreCandidate)) int {
+func rescore(outcomes []spiderOutcome, change func(*score.Candidate)) int {
 	right := 0
 	for _, o := range outcomes {
 		in := o.scoreInput
@@ -381,11 +383,11 @@ func rescore(outcomes []spiderOutcome, change func(*nl2sql.ScoreCandidate)) int 
 			continue
 		}
 		cp := *in
-		cp.Candidates = append([]nl2sql.ScoreCandidate(nil), in.Candidates...)
+		cp.Candidates = append([]score.Candidate(nil), in.Candidates...)
 		for i := range cp.Candidates {
 			change(&cp.Candidates[i])
 		}
-		scores := nl2sql.DefaultScorer{}.Score(context.Background(), &cp)
+		scores := score.Default{}.Score(context.Background(), &cp)
 		best := 0
 		for i := range scores {
 			if scores[i] > scores[best] {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 )
 
 // How an answer's assessment is shown: the verdict (answered, uncertain,
@@ -93,7 +94,7 @@ type signal struct{ Name, Value string }
 
 // signalRows are sig's fields by their JSON names, sorted, their values
 // as JSON: whatever fields the engine's Signals has.
-func signalRows(sig *nl2sql.Signals) []signal {
+func signalRows(sig *confidence.Signals) []signal {
 	if sig == nil {
 		return nil
 	}

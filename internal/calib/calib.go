@@ -13,6 +13,11 @@ import (
 	"sort"
 )
 
+// L2 is the penalty the confidence calibrator is fitted with
+// (confidence.Fit, and the calibration test's fit of each fold): enough to
+// keep a signal that never varies in the examples at a weight near 0.
+const L2 = 1.0
+
 // ErrNoExamples is returned by Fit without examples of both outcomes.
 var ErrNoExamples = errors.New("calib: need right and wrong examples to fit")
 

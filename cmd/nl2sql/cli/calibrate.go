@@ -8,9 +8,9 @@ package cli
 //	nl2sql ask --calibrator CALIBRATOR.json QUESTION
 //
 // It reads the --out lines of an exam (each answer's "signals" and
-// "ex_match"), fits a logistic calibrator on them (nl2sql.FitCalibrator)
+// "ex_match"), fits a logistic calibrator on them (confidence.Fit)
 // and writes it as JSON, which --calibrator (ask, pick, exam) loads with
-// nl2sql.LoadCalibrator. Only answered questions count (a line with
+// confidence.Load. Only answered questions count (a line with
 // signals); both right and wrong answers are needed. The summary on
 // stdout is the calibration of the answers' recorded confidence (the
 // calibrator that ran the exam) beside the new one's, measured on the same
@@ -26,6 +26,7 @@ import (
 	"os"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/internal/calib"
 )
 
@@ -96,7 +97,7 @@ func (s *sub) calibratorOption() (nl2sql.Option, error) {
 		return nil, usageErr("--calibrator: %v", err)
 	}
 	defer f.Close()
-	c, err := nl2sql.LoadCalibrator(f)
+	c, err := confidence.Load(f)
 	if err != nil {
 		return nil, usageErr("--calibrator %s: %v", s.calibrator, err)
 	}
@@ -112,10 +113,10 @@ type calibrateSummary struct {
 
 // answerLine is what calibrate reads of an exam --out line.
 type answerLine struct {
-	QID        string          `json:"qid"`
-	ExMatch    bool            `json:"ex_match"`
-	Confidence float64         `json:"confidence"`
-	Signals    *nl2sql.Signals `json:"signals"`
+	QID        string              `json:"qid"`
+	ExMatch    bool                `json:"ex_match"`
+	Confidence float64             `json:"confidence"`
+	Signals    *confidence.Signals `json:"signals"`
 }
 
 func runCalibrate(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,7 +135,7 @@ func runCalibrate(_ context.Context, args []string, stdout, stderr io.Writer) er
 		return usageErr("--answers: %v", err)
 	}
 	defer f.Close()
-	var ex []nl2sql.CalibrationExample
+	var ex []confidence.Example
 	var before []float64
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
@@ -146,13 +147,13 @@ func runCalibrate(_ context.Context, args []string, stdout, stderr io.Writer) er
 		if l.Signals == nil {
 			continue // not answered
 		}
-		ex = append(ex, nl2sql.CalibrationExample{Signals: *l.Signals, Right: l.ExMatch})
+		ex = append(ex, confidence.Example{Signals: *l.Signals, Right: l.ExMatch})
 		before = append(before, l.Confidence)
 	}
 	if err := sc.Err(); err != nil {
 		return usageErr("--answers: %v", err)
 	}
-	c, err := nl2sql.FitCalibrator(ex, fmt.Sprintf("nl2sql calibrate: %d answers of %s", len(ex), *answers))
+	c, err := confidence.Fit(ex, fmt.Sprintf("nl2sql calibrate: %d answers of %s", len(ex), *answers))
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}

@@ -104,6 +104,7 @@ import (
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/schema"
@@ -133,12 +134,12 @@ type examLine struct {
 	// Status, Reasons and Signals are the answer's verdict, why it may be
 	// wrong, and the evidence its confidence came from (what 'nl2sql
 	// calibrate' refits on); absent when nothing was chosen.
-	Status    nl2sql.Verdict     `json:"status,omitempty"`
-	Reasons   []string           `json:"reasons,omitempty"`
-	Signals   *nl2sql.Signals    `json:"signals,omitempty"`
-	LatencyMS map[string]float64 `json:"latency_ms"` // always empty: timings go to --timings
-	Error     string             `json:"error"`
-	Tags      []string           `json:"tags"`
+	Status    nl2sql.Verdict      `json:"status,omitempty"`
+	Reasons   []string            `json:"reasons,omitempty"`
+	Signals   *confidence.Signals `json:"signals,omitempty"`
+	LatencyMS map[string]float64  `json:"latency_ms"` // always empty: timings go to --timings
+	Error     string              `json:"error"`
+	Tags      []string            `json:"tags"`
 }
 
 // examTiming is one line of the --timings JSONL.

@@ -1,4 +1,4 @@
-package nl2sql
+package confidence
 
 import (
 	"regexp"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/cues"
+	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -109,11 +111,15 @@ type Signals struct {
 	// how ties are broken; TopGroups when what it sorts are groups.
 	TopRows   bool `json:"top_rows"`
 	TopGroups bool `json:"top_groups"`
+	// Tied is true when the rows the query keeps are cut inside a tie:
+	// the first row left out sorts equal to the last one kept
+	// (score.Candidate.TiedAtCut), so another answer is as right.
+	Tied bool `json:"tied"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
-	// ScoreCandidate.Deviations). It is no input of LogisticCalibrator
-	// (no benchmark has a semantic model to fit it on): the engine caps
-	// the confidence of such an answer instead (see Assessment).
+	// score.Candidate.Deviations). It is no input of Logistic (no
+	// benchmark has a semantic model to fit it on): the Engine caps the
+	// confidence of such an answer instead (see nl2sql.Assessment).
 	Deviations int `json:"deviations,omitempty"`
 
 	// What the reasons name, not part of the evidence itself.
@@ -124,7 +130,7 @@ type Signals struct {
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
-// signalNames name the entries of Signals.vector, in order: the inputs of
+// signalNames name the entries of Signals.Vector, in order: the inputs of
 // the default calibrator's logistic regression.
 var signalNames = []string{
 	"support", "compared", "support_compared", "groups", "margin", "score",
@@ -132,10 +138,13 @@ var signalNames = []string{
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
+	"tied",
 }
 
-// vector is the signals as numbers, in signalNames' order.
-func (s *Signals) vector() []float64 {
+// Vector is the signals as numbers, in the order of Names: what a
+// Logistic weighs, for a program that fits or measures a model of its own
+// on the same inputs (one fit per fold of a cross-validation).
+func (s *Signals) Vector() []float64 {
 	groups := 0.0
 	if s.Candidates > 1 {
 		groups = float64(s.Groups-1) / float64(s.Candidates-1)
@@ -147,6 +156,7 @@ func (s *Signals) vector() []float64 {
 		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
+		f01(s.Tied),
 	}
 }
 
@@ -191,12 +201,12 @@ var shapeWords = func() map[string]bool {
 
 // measure computes the signals of candidate i of in, whose scores are
 // scores (one per candidate).
-func measure(in *ScoreInput, scores []float64, i int) Signals {
+func measure(in *score.Input, scores []float64, i int) Signals {
 	c := in.Candidates[i]
 	s := Signals{Candidates: len(in.Candidates), Score: scores[i], Compared: c.ResultGroup >= 0}
 	s.Support, s.Groups, s.Margin = support(in, scores, i)
 	q := in.Question + " " + in.Evidence
-	words := in.reading().words()
+	words := in.Words()
 	d, _ := describe.SQL(c.SQL)
 	if d == nil {
 		d = &describe.Description{}
@@ -206,15 +216,16 @@ func measure(in *ScoreInput, scores []float64, i int) Signals {
 	s.ColumnsOutOfOrder = outOfOrder(words, d)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
+	s.Tied = c.TiedAtCut
 	s.values(q, in.Values, c.SQL)
 	s.properNouns(in.Question, c)
 	s.TablesNamed = 1
-	if named := namedTables(in.reading().terms(), in.ContextTables); len(named) > 0 {
-		s.TablesNamed = coverage(c.Tables, named)
+	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
+		s.TablesNamed = cues.Coverage(c.Tables, named)
 	}
 	s.ColumnsLinked = 1
 	if len(in.Columns) > 0 {
-		s.ColumnsLinked = coverage(c.Columns, in.Columns)
+		s.ColumnsLinked = cues.Coverage(c.Columns, in.Columns)
 	}
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
@@ -231,14 +242,14 @@ func measure(in *ScoreInput, scores []float64, i int) Signals {
 	if len(c.Tables) > 0 {
 		s.ContextRank = rank / float64(len(c.Tables))
 	}
-	s.Empty = c.ResultRows == 0 && !reExistence.MatchString(q)
+	s.Empty = c.ResultRows == 0 && !cues.Existence.MatchString(q)
 	s.UnknownValue = c.UnknownValues > 0
 	s.Duplicates = c.DuplicateRows && !c.Grouped
 	s.Defect = c.FanOut
 	for _, is := range c.Issues {
 		if is.Severity == validate.SeverityWarning {
 			s.Warnings++
-			s.Defect = s.Defect || defects[is.Code]
+			s.Defect = s.Defect || cues.Defect(is.Code)
 		}
 	}
 	s.Repaired = c.Repaired
@@ -249,9 +260,9 @@ func measure(in *ScoreInput, scores []float64, i int) Signals {
 // support returns the share of votes answering as candidate i does, the
 // number of distinct answers and i's score margin over the best candidate
 // answering differently.
-func support(in *ScoreInput, scores []float64, i int) (share float64, groups int, margin float64) {
+func support(in *score.Input, scores []float64, i int) (share float64, groups int, margin float64) {
 	c := in.Candidates[i]
-	same := func(o ScoreCandidate) bool {
+	same := func(o score.Candidate) bool {
 		if c.ResultGroup >= 0 && o.ResultGroup >= 0 {
 			return o.ResultGroup == c.ResultGroup
 		}
@@ -286,7 +297,7 @@ func support(in *ScoreInput, scores []float64, i int) (share float64, groups int
 // questionWords measures how far the question's words (and its
 // evidence's) and the query's words meet, both ways, through the
 // thesaurus.
-func (s *Signals) questionWords(words []gloss.Word, c ScoreCandidate, d *describe.Description) {
+func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *describe.Description) {
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
@@ -314,11 +325,11 @@ func (s *Signals) questionWords(words []gloss.Word, c ScoreCandidate, d *describ
 		addRelated(name)
 		s.queryWords = append(s.queryWords, name)
 	}
-	for _, lit := range reStringLiteral.FindAllString(c.SQL, -1) {
+	for _, lit := range cues.StringLiteral.FindAllString(c.SQL, -1) {
 		add(lit)
 	}
 	add(d.Text)
-	add(strings.Join(c.computes, " "))
+	add(strings.Join(c.Computes, " "))
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
 		have[n] = true
 	}
@@ -371,7 +382,7 @@ func (s *Signals) questionWords(words []gloss.Word, c ScoreCandidate, d *describ
 }
 
 // shape compares the answer shapes the question asks for with the query's.
-func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
+func (s *Signals) shape(q string, c score.Candidate, d *describe.Description) {
 	upper := strings.ToUpper(c.SQL)
 	sq := reBound.ReplaceAllString(q, "") // "at least 3" asks for no extreme
 	check := func(asked, has bool, problem string) {
@@ -405,15 +416,15 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
 		"the question asks for a result per group (\""+strings.ToLower(rePerGroup.FindString(q))+"\"); the query does not group")
 	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
-	check(reTotal.MatchString(q) && !reCount.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
-	check(reDistinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
+	check(reTotal.MatchString(q) && !cues.Count.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
+	check(cues.Distinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
 	extra := func(gives, asked bool, problem string) {
 		if gives && !asked {
 			s.ShapeExtra++
 			s.shapeProblems = append(s.shapeProblems, problem)
 		}
 	}
-	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, reCount.MatchString(q) || reTotal.MatchString(q),
+	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, cues.Count.MatchString(q) || reTotal.MatchString(q),
 		"the query returns one count; the question does not ask how many")
 	extra(strings.Contains(upper, "AVG("), reAverage.MatchString(q), "the query computes an average; the question does not ask for one")
 	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(sq) || reTopNCount.MatchString(q) || reFirst.MatchString(sq),
@@ -421,13 +432,13 @@ func (s *Signals) shape(q string, c ScoreCandidate, d *describe.Description) {
 }
 
 // returnsWhat says in words what the query returns ("one count", "3 rows").
-func returnsWhat(c ScoreCandidate, d *describe.Description, counts bool) string {
+func returnsWhat(c score.Candidate, d *describe.Description, counts bool) string {
 	switch {
 	case counts && len(d.GroupBy) == 0 && len(d.Columns) == 1:
 		return "one count"
 	case c.ResultRows == 1:
 		return "one row"
-	case c.ResultRows > 1 && c.ResultRows <= compareRows:
+	case c.ResultRows > 1 && c.ResultRows <= cues.CompareRows:
 		return strconv.Itoa(c.ResultRows) + " rows"
 	case d.Limit != nil:
 		return "at most " + strconv.FormatInt(*d.Limit, 10) + " rows"
@@ -506,11 +517,11 @@ func normalNumber(n string) string {
 	return n
 }
 
-// SignalsOf measures the signals of candidate i of in, whose Scorer gave
-// scores (one per candidate): what the Engine hands its Calibrator for
-// the candidate it chose. A program scoring candidates its own way can
-// calibrate them alike.
-func SignalsOf(in *ScoreInput, scores []float64, i int) Signals {
+// Of measures the signals of candidate i of in, whose Scorer gave scores
+// (one per candidate): what the Engine hands its Calibrator for the
+// candidate it chose. A program scoring candidates its own way can
+// calibrate them alike. Out-of-range input gives zero Signals.
+func Of(in *score.Input, scores []float64, i int) Signals {
 	if in == nil || i < 0 || i >= len(in.Candidates) || len(scores) != len(in.Candidates) {
 		return Signals{}
 	}
@@ -576,7 +587,7 @@ func describedTerms(d *describe.Description) []string {
 	var out []string
 	add := func(items []string) {
 		for _, it := range items {
-			out = append(out, gloss.Terms(reStringLiteral.ReplaceAllString(it, ""))...)
+			out = append(out, gloss.Terms(cues.StringLiteral.ReplaceAllString(it, ""))...)
 		}
 	}
 	add(d.Columns)
@@ -595,7 +606,7 @@ func describedTerms(d *describe.Description) []string {
 // properNouns counts the capitalised names of the question (past its first
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
-func (s *Signals) properNouns(q string, c ScoreCandidate) {
+func (s *Signals) properNouns(q string, c score.Candidate) {
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -688,7 +699,7 @@ func countAsked(q string, columns []string) bool {
 		names = append(names, strings.ToLower(c[strings.LastIndexByte(c, '.')+1:]))
 	}
 	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
-	for _, m := range reCount.FindAllStringIndex(q, -1) {
+	for _, m := range cues.Count.FindAllStringIndex(q, -1) {
 		phrase := strings.ToLower(q[m[0]:m[1]])
 		if phrase == "count" {
 			return true
@@ -718,7 +729,7 @@ func usesValue(sql, v string) bool {
 	if strings.Contains(lower, strings.ReplaceAll(lv, "'", "''")) {
 		return true
 	}
-	for _, lit := range reStringLiteral.FindAllString(lower, -1) {
+	for _, lit := range cues.StringLiteral.FindAllString(lower, -1) {
 		lit = strings.TrimSpace(strings.Trim(lit, "'"))
 		n := 0
 		for n < len(lit) && n < len(lv) && lit[n] == lv[n] {
@@ -729,4 +740,13 @@ func usesValue(sql, v string) bool {
 		}
 	}
 	return false
+}
+
+// definitions records the measures the candidate computes otherwise than
+// defined, and says each in words.
+func (s *Signals) definitions(c score.Candidate) {
+	s.Deviations = len(c.Deviations)
+	for _, d := range c.Deviations {
+		s.deviations = append(s.deviations, d.String())
+	}
 }

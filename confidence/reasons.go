@@ -1,4 +1,4 @@
-package nl2sql
+package confidence
 
 import (
 	"fmt"
@@ -29,6 +29,9 @@ func (s *Signals) Reasons() []string {
 	}
 	if s.Empty {
 		out = append(out, "the query returns no rows")
+	}
+	if s.Tied {
+		out = append(out, "the query keeps the first rows of a sort, and the next row ties with the last one kept: another answer is as right")
 	}
 	if s.Defect || s.Duplicates {
 		out = append(out, "the query may count rows twice or has a condition that is never true")

@@ -1,4 +1,4 @@
-package nl2sql
+package confidence
 
 import (
 	_ "embed"
@@ -14,24 +14,25 @@ import (
 )
 
 // Calibrator turns the signals of a chosen query into the probability that
-// it answers the question right (Result.Confidence, PickResult.Confidence).
-// The default is DefaultCalibrator; WithCalibrator sets another (one refit
-// on a user's own exam with `nl2sql calibrate`, read with LoadCalibrator).
-// It must be safe for concurrent use and deterministic.
+// it answers the question right (nl2sql's Result.Confidence and
+// PickResult.Confidence). The Engine's is Default unless
+// nl2sql.WithCalibrator sets another (one refit on a user's own exam with
+// `nl2sql calibrate`, read with Load). It must be safe for concurrent use
+// and deterministic.
 type Calibrator interface {
 	Confidence(s *Signals) float64
 }
 
-// LogisticCalibrator is a logistic regression on the signals: P(right) =
+// Logistic is a logistic regression on the signals: P(right) =
 // 1 / (1 + exp(-(Bias + Σ Weights[name]·signal[name]))), with one weight per
-// entry of SignalNames (tens of parameters: little to overfit), times
+// entry of Names (tens of parameters: little to overfit), times
 // OnQuestion's probability when it is set. Its JSON form is what `nl2sql
-// calibrate` writes and LoadCalibrator reads.
-type LogisticCalibrator struct {
+// calibrate` writes and Load reads.
+type Logistic struct {
 	// Source says what it was fitted on ("spider-pools and its shuffled
 	// variant, 1944 answers").
 	Source string `json:"source"`
-	// Weights has one coefficient per signal, by name (SignalNames);
+	// Weights has one coefficient per signal, by name (Names);
 	// a missing name weighs 0.
 	Weights map[string]float64 `json:"weights"`
 	Bias    float64            `json:"bias"`
@@ -52,21 +53,21 @@ type LogisticCalibrator struct {
 }
 
 // LogisticWeights are a logistic regression's coefficients by signal name
-// (SignalNames; a missing name weighs 0) and its bias.
+// (Names; a missing name weighs 0) and its bias.
 type LogisticWeights struct {
 	Weights map[string]float64 `json:"weights"`
 	Bias    float64            `json:"bias"`
 }
 
 // Confidence implements Calibrator.
-func (c *LogisticCalibrator) Confidence(s *Signals) float64 {
+func (c *Logistic) Confidence(s *Signals) float64 {
 	c.once.Do(func() {
 		c.model.Answer = model(c.Weights, c.Bias)
 		if c.OnQuestion != nil {
 			c.model.OnQuestion = model(c.OnQuestion.Weights, c.OnQuestion.Bias)
 		}
 	})
-	return c.model.Probability(s.vector())
+	return c.model.Probability(s.Vector())
 }
 
 func model(weights map[string]float64, bias float64) *calib.Model {
@@ -85,13 +86,13 @@ func named(m *calib.Model) map[string]float64 {
 	return out
 }
 
-// SignalNames are the names of the signals a LogisticCalibrator weighs, in
-// a fixed order.
-func SignalNames() []string { return slices.Clone(signalNames) }
+// Names are the names of the signals a Logistic weighs, in a fixed order
+// (the order of Signals.Vector).
+func Names() []string { return slices.Clone(signalNames) }
 
-// CalibrationExample is one answer with its signals and whether it was right: what a
+// Example is one answer with its signals and whether it was right: what a
 // calibrator is fitted on.
-type CalibrationExample struct {
+type Example struct {
 	Signals Signals `json:"signals"`
 	Right   bool    `json:"right"`
 	// Weight is how much the example counts in the fit (0 counts 1): a
@@ -99,7 +100,7 @@ type CalibrationExample struct {
 	Weight float64 `json:"weight,omitempty"`
 	// MadeUp marks an answer made up from another question (its query,
 	// SELECT 1) rather than an answer to this one: with any,
-	// FitCalibrator fits OnQuestion as well. A near miss made for the fit
+	// Fit fits OnQuestion as well. A near miss made for the fit
 	// (a condition dropped, a column swapped) is a wrong answer to the
 	// question, not MadeUp.
 	MadeUp bool `json:"made_up,omitempty"`
@@ -107,42 +108,37 @@ type CalibrationExample struct {
 
 // ErrCalibration is the sentinel of a calibrator that cannot be fitted or
 // read (no right or no wrong example, a malformed file).
-var ErrCalibration = errors.New("nl2sql: calibration")
+var ErrCalibration = errors.New("confidence: calibration")
 
-// calibrationL2 is the L2 penalty of FitCalibrator: enough to keep a
-// signal that never varies in the examples at a weight near 0.
-const calibrationL2 = 1.0
-
-// FitCalibrator fits a LogisticCalibrator on examples (at least one right
-// and one wrong real answer), with OnQuestion when some are MadeUp. The
-// same examples give the same calibrator.
-func FitCalibrator(examples []CalibrationExample, source string) (*LogisticCalibrator, error) {
+// Fit fits a Logistic on examples (at least one right and one wrong real
+// answer), with OnQuestion when some are MadeUp. The same examples give
+// the same calibrator.
+func Fit(examples []Example, source string) (*Logistic, error) {
 	x := make([][]float64, len(examples))
 	y := make([]bool, len(examples))
 	made := make([]bool, len(examples))
 	w := make([]float64, len(examples))
 	for i := range examples {
-		x[i], y[i], made[i], w[i] = examples[i].Signals.vector(), examples[i].Right, examples[i].MadeUp, examples[i].Weight
+		x[i], y[i], made[i], w[i] = examples[i].Signals.Vector(), examples[i].Right, examples[i].MadeUp, examples[i].Weight
 		if w[i] <= 0 {
 			w[i] = 1
 		}
 	}
-	m, err := calib.FitProduct(x, y, made, w, calibrationL2)
+	m, err := calib.FitProduct(x, y, made, w, calib.L2)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCalibration, err)
 	}
-	c := &LogisticCalibrator{Source: source, Bias: m.Answer.Bias, Weights: named(m.Answer)}
+	c := &Logistic{Source: source, Bias: m.Answer.Bias, Weights: named(m.Answer)}
 	if m.OnQuestion != nil {
 		c.OnQuestion = &LogisticWeights{Weights: named(m.OnQuestion), Bias: m.OnQuestion.Bias}
 	}
 	return c, nil
 }
 
-// LoadCalibrator reads a LogisticCalibrator in the JSON form `nl2sql
-// calibrate` writes. Unknown signal names are refused (a file written for
-// another version).
-func LoadCalibrator(r io.Reader) (*LogisticCalibrator, error) {
-	var c LogisticCalibrator
+// Load reads a Logistic in the JSON form `nl2sql calibrate` writes.
+// Unknown signal names are refused (a file written for another version).
+func Load(r io.Reader) (*Logistic, error) {
+	var c Logistic
 	dec := json.NewDecoder(io.LimitReader(r, 1<<20))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
@@ -168,25 +164,25 @@ func LoadCalibrator(r io.Reader) (*LogisticCalibrator, error) {
 	return &c, nil
 }
 
-// calibration.json is written by TestSpiderPools -update (go generate:
-// it needs the spider-pools and defog datasets and a PostgreSQL,
-// NL2SQL_TEST_DSN); the test fails when the file is not the fit it
-// computes.
+// calibration.json is written by the root package's TestSpiderPools
+// -update (go generate: it needs the spider-pools and defog datasets and a
+// PostgreSQL, NL2SQL_TEST_DSN): the signals are measured on the Engine's
+// picks. The test fails when the file is not the fit it computes.
 //
-//go:generate go test -run TestSpiderPools -update
+//go:generate go test .. -run TestSpiderPools -update
 //go:embed calibration.json
 var defaultCalibration string
 
-var defaultCalibrator = sync.OnceValue(func() *LogisticCalibrator {
-	c, err := LoadCalibrator(strings.NewReader(defaultCalibration))
+var defaultCalibrator = sync.OnceValue(func() *Logistic {
+	c, err := Load(strings.NewReader(defaultCalibration))
 	if err != nil {
-		panic("nl2sql: the embedded calibration.json does not load: " + err.Error())
+		panic("confidence: the embedded calibration.json does not load: " + err.Error())
 	}
 	return c
 })
 
-// DefaultCalibrator is the calibrator fitted by `go generate` on the
-// spider-pools benchmark, the defog and demo ERP exams and the negatives
-// made from them (calibration.json; see docs/benchmarks.md for how it was
-// fitted and how well it is calibrated).
-func DefaultCalibrator() *LogisticCalibrator { return defaultCalibrator() }
+// Default is the calibrator fitted by `go generate` on the spider-pools
+// benchmark, the defog and demo ERP exams and the negatives made from them
+// (calibration.json; see docs/benchmarks.md for how it was fitted and how
+// well it is calibrated).
+func Default() *Logistic { return defaultCalibrator() }

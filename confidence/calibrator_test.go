@@ -1,4 +1,4 @@
-package nl2sql_test
+package confidence_test
 
 import (
 	"encoding/json"
@@ -7,34 +7,34 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/confidence"
 )
 
 func TestCalibratorFile(t *testing.T) {
-	def := nl2sql.DefaultCalibrator()
-	if def.Source == "" || len(def.Weights) != len(nl2sql.SignalNames()) {
-		t.Errorf("default calibrator: source %q, %d weights for %d signals", def.Source, len(def.Weights), len(nl2sql.SignalNames()))
+	def := confidence.Default()
+	if def.Source == "" || len(def.Weights) != len(confidence.Names()) {
+		t.Errorf("default calibrator: source %q, %d weights for %d signals", def.Source, len(def.Weights), len(confidence.Names()))
 	}
 	for n := range def.Weights {
-		if !slices.Contains(nl2sql.SignalNames(), n) {
+		if !slices.Contains(confidence.Names(), n) {
 			t.Errorf("default calibrator weighs unknown signal %q", n)
 		}
 	}
 	for _, bad := range []string{`{"weights":{"nope":1}}`, `not json`, `{"weights":{},"bias":0,"extra":1}`, `{"weights":{},"on_question":{"weights":{"nope":1}}}`} {
-		if _, err := nl2sql.LoadCalibrator(strings.NewReader(bad)); !errors.Is(err, nl2sql.ErrCalibration) {
-			t.Errorf("LoadCalibrator(%s): %v, want ErrCalibration", bad, err)
+		if _, err := confidence.Load(strings.NewReader(bad)); !errors.Is(err, confidence.ErrCalibration) {
+			t.Errorf("Load(%s): %v, want ErrCalibration", bad, err)
 		}
 	}
-	good := nl2sql.Signals{Candidates: 3, Support: 1, Compared: true, Groups: 1, QuestionCovered: 1, QueryNamed: 1, TablesNamed: 1, ColumnsLinked: 1, ValuesUsed: 1}
-	bad := nl2sql.Signals{Candidates: 3, Support: 1.0 / 3, Compared: true, Groups: 3, ReadsNoTable: true, ShapeAsked: 1, ShapeMissed: 1}
-	if _, err := nl2sql.FitCalibrator([]nl2sql.CalibrationExample{{Signals: good, Right: true}}, "x"); !errors.Is(err, nl2sql.ErrCalibration) {
+	good := confidence.Signals{Candidates: 3, Support: 1, Compared: true, Groups: 1, QuestionCovered: 1, QueryNamed: 1, TablesNamed: 1, ColumnsLinked: 1, ValuesUsed: 1}
+	bad := confidence.Signals{Candidates: 3, Support: 1.0 / 3, Compared: true, Groups: 3, ReadsNoTable: true, ShapeAsked: 1, ShapeMissed: 1}
+	if _, err := confidence.Fit([]confidence.Example{{Signals: good, Right: true}}, "x"); !errors.Is(err, confidence.ErrCalibration) {
 		t.Errorf("one outcome: %v", err)
 	}
-	var ex []nl2sql.CalibrationExample
+	var ex []confidence.Example
 	for i := 0; i < 20; i++ {
-		ex = append(ex, nl2sql.CalibrationExample{Signals: good, Right: i%10 != 0}, nl2sql.CalibrationExample{Signals: bad, Right: i%10 == 0})
+		ex = append(ex, confidence.Example{Signals: good, Right: i%10 != 0}, confidence.Example{Signals: bad, Right: i%10 == 0})
 	}
-	c, err := nl2sql.FitCalibrator(ex, "test")
+	c, err := confidence.Fit(ex, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +47,13 @@ func TestCalibratorFile(t *testing.T) {
 
 // roundTrip checks that c's file form loads back to a calibrator giving
 // the same confidence to each of signals.
-func roundTrip(t *testing.T, c *nl2sql.LogisticCalibrator, signals ...nl2sql.Signals) {
+func roundTrip(t *testing.T, c *confidence.Logistic, signals ...confidence.Signals) {
 	t.Helper()
 	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := nl2sql.LoadCalibrator(strings.NewReader(string(b)))
+	back, err := confidence.Load(strings.NewReader(string(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,17 +69,17 @@ func roundTrip(t *testing.T, c *nl2sql.LogisticCalibrator, signals ...nl2sql.Sig
 // the made-up answers get a low confidence, the real ones the confidence
 // of the real answers alone, and the file form keeps both models.
 func TestCalibratorMadeUp(t *testing.T) {
-	onTopic := nl2sql.Signals{Candidates: 3, Support: 1, Compared: true, Groups: 1, QuestionCovered: 1, QueryNamed: 1, TablesNamed: 1, ColumnsLinked: 1, ValuesUsed: 1}
+	onTopic := confidence.Signals{Candidates: 3, Support: 1, Compared: true, Groups: 1, QuestionCovered: 1, QueryNamed: 1, TablesNamed: 1, ColumnsLinked: 1, ValuesUsed: 1}
 	split := onTopic
 	split.Support, split.Groups = 1.0/3, 3
 	offTopic := onTopic
 	offTopic.QuestionCovered, offTopic.QueryNamed, offTopic.ColumnsLinked = 0.2, 0.1, 0
-	var ex []nl2sql.CalibrationExample
+	var ex []confidence.Example
 	for i := 0; i < 20; i++ {
-		ex = append(ex, nl2sql.CalibrationExample{Signals: onTopic, Right: i%10 != 0}, nl2sql.CalibrationExample{Signals: split, Right: i%2 == 0},
-			nl2sql.CalibrationExample{Signals: offTopic, MadeUp: true})
+		ex = append(ex, confidence.Example{Signals: onTopic, Right: i%10 != 0}, confidence.Example{Signals: split, Right: i%2 == 0},
+			confidence.Example{Signals: offTopic, MadeUp: true})
 	}
-	c, err := nl2sql.FitCalibrator(ex, "test")
+	c, err := confidence.Fit(ex, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,65 @@
+// Package confidence measures the evidence that an answer answers its
+// question, and turns it into the probability that it is right: the
+// Engine's Result.Confidence, its verdict (answered, uncertain, abstained)
+// and the reasons it gives in words.
+//
+// # Signals
+//
+// [Of] measures the [Signals] of one candidate of a score.Input, from what
+// the Engine already has and deterministically: how far the candidates
+// agree (the share of the votes that returned the same rows, the number
+// of distinct answers, the score margin over the best different one),
+// whether the query uses what the question names (its words, through the
+// thesaurus; the tables it names, the columns it links to strongly, the
+// stored values, numbers, years, quoted strings and capitalised names it
+// writes), whether its shape is the one the question asks for (a count,
+// top N, a superlative, one row per group, an average, a total, distinct
+// values; and what it gives unasked), whether its plain-English
+// description (package describe) reads back as the question, where
+// retrieval ranked the tables it reads, and what its run and lint found.
+// The question's words come from the Input's analyses (score.Input.Words):
+// this package does not split or stem the question again.
+//
+// [Signals.Reasons] says the weak ones in words, strongest doubt first
+// ("the question asks for 5 rows; the query returns one count"). Signals
+// marshal to JSON by stable names, so that an exam can record them and
+// `nl2sql calibrate` refit a calibrator on a user's own questions.
+//
+// # Calibrators
+//
+// A [Calibrator] turns Signals into the probability. The default,
+// [Default], is a [Logistic]: P(right | about the question) · P(about the
+// question), two logistic regressions with one weight per signal ([Names],
+// in the order of [Signals.Vector]) and a bias. Its file form is JSON:
+// [Load] reads one (unknown signal names are refused, [ErrCalibration]),
+// [Fit] fits one on [Example]s, answers whose rightness is known, made-up
+// answers to other questions marked MadeUp. The same examples give the
+// same calibrator, bit for bit.
+//
+//	c, err := confidence.Fit(examples, "our exam, 2026-11")
+//	if err != nil { ... } // errors.Is(err, confidence.ErrCalibration): no right or no wrong answer
+//	eng, err := nl2sql.New(pool, nl2sql.WithCalibrator(c))
+//
+// # The embedded fit
+//
+// Default is read from calibration.json, which the root package's
+// TestSpiderPools writes with -update (go generate in this folder runs
+// it; it needs the spider-pools and defog datasets and a PostgreSQL):
+// the signals are measured on the Engine's own picks of spider-pools, the
+// defog and demo ERP exams, and negatives made from them (another
+// question's candidates, SELECT 1, the pick with a condition dropped or a
+// column swapped). Without -update the test fails when the file is not
+// the fit it computes. How well it is calibrated, cross-validated by
+// database, is in docs/benchmarks.md.
+//
+// # In the Engine
+//
+// The Engine measures the chosen candidate's Signals with Of, asks its
+// Calibrator (nl2sql.WithCalibrator) for the probability, caps it when
+// the query computes a measure the question names otherwise than the
+// semantic model defines it (Signals.Deviations: no benchmark the
+// calibrator is fitted on has a semantic model), and grades it against
+// nl2sql.WithUncertainBelow and WithMinConfidence. The verdict, the
+// alternatives and the clarifying question are the Engine's
+// (nl2sql.Assessment).
+package confidence

@@ -1,0 +1,112 @@
+package confidence_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/confidence"
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/score"
+)
+
+// TestSignals: what the question asks for against what the query does,
+// one mismatch at a time, with the reason that names it.
+func TestSignals(t *testing.T) {
+	one := func(q, sql string, tables, columns []string) confidence.Signals {
+		in := &score.Input{Question: q, ContextTables: []string{"public.customers", "public.orders", "public.employees"},
+			Candidates: []score.Candidate{{SQL: sql, Votes: 1, Tables: tables, Columns: columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		return confidence.Of(in, []float64{1}, 0)
+	}
+	orders := []string{"public.orders"}
+	for _, c := range []struct {
+		name, q, sql string
+		tables       []string
+		check        func(confidence.Signals) bool
+		reason       string
+	}{
+		{"count asked, list given", "How many orders are there?", "SELECT id FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 1 }, "the question asks how many"},
+		{"count asked, count in ORDER BY only", "How many orders are there?", "SELECT status FROM orders GROUP BY status ORDER BY count(*) DESC LIMIT 1", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, "asks how many"},
+		{"top 5, one count", "Top 5 customers by revenue", "SELECT count(*) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed >= 1 }, "the question asks for 5 rows; the query returns one count"},
+		{"top 3 kept", "Show the top 3 orders by amount", "SELECT id FROM orders ORDER BY amount DESC LIMIT 3", orders,
+			func(s confidence.Signals) bool {
+				return s.ShapeAsked == 1 && s.ShapeMissed == 0 && s.TopRows && !s.TopGroups
+			}, ""},
+		{"year left out", "How many orders in 2024?", "SELECT count(*) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ValuesUsed == 0 }, `the question names "2024"`},
+		{"quoted value used", `How many orders have status "Open"?`, "SELECT count(*) FROM orders WHERE status = 'Open'", orders,
+			func(s confidence.Signals) bool { return s.ValuesUsed == 1 }, ""},
+		{"name left out", "How many orders does Aberdeen have?", "SELECT count(*) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 1 }, `"Aberdeen"`},
+		{"no table", "How many employees are in each department?", "SELECT 1", nil,
+			func(s confidence.Signals) bool { return s.ReadsNoTable && s.ShapeMissed == 2 }, "the query reads no table"},
+		{"count ranked", "Which status has the most number of orders?", "SELECT status FROM orders GROUP BY status ORDER BY count(*) DESC LIMIT 1", orders,
+			func(s confidence.Signals) bool { return s.ShapeAsked == 2 && s.ShapeMissed == 0 }, ""},
+		{"a bound is no superlative", "Which customers have at least 3 orders?", "SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) >= 3", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 && s.ShapeExtra == 0 }, ""},
+		{"an apostrophe opens no quote", "What are each owner's first name and their dog's name?", "SELECT id FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ValuesUsed == 1 && s.NamesMissed == 0 }, ""},
+		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
+			func(s confidence.Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
+	} {
+		s := one(c.q, c.sql, c.tables, nil)
+		if !c.check(s) {
+			t.Errorf("%s: signals %+v", c.name, s)
+		}
+		reasons := strings.Join(s.Reasons(), " | ")
+		if c.reason != "" && !strings.Contains(reasons, c.reason) {
+			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
+		}
+	}
+	// Words run together in a name (lifeexpectancy) are the question's
+	// words all the same; "life" alone is in no name.
+	if s := one("What is the average life expectancy?", "SELECT avg(lifeexpectancy) FROM orders", orders, []string{"public.orders.lifeexpectancy"}); s.QuestionCovered != 1 {
+		t.Errorf("run-together name: question covered %.2f (%v)", s.QuestionCovered, s.Reasons())
+	}
+	// A stored value the question does not write out ("Eastern Asia" for
+	// "Asia") is not one it names.
+	in := &score.Input{Question: "How many orders come from Asia?", Values: []string{"Asia", "Eastern Asia"},
+		Candidates: []score.Candidate{{SQL: "SELECT count(*) FROM orders WHERE region = 'Asia'", Votes: 1, Tables: orders, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	if s := confidence.Of(in, []float64{1}, 0); s.ValuesUsed != 1 {
+		t.Errorf("stored values: used %.2f (%v)", s.ValuesUsed, s.Reasons())
+	}
+	// Bad input: no candidates, or scores of another length: no panic.
+	if s := confidence.Of(&score.Input{}, nil, 0); s.Candidates != 0 {
+		t.Errorf("empty input: %+v", s)
+	}
+	if s := confidence.Of(&score.Input{Candidates: []score.Candidate{{SQL: "SELECT"}}}, nil, 0); s.Candidates != 0 {
+		t.Errorf("scores missing: %+v", s)
+	}
+}
+
+// TestSignalsWithoutTheEngineAnalyses: Default and the signals give the
+// same scores and signals whether the input carries the caller's analyses
+// of its question or a program built it without them.
+func TestSignalsWithoutTheEngineAnalyses(t *testing.T) {
+	in := &score.Input{
+		Question: "Which 3 customers in Asia have the most orders?", Evidence: "orders are sales orders",
+		ContextTables: []string{"public.customers", "public.sales_orders"},
+		Candidates: []score.Candidate{
+			{SQL: "SELECT c.name FROM customers c JOIN sales_orders o ON o.customer_id = c.id WHERE c.region = 'Asia' GROUP BY c.name ORDER BY count(*) DESC LIMIT 3",
+				Votes: 2, Tables: []string{"public.customers", "public.sales_orders"}, Columns: []string{"public.customers.name", "public.customers.region"}, ResultGroup: -1, ResultRows: -1, Agreement: -1, OrderedAgreement: -1},
+			{SQL: "SELECT count(*) FROM customers", Votes: 1, Tables: []string{"public.customers"}, ResultGroup: -1, ResultRows: -1, Agreement: -1, OrderedAgreement: -1},
+		},
+	}
+	plain := score.Default{}.Score(t.Context(), in)
+	bare := confidence.Of(in, plain, 0)
+	in.QuestionAnalysis, in.EvidenceAnalysis = gloss.Analyze(in.Question), gloss.Analyze(in.Evidence)
+	withAnalyses := score.Default{}.Score(t.Context(), in)
+	if !slices.Equal(plain, withAnalyses) {
+		t.Errorf("scores %v without the analyses, %v with them", plain, withAnalyses)
+	}
+	if plain[0] <= plain[1] {
+		t.Errorf("the query that answers scored %v, the count %v", plain[0], plain[1])
+	}
+	if a := confidence.Of(in, plain, 0); a.QuestionCovered != bare.QuestionCovered || a.QueryNamed != bare.QueryNamed || a.TablesNamed != bare.TablesNamed ||
+		a.ColumnsOutOfOrder != bare.ColumnsOutOfOrder || !slices.Equal(a.Vector(), bare.Vector()) || !slices.Equal(a.Reasons(), bare.Reasons()) {
+		t.Errorf("signals %+v with the analyses, %+v without", a, bare)
+	}
+}

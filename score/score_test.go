@@ -1,0 +1,124 @@
+package score_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/score"
+)
+
+// TestRepeatedRowsOfGroups: a repeated row counts against a candidate when
+// it comes from a join that fans out, not when each row is a group (two
+// groups may show the same values).
+func TestRepeatedRowsOfGroups(t *testing.T) {
+	in := &score.Input{Question: "Names of students with likes, and how many each", Candidates: []score.Candidate{
+		{SQL: "SELECT s.name FROM likes l JOIN students s ON s.id = l.student_id", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true},
+		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, DuplicateRows: true, Grouped: true},
+		{SQL: "SELECT s.name, count(*) FROM likes l JOIN students s ON s.id = l.student_id GROUP BY l.student_id, s.name", Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: 10, Grouped: true},
+	}}
+	s := score.Default{}.Score(context.Background(), in)
+	if s[1] != s[2] {
+		t.Errorf("repeated rows of a grouped query scored %v, the same query without them %v", s[1], s[2])
+	}
+	plain := *in
+	plain.Candidates = []score.Candidate{in.Candidates[0], in.Candidates[0]}
+	plain.Candidates[1].DuplicateRows = false
+	if p := (score.Default{}).Score(context.Background(), &plain); p[0] >= p[1] {
+		t.Errorf("repeated rows of a fanning join not penalised: %v", p)
+	}
+}
+
+// TestDistinctQuestionShape: a question asking for the different (unique,
+// distinct) values prefers the candidate that lists each once (DISTINCT,
+// or one row per group) when nothing else tells them apart; a question
+// that does not ask for it is indifferent.
+func TestDistinctQuestionShape(t *testing.T) {
+	cand := func(sql string, grouped bool) score.Candidate {
+		return score.Candidate{SQL: sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, Grouped: grouped}
+	}
+	cands := []score.Candidate{
+		cand("SELECT year FROM cars", false),
+		cand("SELECT DISTINCT year FROM cars", false),
+		cand("SELECT year FROM cars GROUP BY year", true),
+		cand("SELECT count(DISTINCT year) FROM cars", false),
+	}
+	for _, q := range []string{"What are the different years of the cars?", "Which UNIQUE years do cars have?", "List the distinct years"} {
+		s := score.Default{}.Score(context.Background(), &score.Input{Question: q, Candidates: cands})
+		if s[0] >= s[1] || s[0] >= s[2] || s[0] >= s[3] {
+			t.Errorf("%q: scores %v, want the plain list below the three that list each year once", q, s)
+		}
+	}
+	s := score.Default{}.Score(context.Background(), &score.Input{Question: "List the years of the cars", Candidates: cands[:2]})
+	if s[0] != s[1] {
+		t.Errorf("a question that does not ask for distinct values scored %v", s)
+	}
+}
+
+// TestDefaultPrefersPlannedJoins: of two candidates alike but for their
+// join, the one following the planner's join edge scores higher; "how
+// many" prefers the count.
+func TestDefaultPrefersPlannedJoins(t *testing.T) {
+	planned := []plan.JoinEdge{{From: "public.orders.customer_id", To: "public.customers.id"}}
+	in := &score.Input{
+		Question: "Revenue per customer",
+		Joins:    planned,
+		Candidates: []score.Candidate{
+			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.sales_rep_id GROUP BY c.name", Votes: 1, Agreement: -1,
+				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.sales_rep_id"}}},
+			{SQL: "SELECT c.name, sum(o.total) FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY c.name", Votes: 1, Agreement: -1,
+				Joins: []plan.JoinEdge{{From: "public.customers.id", To: "public.orders.customer_id"}}},
+		},
+	}
+	s := score.Default{}.Score(context.Background(), in)
+	if s[1] <= s[0] {
+		t.Errorf("planned join not preferred: %v", s)
+	}
+	// Shape: "how many" wants COUNT.
+	in = &score.Input{Question: "How many orders?", Candidates: []score.Candidate{
+		{SQL: "SELECT id FROM orders", Votes: 1, Agreement: -1}, {SQL: "SELECT count(*) FROM orders", Votes: 1, Agreement: -1}}}
+	if s := (score.Default{}).Score(context.Background(), in); s[1] <= s[0] {
+		t.Errorf("COUNT not preferred for how many: %v", s)
+	}
+}
+
+// TestAnalysesFollowTheInput: an Input carries the caller's analyses of
+// its question; a Scorer that changes Question or Evidence gets an
+// analysis of the new text, never the stale one, and the words are the
+// question's then the evidence's, as reading question + " " + evidence
+// would give.
+func TestAnalysesFollowTheInput(t *testing.T) {
+	in := &score.Input{Question: "How many orders per customer?", Evidence: "orders means sales_orders"}
+	in.QuestionAnalysis, in.EvidenceAnalysis = gloss.Analyze(in.Question), gloss.Analyze(in.Evidence)
+	if q, e := in.Analyses(); q != in.QuestionAnalysis || e != in.EvidenceAnalysis {
+		t.Fatal("the carried analyses were not used")
+	}
+	var words []string
+	for _, w := range in.Words() {
+		words = append(words, w.Text)
+	}
+	if want := gloss.Fields(in.Question + " " + in.Evidence); !slices.Equal(words, want) {
+		t.Errorf("words %q, want %q", words, want)
+	}
+	if got, want := in.Terms(), gloss.Terms(in.Question+" "+in.Evidence); !slices.Equal(got, want) {
+		t.Errorf("terms %q, want %q", got, want)
+	}
+	in.Question = "How many invoices?"
+	if q, _ := in.Analyses(); q == in.QuestionAnalysis || q.Text != in.Question {
+		t.Errorf("a changed question kept the old analysis %q", q.Text)
+	}
+	in.Question, in.Evidence = "How many orders per customer?", ""
+	if _, e := in.Analyses(); e == in.EvidenceAnalysis || e.Text != "" {
+		t.Error("a changed evidence kept the old analysis")
+	}
+	in.QuestionAnalysis = nil
+	if q, _ := in.Analyses(); q == nil || q.Text != in.Question {
+		t.Error("no analysis carried: the question was not read")
+	}
+	var none score.Input
+	if w := none.Words(); len(w) != 0 {
+		t.Errorf("an empty input has words %v", w)
+	}
+}
