@@ -16,9 +16,14 @@
 // validate (parse-tree allow-list, lint, EXPLAIN), repair (deterministic fixes)
 // and execute (the read-only executor). Its small interfaces are aliases of
 // the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve), and
-// [Scorer], which ranks validated candidates. The sections below are the
-// Engine's guide; the security model, the CLI, the web console and the MCP
-// server are described in the repository's docs/ folder.
+// [Scorer], which ranks validated candidates. What is not the Engine lives in
+// the packages named for it: rewrite (SQL rewrites, a refused table read as a
+// misspelling), provision (the reader role), score and confidence (candidate
+// scoring, the calibrated confidence), plan's PlanQuestion (a question's join
+// plan), semantic's Model.Links (the semantic model's definitions a question
+// names); the root names they had stay as deprecated aliases. The sections
+// below are the Engine's guide; the security model, the CLI, the web console
+// and the MCP server are described in the repository's docs/ folder.
 //
 // # Asking a question
 //
