@@ -31,9 +31,9 @@ var rootLayers = [][]string{
 	{"scope.go", "grants.go", "estimates.go", "history.go"},                  // a request's scope and what it may read
 	{"knowledge.go", "refresh.go", "build.go"},                               // the state built from a catalog and the knowledge
 	{"request.go", "offer.go"},                                               // what every entry point starts from
-	{"context.go", "candidates.go", "shape.go", "measureuse.go", "score.go", "confidence.go", "backward.go", "verified.go"}, // the stages
-	{"index.go", "indexfile.go", "knowledgesync.go", "catalogtrigger.go"},                                                   // the index and the knowledge kept in step
-	{"learn.go", "propose.go", "ask.go", "pick.go", "run.go", "check.go", "repair.go", "scopeview.go", "prepare.go"},        // the entry points
+	{"context.go", "candidates.go", "shape.go", "measureuse.go", "score.go", "confidence.go", "backward.go", "verified.go"},      // the stages
+	{"index.go", "indexfile.go", "knowledgesync.go", "catalogtrigger.go"},                                                        // the index and the knowledge kept in step
+	{"learn.go", "propose.go", "ask.go", "pick.go", "run.go", "check.go", "repair.go", "scopeview.go", "prepare.go", "watch.go"}, // the entry points, and the watch that calls them
 }
 
 // rootClimbs are the uses from a file to a later one that stay, with why
@@ -43,9 +43,7 @@ var rootClimbs = []struct{ from, to, why string }{
 	{"nl2sql.go", "knowledge.go", "the Engine struct holds its parts (knowledgeBase); the files that declare them hold the Engine's methods over them"},
 	{"nl2sql.go", "indexfile.go", "the Engine struct holds its parts (indexFile)"},
 	{"nl2sql.go", "refresh.go", "the Engine struct holds its parts (watcher)"},
-	{"refresh.go", "catalogtrigger.go", "the watch runs in the background and calls up: the catalog listener"},
-	{"refresh.go", "knowledgesync.go", "the watch runs in the background and calls up: the knowledge sync"},
-	{"refresh.go", "prepare.go", "the watch runs in the background and calls up: Refresh, an entry point"},
+	{"build.go", "watch.go", "the first build starts the watch, which runs in the background and calls the Engine as a caller would (Refresh)"},
 	{"result.go", "confidence.go", "the result embeds its Assessment (moving to package confidence on another branch)"},
 	{"options.go", "confidence.go", "an option's default lives with what it configures: DefaultUncertainBelow (moving to package confidence)"},
 }
