@@ -203,7 +203,7 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
 	}
-	res.setRows(er, ac)
+	res.setRows(er, ac.maxRows, ac.askedRows)
 	res.Timings["total"] = time.Since(start)
 	return res, nil
 }

@@ -1,7 +1,6 @@
 package nl2sql
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -13,79 +12,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/describe"
 )
 
-// Verdict says what the engine makes of its answer, from its calibrated
-// confidence (Result.Confidence): answer, answer with a caveat, or refuse.
-// In JSON it is the "status" of a Result or a pick (Candidate.Status is
-// another thing: what checking one candidate found).
-type Verdict string
-
-// Verdicts.
-const (
-	// VerdictAnswered: the confidence is at least the uncertain threshold
-	// (WithUncertainBelow, default DefaultUncertainBelow).
-	VerdictAnswered Verdict = "answered"
-	// VerdictUncertain: the query ran, but its confidence is below the
-	// uncertain threshold: show the answer with its Reasons and
-	// Alternatives, as a guess.
-	VerdictUncertain Verdict = "uncertain"
-	// VerdictAbstained: the confidence is below the minimum
-	// (WithMinConfidence); Ask did not run the query and returned
-	// ErrLowConfidence with the Result's Reasons and Alternatives.
-	VerdictAbstained Verdict = "abstained"
-)
-
-// DefaultUncertainBelow is the default uncertain threshold: answers less
-// likely than this to be right are VerdictUncertain. On spider-pools,
-// cross-validated by database, answers at or above it are right about 9
-// times in 10 (docs/benchmarks.md).
-const DefaultUncertainBelow = 0.7
-
-// ErrLowConfidence is the cause (errors.Is) of the ErrNoAnswer an Ask
-// returns when the answer's confidence is below WithMinConfidence: the
-// Result still carries the SQL it did not run, the Reasons and the
-// Alternatives.
-var ErrLowConfidence = errors.New("nl2sql: low confidence")
-
-// codeLowConfidence is the Error.Code of an abstention.
-const codeLowConfidence = "low_confidence"
-
-// WithCalibrator sets how the signals of an answer become its confidence
-// (default confidence.Default(); nil keeps it).
-func WithCalibrator(c confidence.Calibrator) Option {
-	return optionFunc(func(cfg *config) {
-		if c != nil {
-			cfg.calibrator = c
-		}
-	})
-}
-
-// WithMinConfidence makes Ask abstain, with ErrLowConfidence and without
-// running the query, when the answer's confidence is below p (default 0:
-// never abstain). It is WithAbstainBelow's new name.
-func WithMinConfidence(p float64) Option { return optionFunc(func(c *config) { c.abstain = p }) }
-
-// MinConfidence overrides WithMinConfidence for this request.
-func MinConfidence(p float64) AskOption {
-	return askOptionFunc(func(c *askConfig) { c.abstain = p })
-}
-
-// WithUncertainBelow sets the confidence below which an answer is
-// VerdictUncertain (default DefaultUncertainBelow).
-func WithUncertainBelow(p float64) Option { return optionFunc(func(c *config) { c.uncertain = p }) }
-
-// Alternative is another answer the candidates gave, when they disagree:
-// shown beside the chosen one so that a user can say which they meant.
-type Alternative struct {
-	SQL         string   `json:"sql"`
-	Description string   `json:"description,omitempty"`
-	Columns     []Column `json:"columns,omitempty"`
-	// Rows are its first rows (at most alternativeRows), when it was run
-	// to compare results.
-	Rows [][]any `json:"rows,omitempty"`
-	// Support is the share of the candidates' votes that gave this answer.
-	Support float64 `json:"support"`
-}
-
 // Alternatives shown at most, and rows each.
 const (
 	maxAlternatives = 2
@@ -95,30 +21,6 @@ const (
 	// the question.
 	minAlternativeSupport = 0.2
 )
-
-// Assessment is what the engine makes of its chosen answer beside its
-// Confidence, in Result and PickResult.
-type Assessment struct {
-	// Verdict is what the engine makes of the answer by its Confidence:
-	// answered, uncertain (below WithUncertainBelow: show it as a guess)
-	// or abstained (below WithMinConfidence: Ask did not run the query).
-	// JSON calls it "status"; empty when no query was chosen.
-	Verdict Verdict `json:"status,omitempty"`
-	// Reasons say in words why the answer may be wrong ("the question
-	// asks for 5 rows; the query returns one count", "the query computes
-	// revenue without its filter status <> 'Cancelled'"); empty when
-	// nothing is in doubt.
-	Reasons []string `json:"reasons,omitempty"`
-	// Alternatives are the strongest other answers the candidates gave,
-	// for an uncertain or abstained answer whose candidates disagree;
-	// Clarify is the question that tells the chosen answer from the first
-	// alternative ("By order date or by ship date?").
-	Alternatives []Alternative `json:"alternatives,omitempty"`
-	Clarify      string        `json:"clarify,omitempty"`
-	// Signals are the evidence the confidence was computed from; nil when
-	// no query was chosen.
-	Signals *confidence.Signals `json:"signals,omitempty"`
-}
 
 // assess calibrates the chosen candidate's signals into a confidence (in
 // [0, 1]) and a verdict, and gathers the alternatives when the candidates

@@ -100,7 +100,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 		for i, r := range results {
 			c := live[i]
 			if r.Validation == nil {
-				if ve, budget := budgetRefusal(r.Err); budget && sc.estimatesHidden(ctx, r.Plan) {
+				if ve, budget := budgetRefusal(r.Err); budget && sc.estimatesHidden(ctx, r.Relations) {
 					// No estimate of a table under row-level security
 					// (estimates.go).
 					r.Err = &validate.Error{SQL: ve.SQL, Issues: hideBudgetFigures(ve.Issues)}
@@ -117,7 +117,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 					// saw it (it could be a function call), and repaired like
 					// the server's own 42703/42P01.
 					r.SQL, r.SQLState, r.Message, r.Location = sqls[i], state, is.Message, is.Location
-				} else if f, ok := sc.unknownRelation(ve, sqls[i]); ok && round < maxFixRounds {
+				} else if f, ok := rewrite.UnknownRelation(ve, sqls[i], sc.path, sc.st.cat); ok && round < maxFixRounds {
 					// A table name that names nothing: corrected to the one
 					// table of the scope it is close to, then validated
 					// again; V012 stays when nothing fits.
@@ -136,7 +136,7 @@ func (e *Engine) check(ctx context.Context, sc *scope, cands []*candidate) {
 				continue
 			}
 			c.Status, c.err, c.sqlstate, c.message, c.Code, c.Error = StatusFailed, r.Err, r.SQLState, r.Message, r.SQLState, r.Message
-			c.failedSQL, c.position = r.SQL, charPosition(r.SQL, r.Location)
+			c.failedSQL, c.position = r.SQL, repair.Position(r.SQL, r.Location)
 			if r.SQLState == "" || round == maxFixRounds {
 				continue
 			}

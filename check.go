@@ -49,7 +49,7 @@ func (e *Engine) Check(ctx context.Context, sql string, opts ...AskOption) (_ *C
 	if r.Validation != nil {
 		out.SQL, out.Issues = r.Validation.SQL, r.Validation.Issues
 	}
-	hidden := r.Plan != nil && rq.scope.estimatesHidden(ctx, r.Plan)
+	hidden := r.Plan != nil && rq.scope.estimatesHidden(ctx, r.Relations)
 	var ve *validate.Error
 	lost := lostOrEnded(ctx, "the query could not be checked", r.Err)
 	switch {

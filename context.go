@@ -9,6 +9,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 	"github.com/nl2sqlgo/nl2sql/schema"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // SchemaContext is what the model is shown for a question.
@@ -28,7 +29,7 @@ type SchemaContext struct {
 	// Semantic are the measures, filters, dimensions and metrics of the
 	// semantic model (WithSemantic) the question names; their
 	// definitions are in the prompt.
-	Semantic   []SemanticLink
+	Semantic   []semantic.Link
 	Joins      []plan.JoinEdge
 	Skeleton   string
 	Examples   []generate.Example
@@ -108,8 +109,12 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	sp.end(c.Timings, nil)
 
 	sp = rq.tracers.begin(ctx, StagePlan)
-	jp := e.planJoins(sp.ctx, st, c, names)
-	c.Joins, c.Skeleton = jp.joins, jp.skeleton
+	jp, err := st.graph.PlanQuestion(plan.Question{Text: question, Needed: neededTables(c.Tables), Tables: names,
+		Columns: c.Links.Columns, SearchPath: c.SearchPath, Scoped: c.Scoped})
+	if err != nil {
+		e.cfg.logger.DebugContext(sp.ctx, "nl2sql: no join plan", "err", err)
+	}
+	c.Joins, c.Skeleton = jp.Joins, jp.Skeleton
 	if !v.joins(c.Joins) {
 		c.Joins, c.Skeleton = nil, "" // a key column the role may not read
 	}
@@ -117,7 +122,7 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 
 	sp = rq.tracers.begin(ctx, StagePrompt)
 	docs := e.docsFor(rq, names, r.question)
-	c.Semantic = semanticLinks(st.semantic, st.cat, r.question, names)
+	c.Semantic = st.semantic.Links(r.question, st.cat, names)
 	var exErr error
 	if e.examples.Len() > 0 {
 		// Examples taught for every tenant and identity are one store: a
@@ -148,11 +153,29 @@ func (e *Engine) buildContext(ctx context.Context, rq *request, r *reading, tabl
 	for _, w := range c.Links.Warnings {
 		data.Warnings = append(data.Warnings, w.Message)
 	}
-	data.Warnings = append(data.Warnings, jp.warnings...)
+	data.Warnings = append(data.Warnings, jp.Warnings...)
 	data.Docs = docs
-	data.Definitions = definitionLines(c.Semantic)
-	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.core))
+	for _, l := range c.Semantic {
+		data.Definitions = append(data.Definitions, l.Line())
+	}
+	c.Difficulty = generate.ClassifyAnalysis(r.question, len(jp.Core))
 	c.Prompt = generate.Build(data)
 	sp.end(c.Timings, exErr)
 	return c
+}
+
+// neededReasons are the retrieval reasons that say the question needs a
+// table: it names it, or the table joins or completes ones it names.
+var neededReasons = []string{"name", "thesaurus", "glossary", "bridge", "header", "lines", "child", "backward", reasonHistory}
+
+// neededTables are the tables of a context the question needs, in its
+// order: those its join plan joins (plan.Question.Needed).
+func neededTables(tables []retrieve.TableHit) []string {
+	var out []string
+	for _, t := range tables {
+		if slices.ContainsFunc(t.Reasons, func(r string) bool { return slices.Contains(neededReasons, r) }) {
+			out = append(out, t.Name)
+		}
+	}
+	return out
 }

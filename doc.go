@@ -15,13 +15,15 @@
 // links), plan (join paths), generate (prompt and candidates from an llm.Model),
 // validate (parse-tree allow-list, lint, EXPLAIN), repair (deterministic fixes)
 // and execute (the read-only executor). Its small interfaces are aliases of
-// the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve).
-// Two packages hold what the Engine decides with: score ([score.Scorer] ranks
-// validated candidates) and confidence ([confidence.Signals], the evidence that
-// an answer is right, and the [confidence.Calibrator] that makes it a
-// probability). The sections below are the
-// Engine's guide; the security model, the CLI, the web console and the MCP
-// server are described in the repository's docs/ folder.
+// the stages' own: LLM (llm.Model), [Embedder] and [SchemaStore] (retrieve);
+// [score.Scorer] ranks validated candidates. What is not the Engine lives in
+// the packages named for it: rewrite (SQL rewrites, a refused table read as a
+// misspelling), provision (the reader role), score and confidence (candidate
+// scoring, the calibrated confidence), plan's PlanQuestion (a question's join
+// plan), semantic's Model.Links (the semantic model's definitions a question
+// names); the root names they had stay as deprecated aliases. The sections
+// below are the Engine's guide; the security model, the CLI, the web console
+// and the MCP server are described in the repository's docs/ folder.
 //
 // # Asking a question
 //

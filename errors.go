@@ -9,6 +9,8 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/llm"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
+	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
@@ -95,19 +97,6 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is matches the sentinel of the error's class.
 func (e *Error) Is(target error) bool { return classSentinel[e.Class] == target }
-
-// fail records err in the result's JSON shape and returns it as an *Error
-// (an untyped error becomes an execution error) with its Code filled.
-func (r *Result) fail(err error) error {
-	var ne *Error
-	if !errors.As(err, &ne) {
-		ne = &Error{Class: ClassExecution, Message: "unexpected failure", Err: err}
-		err = ne
-	}
-	ne.fillCode()
-	r.Error = &ErrorInfo{Code: ne.Code, Class: ne.Class, Message: ne.Error()}
-	return err
-}
 
 // coded fills the Code of the *Error in *err, if any: every public method
 // defers it so an *Error a caller sees always has one.
@@ -263,3 +252,29 @@ func lostOrEnded(ctx context.Context, msg string, err error) error {
 // its limit: errors.Is(err, ErrTooLong) and errors.Is(err, ErrInput) both
 // hold.
 var ErrTooLong = errors.New("input too long")
+
+// rejection is the error for caller-written SQL the validator refused,
+// with the first violation's code: unsafe when it breaks the policy
+// (validate.Unsafe, or a table of cat named by a schema the request may
+// not read: rewrite.OtherScope), invalid otherwise (a syntax error, a
+// misspelt table).
+func rejection(cat *schema.Catalog, msg string, err error) *Error {
+	e := &Error{Class: ClassInvalid, Message: msg, Err: err}
+	var ve *validate.Error
+	if errors.As(err, &ve) && len(ve.Violations()) > 0 {
+		e.Code = ve.Violations()[0].Code
+		if validate.Unsafe(e.Code) || rewrite.OtherScope(ve, cat) {
+			e.Class = ClassUnsafe
+		}
+	}
+	return e
+}
+
+// ErrLowConfidence is the cause (errors.Is) of the ErrNoAnswer an Ask
+// returns when the answer's confidence is below WithMinConfidence: the
+// Result still carries the SQL it did not run, the Reasons and the
+// Alternatives.
+var ErrLowConfidence = errors.New("nl2sql: low confidence")
+
+// codeLowConfidence is the Error.Code of an abstention.
+const codeLowConfidence = "low_confidence"

@@ -2,7 +2,6 @@ package nl2sql
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 
@@ -25,44 +24,19 @@ const hiddenBudget = "the server's plan is estimated over the plan budget (its e
 	"with row-level security, whose statistics cover other readers' rows); narrow the query: filter the rows (WHERE) before " +
 	"joining or comparing them, join on keys that tell rows apart, or aggregate first"
 
-// planRelations are the schemas and names of the relations a JSON plan
-// scans (views are expanded: their base tables are named), in order.
-func planRelations(plan json.RawMessage) (schemas, names []string, ok bool) {
-	var root any
-	if json.Unmarshal(plan, &root) != nil {
-		return nil, nil, false
+// estimatesHidden reports whether the estimates of a plan that scans
+// relations (validate.ExplainResult.Relations) must not reach the caller:
+// it reads a table with row-level security. It fails closed: a plan whose
+// relations are unknown (nil) hides them.
+func (sc *scope) estimatesHidden(ctx context.Context, relations []validate.PlanRelation) bool {
+	if relations == nil {
+		return true
 	}
-	seen := map[[2]string]bool{}
-	var walk func(any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case []any:
-			for _, c := range x {
-				walk(c)
-			}
-		case map[string]any:
-			if rel, _ := x["Relation Name"].(string); rel != "" {
-				sch, _ := x["Schema"].(string)
-				if k := [2]string{sch, rel}; !seen[k] {
-					seen[k] = true
-					schemas, names = append(schemas, sch), append(names, rel)
-				}
-			}
-			for _, k := range []string{"Plan", "Plans"} {
-				walk(x[k])
-			}
-		}
+	var schemas, names []string
+	for _, r := range relations {
+		schemas, names = append(schemas, r.Schema), append(names, r.Name)
 	}
-	walk(root)
-	return schemas, names, true
-}
-
-// estimatesHidden reports whether plan's estimates must not reach the
-// caller: the plan reads a table with row-level security. It fails
-// closed: an unreadable plan hides them.
-func (sc *scope) estimatesHidden(ctx context.Context, plan json.RawMessage) bool {
-	schemas, names, ok := planRelations(plan)
-	return !ok || sc.rowSecured(ctx, schemas, names, false)
+	return sc.rowSecured(ctx, schemas, names, false)
 }
 
 // tablesHideEstimates is estimatesHidden for the relations a validated

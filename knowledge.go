@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -287,59 +289,72 @@ func withVocabulary(g, words map[string][]string) map[string][]string {
 	return out
 }
 
-// docsFor returns the documentation lines for a context of tables and a
-// question: the docs of those tables and of their columns the role may
-// read, then free-standing docs sharing at least two content words with
-// the question; only those the request is offered.
-func (e *Engine) docsFor(rq *request, tables []string, question *gloss.Analysis) []string {
-	e.know.mu.RLock()
-	defer e.know.mu.RUnlock()
-	if len(e.know.items) == 0 {
-		return nil
+// Template is an example with parameters as the verified question it
+// stands for (its parameters shared, not copied); one without them has
+// none.
+func (k Knowledge) Template() *semantic.VerifiedQuestion {
+	q := &semantic.VerifiedQuestion{Question: k.Question, SQL: k.SQL}
+	for i := range k.Parameters {
+		q.Parameters = append(q.Parameters, &k.Parameters[i])
 	}
-	words := map[string]bool{}
-	for _, w := range question.Terms() {
-		words[w] = true
-	}
-	var attached, free []Knowledge
-	for _, k := range e.know.items {
-		switch {
-		case k.Kind != KnowledgeDoc || !rq.offers(k):
-		case k.Table != "" && slices.Contains(tables, k.Table) && (k.Column == "" || rq.view.g.column(k.Table, k.Column)):
-			attached = append(attached, k)
-		case k.Table == "":
-			shared := 0
-			for _, w := range e.know.terms[k.ID] {
-				if words[w] {
-					shared++
-				}
-			}
-			if shared >= 2 {
-				free = append(free, k)
-			}
-		}
-	}
-	order := func(a, b Knowledge) int {
-		return strings.Compare(a.Table+"."+a.Column+"\x00"+a.ID, b.Table+"."+b.Column+"\x00"+b.ID)
-	}
-	slices.SortFunc(attached, order)
-	slices.SortFunc(free, order)
-	var lines []string
-	for _, k := range append(attached, free...) {
-		switch {
-		case k.Column != "":
-			lines = append(lines, k.Table+"."+k.Column+": "+k.Text)
-		case k.Table != "":
-			lines = append(lines, k.Table+": "+k.Text)
-		default:
-			lines = append(lines, k.Text)
-		}
-	}
-	return lines[:min(len(lines), maxDocLines)]
+	return q
 }
 
-// maxDocLines bounds the documentation a prompt shows.
-const maxDocLines = 8
+// instance is an example as the model sees it: a template with its
+// parameters' first examples in place of its slots (the SQL with them as
+// literals); a plain example as it is.
+func (k Knowledge) instance() (question, sql string) {
+	if len(k.Parameters) == 0 {
+		return k.Question, k.SQL
+	}
+	q := k.Template()
+	values := q.Examples()[0]
+	question = k.Question
+	for name, v := range values {
+		question = strings.ReplaceAll(question, "{"+name+"}", v)
+	}
+	sql, err := q.Inline(values)
+	if err != nil { // checked when learnt
+		sql = k.SQL
+	}
+	return question, sql
+}
+
+// adopt makes want the engine's knowledge (remembering what it lacks,
+// forgetting what want has not) and reports whether a term changed. The
+// caller holds e.file.changing.
+func (e *Engine) adopt(ctx context.Context, want map[string]Knowledge) (terms bool) {
+	added, dropped, terms := e.knowledgeDiff(want)
+	for _, k := range dropped {
+		e.unremember(k)
+	}
+	for _, k := range added {
+		e.remember(ctx, k)
+	}
+	return terms
+}
+
+// knowledgeDiff is what the engine lacks of want (or holds differently),
+// and what it holds that want has not, each ordered by ID; terms says
+// whether a term is among them.
+func (e *Engine) knowledgeDiff(want map[string]Knowledge) (added, dropped []Knowledge, terms bool) {
+	e.know.mu.RLock()
+	have := maps.Clone(e.know.items)
+	e.know.mu.RUnlock()
+	for _, id := range slices.Sorted(maps.Keys(want)) {
+		if k, ok := have[id]; !ok || !reflect.DeepEqual(k, want[id]) {
+			added = append(added, want[id])
+			terms = terms || want[id].Kind == KnowledgeTerm
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(have)) {
+		if _, ok := want[id]; !ok {
+			dropped = append(dropped, have[id])
+			terms = terms || have[id].Kind == KnowledgeTerm
+		}
+	}
+	return added, dropped, terms
+}
 
 // uniqueTerms returns the distinct retrieval terms (stemmed, stopwords
 // dropped) of text.

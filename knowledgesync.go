@@ -2,9 +2,6 @@ package nl2sql
 
 import (
 	"context"
-	"maps"
-	"reflect"
-	"slices"
 
 	"github.com/nl2sqlgo/nl2sql/retrieve"
 )
@@ -61,40 +58,4 @@ func (e *Engine) syncKnowledge(ctx context.Context, last *string) {
 		}
 	}
 	*last = version
-}
-
-// adopt makes want the engine's knowledge (remembering what it lacks,
-// forgetting what want has not) and reports whether a term changed. The
-// caller holds e.file.changing.
-func (e *Engine) adopt(ctx context.Context, want map[string]Knowledge) (terms bool) {
-	added, dropped, terms := e.knowledgeDiff(want)
-	for _, k := range dropped {
-		e.unremember(k)
-	}
-	for _, k := range added {
-		e.remember(ctx, k)
-	}
-	return terms
-}
-
-// knowledgeDiff is what the engine lacks of want (or holds differently),
-// and what it holds that want has not, each ordered by ID; terms says
-// whether a term is among them.
-func (e *Engine) knowledgeDiff(want map[string]Knowledge) (added, dropped []Knowledge, terms bool) {
-	e.know.mu.RLock()
-	have := maps.Clone(e.know.items)
-	e.know.mu.RUnlock()
-	for _, id := range slices.Sorted(maps.Keys(want)) {
-		if k, ok := have[id]; !ok || !reflect.DeepEqual(k, want[id]) {
-			added = append(added, want[id])
-			terms = terms || want[id].Kind == KnowledgeTerm
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(have)) {
-		if _, ok := want[id]; !ok {
-			dropped = append(dropped, have[id])
-			terms = terms || have[id].Kind == KnowledgeTerm
-		}
-	}
-	return added, dropped, terms
 }

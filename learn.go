@@ -231,7 +231,7 @@ func (e *Engine) checkExample(ctx context.Context, sc *scope, sql string) error 
 	if res[0].Validation != nil { // validated, but the server refused to plan it
 		return &Error{Class: ClassInvalid, Code: res[0].SQLState, Message: "the example does not plan", Err: res[0].Err}
 	}
-	return sc.st.rejection("the example does not validate", res[0].Err)
+	return rejection(sc.st.cat, "the example does not validate", res[0].Err)
 }
 
 // lookupTable resolves a table name (qualified, or along the search path)
@@ -256,14 +256,6 @@ func (sc *scope) lookupTarget(target string) (string, bool) {
 		return "", false
 	}
 	return t + "." + target[i+1:], true
-}
-
-// splitQualified splits "schema.table" ("" schema when unqualified).
-func splitQualified(name string) (string, string) {
-	if s, n, ok := strings.Cut(name, "."); ok {
-		return s, n
-	}
-	return "", name
 }
 
 // MaxTermTargets is the most targets a term (KnowledgeTerm) may name, as

@@ -41,9 +41,6 @@ func WithInputLimits(questionChars, evidenceChars int) Option {
 	})
 }
 
-// inputLimits are the engine's text limits, in characters.
-type inputLimits struct{ question, evidence int }
-
 func (l inputLimits) orDefault() inputLimits {
 	if l.question <= 0 {
 		l.question = DefaultMaxQuestionChars

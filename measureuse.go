@@ -19,10 +19,10 @@ const maxDeviationConfidence = 0.5
 // does not name: the question's words for what the query computes as
 // defined ("revenue" is used by a sum of total_amount without cancelled
 // orders, though no name of the query says revenue).
-func computedPhrases(links []SemanticLink, deviations []semantic.Deviation) []string {
+func computedPhrases(links []semantic.Link, deviations []semantic.Deviation) []string {
 	var out []string
 	for _, l := range links {
-		if l.Kind == linkMeasure && !slices.ContainsFunc(deviations, func(d semantic.Deviation) bool { return d.Measure == l.Name }) {
+		if l.Kind == semantic.LinkMeasure && !slices.ContainsFunc(deviations, func(d semantic.Deviation) bool { return d.Measure == l.Name }) {
 			out = append(out, l.Phrase)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/provision"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/score"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // Identifiers that moved out of the root into the packages named for what
@@ -43,6 +44,11 @@ const (
 	DefaultReaderWorkMem           = provision.DefaultReaderWorkMem
 	DefaultReaderTempFileLimit     = provision.DefaultReaderTempFileLimit
 )
+
+// SemanticLink is semantic.Link.
+//
+// Deprecated: use semantic.Link.
+type SemanticLink = semantic.Link
 
 // Scorer is score.Scorer.
 //

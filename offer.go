@@ -3,8 +3,10 @@ package nl2sql
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/nl2sqlgo/nl2sql/generate"
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // Which learnt knowledge a request's prompt may show. Knowledge carries
@@ -96,3 +98,57 @@ func (e *Engine) exampleOffered(rq *request, ex generate.Example) bool {
 	}
 	return false
 }
+
+// docsFor returns the documentation lines for a context of tables and a
+// question: the docs of those tables and of their columns the role may
+// read, then free-standing docs sharing at least two content words with
+// the question; only those the request is offered.
+func (e *Engine) docsFor(rq *request, tables []string, question *gloss.Analysis) []string {
+	e.know.mu.RLock()
+	defer e.know.mu.RUnlock()
+	if len(e.know.items) == 0 {
+		return nil
+	}
+	words := map[string]bool{}
+	for _, w := range question.Terms() {
+		words[w] = true
+	}
+	var attached, free []Knowledge
+	for _, k := range e.know.items {
+		switch {
+		case k.Kind != KnowledgeDoc || !rq.offers(k):
+		case k.Table != "" && slices.Contains(tables, k.Table) && (k.Column == "" || rq.view.g.column(k.Table, k.Column)):
+			attached = append(attached, k)
+		case k.Table == "":
+			shared := 0
+			for _, w := range e.know.terms[k.ID] {
+				if words[w] {
+					shared++
+				}
+			}
+			if shared >= 2 {
+				free = append(free, k)
+			}
+		}
+	}
+	order := func(a, b Knowledge) int {
+		return strings.Compare(a.Table+"."+a.Column+"\x00"+a.ID, b.Table+"."+b.Column+"\x00"+b.ID)
+	}
+	slices.SortFunc(attached, order)
+	slices.SortFunc(free, order)
+	var lines []string
+	for _, k := range append(attached, free...) {
+		switch {
+		case k.Column != "":
+			lines = append(lines, k.Table+"."+k.Column+": "+k.Text)
+		case k.Table != "":
+			lines = append(lines, k.Table+": "+k.Text)
+		default:
+			lines = append(lines, k.Text)
+		}
+	}
+	return lines[:min(len(lines), maxDocLines)]
+}
+
+// maxDocLines bounds the documentation a prompt shows.
+const maxDocLines = 8

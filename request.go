@@ -97,3 +97,19 @@ func (rq *request) read(question string) *reading {
 	}
 	return rq.reading
 }
+
+func (e *Engine) askConfig(opts []AskOption) askConfig {
+	ac := askConfig{maxRows: e.cfg.maxRows, abstain: e.cfg.abstain, role: e.cfg.role, minMatch: e.cfg.minMatch, timeout: e.cfg.timeout}
+	for _, o := range opts {
+		if o != nil { // a nil option changes nothing
+			o.applyAsk(&ac)
+		}
+	}
+	if ac.maxRows > e.cfg.maxRows {
+		ac.askedRows = ac.maxRows
+	}
+	if ac.maxRows <= 0 || ac.maxRows > e.cfg.maxRows {
+		ac.maxRows = e.cfg.maxRows
+	}
+	return ac
+}

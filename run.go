@@ -22,7 +22,7 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	start := time.Now()
 	vr, err := sc.validator().Validate(sql)
 	if err != nil {
-		return res, res.fail(st.rejection("the query is not allowed", err))
+		return res, res.fail(rejection(st.cat, "the query is not allowed", err))
 	}
 	res.SQL, res.Tables = vr.SQL, vr.Tables
 	er, err := sc.query(ctx, vr.SQL, rq.ac.maxRows)
@@ -35,11 +35,11 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 		if ve, budget := budgetRefusal(err); budget && sc.tablesHideEstimates(ctx, vr.Tables) {
 			err = &validate.Error{SQL: ve.SQL, Issues: hideBudgetFigures(ve.Issues)}
 		}
-		return res, res.fail(st.rejection("the query is not allowed", err))
+		return res, res.fail(rejection(st.cat, "the query is not allowed", err))
 	}
 	if err != nil {
 		return res, res.fail(ended(ctx, executionError("the query failed to run", err)))
 	}
-	res.setRows(er, rq.ac)
+	res.setRows(er, rq.ac.maxRows, rq.ac.askedRows)
 	return res, nil
 }

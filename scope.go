@@ -2,6 +2,7 @@ package nl2sql
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -193,4 +194,21 @@ const maxScopedDraw = 4
 func (sc *scope) reads(sql string) bool {
 	_, err := sc.validator().Validate(sql)
 	return err == nil
+}
+
+// knownScope reports an *Error (ErrConfig) when scope is set and no table
+// of the catalog lives in that schema.
+func (st *state) knownScope(scope string) error {
+	if scope == "" || slices.ContainsFunc(st.cat.Tables, func(t *schema.Table) bool { return t.Schema == scope }) {
+		return nil
+	}
+	return &Error{Class: ClassConfig, Message: fmt.Sprintf("unknown scope %q: no table of the database is in a schema of that name", scope)}
+}
+
+// splitQualified splits "schema.table" ("" schema when unqualified).
+func splitQualified(name string) (string, string) {
+	if s, n, ok := strings.Cut(name, "."); ok {
+		return s, n
+	}
+	return "", name
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/score"
+	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
 // linkedColumnScore is the link score from which a linked column is
@@ -154,7 +155,7 @@ type scoring struct {
 // score scores validated candidates with the engine's Scorer.
 func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []*candidate, contextTables []string) *scoring {
 	st, ac := rq.st, rq.ac
-	in := &score.Input{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: namedMeasures(c.Semantic)}
+	in := &score.Input{Question: c.Question, Evidence: ac.evidence, ContextTables: contextTables, Joins: c.Joins, Measures: semantic.Measures(c.Semantic)}
 	if r := rq.reading; r != nil {
 		in.QuestionAnalysis, in.EvidenceAnalysis = r.question, r.evidence
 	}

@@ -2,7 +2,6 @@ package nl2sql
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/nl2sqlgo/nl2sql/llm"
@@ -236,18 +235,6 @@ func (s span) end(t Timings, err error) {
 	for _, tr := range s.tracers {
 		tr.Stage(s.ctx, s.stage, d, err)
 	}
-}
-
-// Timings are per-stage wall times; JSON renders them in milliseconds.
-type Timings map[string]time.Duration
-
-// MarshalJSON renders durations as milliseconds.
-func (t Timings) MarshalJSON() ([]byte, error) {
-	m := make(map[string]float64, len(t))
-	for k, d := range t {
-		m[k] = float64(d.Microseconds()) / 1000
-	}
-	return json.Marshal(m)
 }
 
 // progressFunc is a callback of WithProgress or OnProgress as a Tracer:

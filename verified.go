@@ -16,27 +16,6 @@ import (
 	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
-// Verified says which verified question answered a question, and with
-// which values: set when Result.Origin is OriginVerified.
-type Verified struct {
-	// Question and SQL are the template's, slots and all.
-	Question string `json:"question"`
-	SQL      string `json:"sql"`
-	// Source is where the template is defined: "file:line" of the
-	// semantic model, or the ID of the learnt example.
-	Source   string    `json:"source,omitempty"`
-	Bindings []Binding `json:"bindings,omitempty"`
-}
-
-// Binding is the value a slot of a verified question took: as text, in
-// the form of semantic.Parameter.Examples; sent as a query parameter.
-type Binding struct {
-	Name   string             `json:"name"`
-	Kind   semantic.ParamKind `json:"kind"`
-	Column string             `json:"column,omitempty"`
-	Value  string             `json:"value"`
-}
-
 // template is a verified question the engine answers without the model.
 type template struct {
 	q      *semantic.VerifiedQuestion
@@ -74,17 +53,6 @@ func (e *Engine) templates(rq *request) []template {
 	e.know.mu.RUnlock()
 	slices.SortFunc(learnt, func(a, b template) int { return strings.Compare(a.source, b.source) })
 	return append(out, learnt...)
-}
-
-// Template is an example with parameters as the verified question it
-// stands for (its parameters shared, not copied); one without them has
-// none.
-func (k Knowledge) Template() *semantic.VerifiedQuestion {
-	q := &semantic.VerifiedQuestion{Question: k.Question, SQL: k.SQL}
-	for i := range k.Parameters {
-		q.Parameters = append(q.Parameters, &k.Parameters[i])
-	}
-	return q
 }
 
 // fits returns every reading of question as a template the request is
@@ -242,7 +210,7 @@ func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fi
 	vres, err := rq.scope.validator().Validate(inlined)
 	res.Timings[string(StageValidate)] = time.Since(start)
 	if err != nil {
-		return rq.st.rejection("the verified query does not validate", err)
+		return rejection(rq.st.cat, "the verified query does not validate", err)
 	}
 	// An N over the row cap runs as cap + 1, which the cap cuts and reports
 	// as truncated, as it would the N rows: a LIMIT the validator had to
@@ -272,28 +240,8 @@ func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fi
 	if err != nil {
 		return executionError("the verified query failed to run", err)
 	}
-	res.setRows(er, rq.ac)
+	res.setRows(er, rq.ac.maxRows, rq.ac.askedRows)
 	return nil
-}
-
-// instance is an example as the model sees it: a template with its
-// parameters' first examples in place of its slots (the SQL with them as
-// literals); a plain example as it is.
-func (k Knowledge) instance() (question, sql string) {
-	if len(k.Parameters) == 0 {
-		return k.Question, k.SQL
-	}
-	q := k.Template()
-	values := q.Examples()[0]
-	question = k.Question
-	for name, v := range values {
-		question = strings.ReplaceAll(question, "{"+name+"}", v)
-	}
-	sql, err := q.Inline(values)
-	if err != nil { // checked when learnt
-		sql = k.SQL
-	}
-	return question, sql
 }
 
 // checkTemplate checks a learnt template in the request's scope: its
@@ -322,7 +270,7 @@ func (sc *scope) checkTemplate(q *semantic.VerifiedQuestion) error {
 			return invalid(err)
 		}
 		if _, err := sc.validator().Validate(sql); err != nil {
-			return sc.st.rejection("the template does not validate", err)
+			return rejection(sc.st.cat, "the template does not validate", err)
 		}
 	}
 	return nil

@@ -49,7 +49,11 @@
 // (value cap, repeatable block sample of large tables, per-query timeout,
 // overall budget, limited concurrency); it stores short distinct values
 // only, never rows, and serialises with encoding/json. Examples feeds
-// schema.WithExamples for M-Schema rendering.
+// schema.WithExamples for M-Schema rendering. An index shared between
+// readers (a server's) holds no value of a table with row-level security,
+// whose rows depend on the reader: build it over SharedTables, and keep
+// ValueIndex.Shared of one built before the policies or loaded from a
+// file (enum labels stay).
 //
 // Everything here is deterministic: equal inputs give equal results. For
 // BuildValueIndex the inputs are the data and pg_stats: not the moment

@@ -58,6 +58,16 @@
 // the tree, so a many side wanted optionally does not fan the rows out, and
 // the FanOutNotes skeleton option marks each such join with a comment.
 //
+// # A question's plan
+//
+// Graph.PlanQuestion draws the plan the Engine shows the model for one
+// question (Question: the tables it needs, the context's tables, its
+// column links, its search path): it joins the needed tables and those of
+// the strongest column links (at most MaxJoined) only through the
+// context's tables, and, when the question asks for a sum or an average
+// of a measure on the repeated side of a one-to-many join, returns a
+// warning for the prompt (QuestionPlan.Warnings).
+//
 // Junctions lists the many-to-many link tables (its doc gives the rule).
 // Searches allocate only for what they visit, from a per-graph pool, so a
 // Graph of 10,000 tables serves many concurrent questions.

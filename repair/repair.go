@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -23,6 +24,16 @@ type Failure struct {
 	// Position is the 1-based character position of the error in the
 	// statement text, as PostgreSQL reports it; 0 when unknown.
 	Position int
+}
+
+// Position turns a byte offset into sql into the 1-based character
+// position a Failure carries (PostgreSQL's); 0 when the offset is unknown
+// (negative) or outside sql.
+func Position(sql string, offset int) int {
+	if offset < 0 || offset > len(sql) {
+		return 0
+	}
+	return utf8.RuneCountInString(sql[:offset]) + 1
 }
 
 // Change is one rewrite rule applied by Normalize.

@@ -135,14 +135,14 @@
 //     the schema says it.
 //   - Links: the measures, filters, dimensions and metrics the question
 //     names, by name (as words: "order count") or synonym, singular or
-//     plural, are SchemaContext.Semantic. Of overlapping phrases the
+//     plural, are SchemaContext.Semantic (Model.Links, each a Link). Of overlapping phrases the
 //     longest wins ("average order value" is the metric, not the measure
 //     inside it); a dimension counts when its table is in the context
 //     ("status" is a dimension of many entities), and any definition only
 //     when every table it reads is (a scoped request never hears of
 //     another tenant's measure).
-//   - The prompt: a Definitions section shows exactly those, as SQL to
-//     reuse ("measure revenue on public.sales_orders: sum(total_amount)
+//   - The prompt: a Definitions section shows exactly those (Link.Line),
+//     as SQL to reuse ("measure revenue on public.sales_orders: sum(total_amount)
 //     FILTER (WHERE status <> 'Cancelled') -- description"), and a rule
 //     asks the model to compute them as defined. A question naming none
 //     gets neither.

@@ -335,6 +335,10 @@
 // values), so run ANALYZE (autovacuum does) on the tables queries read.
 // PlanFigures and ExplainResult.Figures give a plan's figures in a
 // budget's terms; docs/benchmarks.md has those of the gold queries.
+// ExplainResult.Relations names the relations the plan scans (a view's
+// base tables), read with the plan's check (nil when it could not be
+// read), so a caller asks about them (row-level security, say) without
+// decoding the plan again.
 //
 // # Look-alikes
 //

@@ -44,6 +44,11 @@ type ExplainResult struct {
 	// Figures are the plan's largest estimates in a plan budget's terms
 	// (PlanFigures), set with Plan.
 	Figures PlanBudget
+	// Relations are the relations the plan scans (a view's base tables,
+	// not the view), each once, in plan order, set with Plan: empty when
+	// it scans none, nil when there is no plan or it could not be read
+	// (which relations it reads is then unknown).
+	Relations []PlanRelation
 	// Validation is the validator's result for the candidate (lint issues,
 	// tables, functions); nil when it was rejected, by Validate or by the
 	// check of its plan (CheckPlan). Callers need not validate again.
@@ -279,8 +284,8 @@ func (v *Validator) explainOne(ctx context.Context, db DBTX, r *ExplainResult, t
 		return
 	}
 	r.Plan = plan
-	figures, err := v.checkPlan(plan, []PlanOption{Against(look)})
-	r.Figures = figures
+	figures, relations, err := v.checkPlan(plan, []PlanOption{Against(look)})
+	r.Figures, r.Relations = figures, relations
 	if err != nil {
 		var ve *Error
 		if errors.As(err, &ve) {

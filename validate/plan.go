@@ -38,13 +38,17 @@ import (
 // With Against, a plan that calls a look-alike the catalog check found by
 // its bare name is refused too (CodeLookalike).
 func (v *Validator) CheckPlan(plan []byte, opts ...PlanOption) error {
-	_, err := v.checkPlan(plan, opts)
+	_, _, err := v.checkPlan(plan, opts)
 	return err
 }
 
+// PlanRelation is a relation a plan scans.
+type PlanRelation struct{ Schema, Name string }
+
 // checkPlan is CheckPlan, also returning the plan's figures (PlanFigures;
-// zero when the plan cannot be read), so that Explain reads a plan once.
-func (v *Validator) checkPlan(plan []byte, opts []PlanOption) (PlanBudget, error) {
+// zero when the plan cannot be read) and the relations it scans (nil when
+// it cannot be read), so that Explain reads a plan once.
+func (v *Validator) checkPlan(plan []byte, opts []PlanOption) (PlanBudget, []PlanRelation, error) {
 	var cfg planConfig
 	for _, o := range opts {
 		if o != nil {
@@ -53,9 +57,11 @@ func (v *Validator) checkPlan(plan []byte, opts []PlanOption) (PlanBudget, error
 	}
 	p := &planCheck{v: v, c: v.newChecker(), seen: map[string]bool{}}
 	var figures PlanBudget
+	var relations []PlanRelation
 	if err := p.read(plan); err != nil {
 		p.add(fmt.Sprintf("the server's plan could not be checked (%v); the query is refused, simplify it", err))
 	} else {
+		relations = p.relations()
 		p.checkItems()
 		figs := p.figures(plan)
 		figures = p.largest(figs)
@@ -65,10 +71,22 @@ func (v *Validator) checkPlan(plan []byte, opts []PlanOption) (PlanBudget, error
 		}
 	}
 	if len(p.issues) == 0 {
-		return figures, nil
+		return figures, relations, nil
 	}
 	v.cfg.logger.Debug("validate: plan refused", "issues", len(p.issues))
-	return figures, &Error{Issues: p.issues}
+	return figures, relations, &Error{Issues: p.issues}
+}
+
+// relations are the relations the plan's nodes scan, each once, in the
+// order of the plan (a node before its children); not nil.
+func (p *planCheck) relations() []PlanRelation {
+	out := []PlanRelation{}
+	for _, n := range p.nodes {
+		if r := (PlanRelation{n.schema, n.relation}); n.relation != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // planKey says what the value of a plan property is.

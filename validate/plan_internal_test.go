@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -290,5 +291,30 @@ func TestCheckPlanBatches(t *testing.T) {
 	p.checkItems()
 	if len(p.issues) > 0 || parses < 2 || parses > 3 {
 		t.Errorf("%d parses, issues %v", parses, p.issues)
+	}
+}
+
+// TestPlanRelationsListed: a plan that cannot be read has no relations
+// (nil: unknown, so the Engine hides its estimates), one that scans none
+// an empty list, and a relation scanned twice is named once.
+func TestPlanRelationsListed(t *testing.T) {
+	v := New(WithSystemCatalogs(true))
+	for _, c := range []struct {
+		plan string
+		want []PlanRelation
+	}{
+		{`[{"Plan": {"Node Type": "Result", "Output": ["1"]}}]`, []PlanRelation{}},
+		{`[{"Plan": {"Node Type": "Nested Loop", "Output": ["a.x"], "Plans": [
+			{"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Alias": "a", "Output": ["a.x"]},
+			{"Node Type": "Seq Scan", "Relation Name": "b", "Schema": "public", "Alias": "b", "Output": ["b.x"]},
+			{"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Alias": "a2", "Output": ["a2.x"]}]}}]`,
+			[]PlanRelation{{"s", "a"}, {"public", "b"}}},
+		{`[{"Plan": {"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Output": ["x"]`, nil},
+		{`[{"Plan": {"Node Type": "Seq Scan", "Relation Name": "a", "Schema": "s", "Output": ["x"], "Output": ["y"]}}]`, nil},
+	} {
+		_, got, _ := v.checkPlan([]byte(c.plan), nil)
+		if (got == nil) != (c.want == nil) || !slices.Equal(got, c.want) {
+			t.Errorf("%s: relations %v (nil %v), want %v", c.plan, got, got == nil, c.want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package nl2sql
+package semantic
 
 import (
 	"slices"
@@ -6,46 +6,45 @@ import (
 
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/schema"
-	"github.com/nl2sqlgo/nl2sql/semantic"
 )
 
-// SemanticLink is a measure, named filter, dimension or metric of the
-// semantic model (WithSemantic) that a question names, by its name or a
-// synonym, with its definition as SQL to reuse.
-type SemanticLink struct {
+// Link is a measure, named filter, dimension or metric of the model that a
+// question names, by its name or a synonym, with its definition as SQL to
+// reuse.
+type Link struct {
 	Name string `json:"name"`
-	// Kind is "measure", "filter", "dimension" or "metric".
+	// Kind is LinkMeasure, LinkFilter, LinkDimension or LinkMetric.
 	Kind string `json:"kind"`
 	// Entity is a dimension's entity (dimension names are unique only
 	// within theirs).
 	Entity string `json:"entity,omitempty"`
 	// Phrase is the question's words that name it, as the model writes
 	// them ("turnover").
-	Phrase     string              `json:"phrase"`
-	Definition semantic.Definition `json:"definition"`
+	Phrase     string     `json:"phrase"`
+	Definition Definition `json:"definition"`
 }
 
-// Kinds of SemanticLink.
+// Kinds of Link.
 const (
-	linkMeasure   = "measure"
-	linkFilter    = "filter"
-	linkDimension = "dimension"
-	linkMetric    = "metric"
+	LinkMeasure   = "measure"
+	LinkFilter    = "filter"
+	LinkDimension = "dimension"
+	LinkMetric    = "metric"
 )
 
-// semanticItem is a definition of the model with the phrases naming it.
-type semanticItem struct {
+// linkItem is a definition of the model with the phrases naming it.
+type linkItem struct {
 	kind, entity, name string
 	table              string // a dimension's table (qualified), to keep those of the context
 	phrases            []string
 }
 
-// semanticItems lists the model's measures, filters, dimensions and
-// metrics in file order, each with its name (as words) and synonyms.
-func semanticItems(m *semantic.Model) []semanticItem {
-	var out []semanticItem
+// linkItems lists the model's measures, filters, dimensions and metrics
+// in file order, each with its name (as words) and synonyms.
+func (m *Model) linkItems() []linkItem {
+	var out []linkItem
 	item := func(kind, entity, name, table string, synonyms []string) {
-		out = append(out, semanticItem{kind: kind, entity: entity, name: name, table: table, phrases: append([]string{name}, synonyms...)})
+		out = append(out, linkItem{kind: kind, entity: entity, name: name, table: table, phrases: append([]string{name}, synonyms...)})
 	}
 	for _, e := range m.Entities {
 		table := ""
@@ -53,20 +52,20 @@ func semanticItems(m *semantic.Model) []semanticItem {
 			table = t.QualifiedName()
 		}
 		for _, d := range e.Dimensions {
-			item(linkDimension, e.Name, d.Name, table, d.Synonyms)
+			item(LinkDimension, e.Name, d.Name, table, d.Synonyms)
 		}
 		for _, d := range e.TimeDimensions {
-			item(linkDimension, e.Name, d.Name, table, d.Synonyms)
+			item(LinkDimension, e.Name, d.Name, table, d.Synonyms)
 		}
 		for _, f := range e.Filters {
-			item(linkFilter, e.Name, f.Name, table, f.Synonyms)
+			item(LinkFilter, e.Name, f.Name, table, f.Synonyms)
 		}
 		for _, ms := range e.Measures {
-			item(linkMeasure, e.Name, ms.Name, table, ms.Synonyms)
+			item(LinkMeasure, e.Name, ms.Name, table, ms.Synonyms)
 		}
 	}
 	for _, mt := range m.Metrics {
-		item(linkMetric, "", mt.Name, "", mt.Synonyms)
+		item(LinkMetric, "", mt.Name, "", mt.Synonyms)
 	}
 	return out
 }
@@ -81,16 +80,18 @@ func stems(text string) []string {
 	return ws
 }
 
-// semanticLinks finds the definitions question names. A phrase names its
-// definition where its words stand in the question in a row (case and
-// plural aside); of overlapping phrases the longest wins ("line revenue"
-// over "revenue"), phrases of the same length all count. A dimension
-// counts only when its table is among tables (the context's): "status" is
-// a dimension of many entities. The links come in the order the question
+// Links finds the definitions of a checked model that question names,
+// among tables (qualified names of cat: the ones a prompt shows). A
+// phrase names its definition where its words stand in the question in a
+// row (case and plural aside); of overlapping phrases the longest wins
+// ("line revenue" over "revenue"), phrases of the same length all count.
+// A dimension counts only when its table is among tables: "status" is a
+// dimension of many entities. The links come in the order the question
 // names them, then the model's order. A definition reading a table
 // outside tables is left out: the prompt does not show that table, and a
-// scoped request must not hear of another tenant's.
-func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analysis, tables []string) []SemanticLink {
+// scoped request must not hear of another tenant's. A nil model links
+// nothing.
+func (m *Model) Links(question *gloss.Analysis, cat *schema.Catalog, tables []string) []Link {
 	if m == nil {
 		return nil
 	}
@@ -105,11 +106,11 @@ func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analy
 		q[i] = w.Stem
 	}
 	type match struct{ item, start, n int }
-	items := semanticItems(m)
+	items := m.linkItems()
 	var found []match
 	phraseOf := map[match]string{}
 	for i, it := range items {
-		if it.kind == linkDimension && !slices.Contains(tables, it.table) {
+		if it.kind == LinkDimension && !slices.Contains(tables, it.table) {
 			continue
 		}
 		for _, p := range it.phrases {
@@ -153,12 +154,12 @@ func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analy
 		}
 		return a.item - b.item
 	})
-	var out []SemanticLink
+	var out []Link
 	for _, k := range kept {
 		it := items[k.item]
-		var d semantic.Definition
+		var d Definition
 		var err error
-		if it.kind == linkDimension {
+		if it.kind == LinkDimension {
 			d, err = m.DimensionDefinition(it.entity, it.name)
 		} else {
 			d, err = m.Definition(it.name)
@@ -166,8 +167,8 @@ func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analy
 		if err != nil || slices.ContainsFunc(d.Tables, func(t string) bool { return !visible[t] }) {
 			continue // a checked model renders every definition; no guess otherwise
 		}
-		l := SemanticLink{Name: it.name, Kind: it.kind, Phrase: phraseOf[k], Definition: d}
-		if it.kind == linkDimension {
+		l := Link{Name: it.name, Kind: it.kind, Phrase: phraseOf[k], Definition: d}
+		if it.kind == LinkDimension {
 			l.Entity = it.entity
 		}
 		out = append(out, l)
@@ -175,26 +176,22 @@ func semanticLinks(m *semantic.Model, cat *schema.Catalog, question *gloss.Analy
 	return out
 }
 
-// definitionLines renders the links for the prompt's Definitions section:
-// "measure revenue on public.sales_orders: sum(total_amount) FILTER
-// (WHERE status <> 'Cancelled') -- Order revenue in USD".
-func definitionLines(links []SemanticLink) []string {
-	var out []string
-	for _, l := range links {
-		line := l.Kind + " " + l.Name + " on " + strings.Join(l.Definition.Tables, ", ") + ": " + oneLine(l.Definition.Expr)
-		if d := oneLine(l.Definition.Description); d != "" {
-			line += " -- " + d
-		}
-		out = append(out, line)
+// Line renders the link for a prompt's definitions: "measure revenue on
+// public.sales_orders: sum(total_amount) FILTER (WHERE status <>
+// 'Cancelled') -- Order revenue in USD".
+func (l Link) Line() string {
+	line := l.Kind + " " + l.Name + " on " + strings.Join(l.Definition.Tables, ", ") + ": " + oneLine(l.Definition.Expr)
+	if d := oneLine(l.Definition.Description); d != "" {
+		line += " -- " + d
 	}
-	return out
+	return line
 }
 
-// namedMeasures are the names of the measures among links.
-func namedMeasures(links []SemanticLink) []string {
+// Measures are the names of the measures among links.
+func Measures(links []Link) []string {
 	var out []string
 	for _, l := range links {
-		if l.Kind == linkMeasure {
+		if l.Kind == LinkMeasure {
 			out = append(out, l.Name)
 		}
 	}
