@@ -110,3 +110,53 @@ func TestDisputes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnaskedConstants: the constants a query compares with that the
+// question does not name, in every spelling and depth; the question's own
+// values (written out, linked, a date's year, a number), LIMIT counts, 0
+// and 1, and constants outside conditions are named or no constants.
+func TestUnaskedConstants(t *testing.T) {
+	q := "Which singers from France born after 1990 sang more than 2 songs in 2024?"
+	for _, c := range []struct {
+		sql    string
+		stored []string
+		want   string
+	}{
+		{"SELECT name FROM singer WHERE citizenship = 'France' AND birth_year > 1990", nil, ""},
+		{"SELECT name FROM singer WHERE citizenship = 'french'", []string{"French"}, ""},
+		{"SELECT name FROM singer WHERE continent = 'Asia'", nil, "Asia"},
+		{"SELECT name FROM singer s JOIN song g ON g.singer_id = s.id AND g.genre = 'Rock' GROUP BY name HAVING count(*) > 2", nil, "Rock"},
+		{"SELECT name FROM singer WHERE id IN (SELECT singer_id FROM song WHERE released >= DATE '2024-01-01' ORDER BY 1 LIMIT 7)", nil, ""},
+		{"WITH x AS (SELECT * FROM singer WHERE name LIKE '%Kyle%') SELECT * FROM x", nil, "%Kyle%"},
+		{"SELECT * FROM singer, LATERAL (SELECT * FROM song WHERE song.sales > 3000) s", nil, "3000"},
+		{"SELECT name, 'Asia' AS region FROM singer WHERE 1 = 1 LIMIT 10 OFFSET 5", nil, ""},
+		{"SELECT name FROM singer WHERE country = $$Peru$$", nil, "Peru"},
+		{"SELECT name FROM singer WHERE country = U&'P\\0065ru'", nil, "Peru"},
+		{"not sql", nil, ""},
+	} {
+		got := strings.Join(unaskedConstants(c.sql, gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
+		if got != c.want {
+			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
+		}
+	}
+}
+
+// TestPeriodNamed: a date bounds the period the question names: its
+// year, the year after it (the exclusive end), or a period relative to
+// today; another year is not named.
+func TestPeriodNamed(t *testing.T) {
+	for _, c := range []struct {
+		q, sql string
+		want   int
+	}{
+		{"Revenue in 2024", "SELECT 1 FROM o WHERE d >= '2024-01-01' AND d < '2025-01-01'", 0},
+		{"Revenue this year", "SELECT 1 FROM o WHERE d >= DATE '2026-01-01'", 0},
+		{"Orders in the last 3 months", "SELECT 1 FROM o WHERE d >= '2026-08-27'", 0},
+		{"Revenue in 2024", "SELECT 1 FROM o WHERE d >= '2022-01-01'", 1},
+		{"How many orders are there?", "SELECT 1 FROM o WHERE d >= '2025-01-01'", 1},
+	} {
+		if got := len(unaskedConstants(c.sql, gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
+			t.Errorf("%q, %q: %d unasked, want %d", c.q, c.sql, got, c.want)
+		}
+	}
+}

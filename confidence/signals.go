@@ -131,6 +131,12 @@ type Signals struct {
 	// cancelled orders or NULLs for a question that never says so is
 	// routine.
 	NegationMissed bool `json:"negation_missed"`
+	// ConstantsUnasked is the number of constants the query compares with
+	// (in WHERE, HAVING and JOIN conditions, at any depth) that neither
+	// the question nor its evidence names, nor a stored value it links to:
+	// 'Asia' in a query for a question about every country. An answer
+	// written for another question brings its constants with it.
+	ConstantsUnasked int `json:"constants_unasked"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -143,6 +149,7 @@ type Signals struct {
 	queryWords    []string // what the query reads, in words
 	shapeProblems []string // "the question asks for 5 rows, the query returns one count"
 	missingValues []string // numbers and strings of the question the query lacks
+	unasked       []string // constants of the query the question does not name
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
@@ -154,7 +161,7 @@ var signalNames = []string{
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
-	"tied", "columns_disputed", "counts_disputed", "negation_missed",
+	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -172,7 +179,7 @@ func (s *Signals) Vector() []float64 {
 		float64(min(s.ShapeAsked, 3)), float64(min(s.ShapeMissed, 3)), f01(s.ReadsNoTable), float64(min(s.OutsideContext, 2)), s.ContextRank,
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
-		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed),
+		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
 	}
 }
 
@@ -234,8 +241,10 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
 	s.CountsDisputed = c.CountsDisputed
-	qa, _ := in.Analyses()
+	qa, ea := in.Analyses()
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(c.SQL)
+	s.unasked = unaskedConstants(c.SQL, qa, ea, in.Values)
+	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(q, in.Values, c.SQL)
 	s.properNouns(in.Question, c)

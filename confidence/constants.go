@@ -1,0 +1,129 @@
+package confidence
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+)
+
+// reDate is a date or timestamp constant ('2024-01-01', '2024-03').
+var reDate = regexp.MustCompile(`^(1[89]|20)\d\d-\d\d(-\d\d)?\b`)
+
+// reRelativePeriod is a period named relative to today: "this year",
+// "last quarter", "in the past 3 months", "today", "year to date".
+var reRelativePeriod = regexp.MustCompile(`\b(this|last|next|previous|current|past|prior|coming)\b[^.?!]{0,12}\b(year|quarter|month|week|day)s?\b|\b(today|yesterday|tomorrow|ytd|year to date|ago|recent|recently)\b`)
+
+// periodNamed reports whether the text names the period a date constant
+// of year y bounds: the year itself, the year before (the exclusive end
+// of "in 2024" is '2025-01-01'), or a period relative to today.
+func periodNamed(text, y string) bool {
+	n, err := strconv.Atoi(y)
+	if err != nil {
+		return false
+	}
+	return strings.Contains(text, y) || strings.Contains(text, strconv.Itoa(n-1)) || reRelativePeriod.MatchString(text)
+}
+
+// unaskedConstants returns the constants the query compares with (in its
+// WHERE, HAVING and JOIN conditions, at any depth: CTEs, sublinks,
+// LATERAL) that neither the question nor its evidence names: 'Asia' in
+// a query for "the language spoken by the most people in each country",
+// which another question's answer carries with it. A constant is named
+// when the text writes it out (a string's words, LIKE's wildcards
+// aside; a number; the year of a date), or when it is a stored value the
+// question links to. 0 and 1, and LIMIT and OFFSET counts, are no
+// constants a question has to name. A query that does not parse has none.
+func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []string) []string {
+	tree, err := pgparse.Parse(sql)
+	if err != nil {
+		return nil
+	}
+	counts := map[*pg_query.A_Const]bool{} // LIMIT and OFFSET
+	var quals []protoreflect.Message
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		switch n := m.Interface().(type) {
+		case *pg_query.SelectStmt:
+			for _, c := range []*pg_query.Node{n.LimitCount, n.LimitOffset} {
+				if a := c.GetAConst(); a != nil {
+					counts[a] = true
+				}
+			}
+			for _, q := range []*pg_query.Node{n.WhereClause, n.HavingClause} {
+				if q != nil {
+					quals = append(quals, q.ProtoReflect())
+				}
+			}
+		case *pg_query.JoinExpr:
+			if n.Quals != nil {
+				quals = append(quals, n.Quals.ProtoReflect())
+			}
+		}
+		return true
+	})
+	text := strings.ToLower(question.Text + " " + evidence.Text)
+	numbers := map[string]bool{}
+	for _, n := range reNumber.FindAllString(text, -1) {
+		numbers[normalNumber(n)] = true
+	}
+	stems := map[string]bool{}
+	for _, a := range []*gloss.Analysis{question, evidence} {
+		for _, w := range a.Words {
+			stems[w.Stem] = true
+		}
+	}
+	linked := map[string]bool{}
+	for _, v := range stored {
+		linked[strings.ToLower(v)] = true
+	}
+	named := func(c *pg_query.A_Const) (string, bool) {
+		switch v := c.Val.(type) {
+		case *pg_query.A_Const_Ival:
+			n := strconv.FormatInt(int64(v.Ival.Ival), 10)
+			return n, n == "0" || n == "1" || numbers[n]
+		case *pg_query.A_Const_Fval:
+			n := normalNumber(v.Fval.Fval)
+			return n, numbers[n]
+		case *pg_query.A_Const_Sval:
+			s := strings.ToLower(strings.TrimSpace(strings.Trim(v.Sval.Sval, "%_ ")))
+			if s == "" || linked[s] || containsWord(text, s) {
+				return v.Sval.Sval, true
+			}
+			if reDate.MatchString(s) {
+				return v.Sval.Sval, periodNamed(text, s[:4])
+			}
+			if n, err := strconv.ParseFloat(s, 64); err == nil {
+				return v.Sval.Sval, numbers[normalNumber(strconv.FormatFloat(n, 'f', -1, 64))]
+			}
+			words := gloss.Fields(s)
+			for _, w := range words {
+				if !stems[gloss.Stem(strings.ToLower(w))] {
+					return v.Sval.Sval, false
+				}
+			}
+			return v.Sval.Sval, len(words) > 0
+		}
+		return "", true // NULL, booleans: nothing a question writes
+	}
+	seen := map[*pg_query.A_Const]bool{}
+	var out []string
+	for _, q := range quals {
+		pgparse.Walk(q, func(m protoreflect.Message) bool {
+			c, ok := m.Interface().(*pg_query.A_Const)
+			if !ok || counts[c] || seen[c] || c.Isnull {
+				return true
+			}
+			seen[c] = true
+			if v, ok := named(c); !ok {
+				out = append(out, v)
+			}
+			return true
+		})
+	}
+	return out
+}
