@@ -257,6 +257,11 @@ var signalGroups = []struct {
 	{"answer shape", []string{"shape_asked", "shape_missed", "columns_out_of_order", "top_rows", "top_groups"}},
 	{"retrieval rank and context", []string{"context_rank", "outside_context", "reads_no_table"}},
 	{"run and lint", []string{"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired"}},
+	{"the tie at the cut (session 12)", []string{"tied"}},
+	{"the disputed column order and counts (session 12)", []string{"columns_disputed", "counts_disputed"}},
+	{"the missed negation (session 12)", []string{"negation_missed"}},
+	{"the unasked constants (session 12)", []string{"constants_unasked"}},
+	{"all five of session 12", []string{"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked"}},
 }
 
 // logAblations logs the out-of-fold figures without each signal group,
