@@ -206,11 +206,17 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 // tiedAtCut reports whether the chosen candidate keeps the first rows of a
 // sort and cuts them inside a tie: the first row it leaves out sorts equal
 // to the last it keeps ("the grade with the most students" when two grades
-// have as many). It runs the candidate's tie probe (rewrite.NewTieProbe,
-// on its text before breakTies made the order total) under the request's
-// policy; a query without a plain top-level ORDER BY ... LIMIT, a probe
-// the policy refuses, or a failure reports no tie.
+// have as many). It runs the candidate's tie probe (rewrite.NewTieProbe:
+// its text before breakTies made the order total, with FETCH FIRST n ROWS
+// WITH TIES) under the request's policy, reading at most n+1 rows, and only
+// for a candidate cheap enough to be run to compare results: the probe
+// costs what the candidate costs. A query without a plain top-level ORDER
+// BY ... LIMIT, a dear one, a probe the policy refuses or a failure
+// reports no tie.
 func (e *Engine) tiedAtCut(ctx context.Context, sc *scope, cd *candidate) bool {
+	if cd.cost > cheapCost {
+		return false
+	}
 	sql := cd.untied
 	if sql == "" {
 		sql = cd.validated.SQL
@@ -219,8 +225,8 @@ func (e *Engine) tiedAtCut(ctx context.Context, sc *scope, cd *candidate) bool {
 	if !ok {
 		return false
 	}
-	r, err := sc.query(ctx, p.SQL, 2)
-	return err == nil && p.Tied(r.Rows)
+	r, err := sc.query(ctx, p.SQL, p.Limit+1)
+	return err == nil && p.Tied(len(r.Rows))
 }
 
 // maxRepeatScan is the largest table (planner estimate) whose rows are
