@@ -1,0 +1,138 @@
+package nl2sql_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
+)
+
+// rt6Pick picks sql on the database dsn (an Engine on a fresh pool, its
+// logs in logs when not nil) and returns the result.
+func rt6Pick(t *testing.T, dsn, question, sql string, logs *bytes.Buffer, opts ...nl2sql.AskOption) *nl2sql.PickResult {
+	t.Helper()
+	var eopts []nl2sql.Option
+	if logs != nil {
+		eopts = append(eopts, nl2sql.WithLogger(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	}
+	eng, err := nl2sql.New(pgtest.Pool(t, dsn), eopts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Prepare(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Pick(context.Background(), question, []string{sql}, opts...)
+	if err != nil {
+		t.Fatalf("Pick(%q): %v", sql, err)
+	}
+	if res.Chosen != 0 {
+		t.Fatalf("Pick(%q) chose %d: the candidate did not run", sql, res.Chosen)
+	}
+	return res
+}
+
+// rt6Case is one candidate and whether its cut is really inside a tie.
+type rt6Case struct {
+	name, sql string
+	tied      bool
+}
+
+func rt6Run(t *testing.T, dsn, question string, cases []rt6Case) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := rt6Pick(t, dsn, question, tc.sql, nil)
+			if res.Signals.Tied != tc.tied {
+				t.Errorf("%s: Signals.Tied = %v, want %v (ran %s, candidates %+v)", tc.sql, res.Signals.Tied, tc.tied, res.SQL, res.Candidates)
+			}
+		})
+	}
+}
+
+// TestRedteam6ValuesProbeComparesWrongColumn: a top-level VALUES sorted by
+// column1 keeps one row whose column1 (1) differs from the next one's (2):
+// no tie. pg_query's deparser drops the target list NewTieProbe appends to
+// a VALUES statement, so the probe's "last Keys columns" are column2, which
+// is 'x' in both rows: a false tie.
+// redteam6: BYPASS
+func TestRedteam6ValuesProbeComparesWrongColumn(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE sizes (id int PRIMARY KEY, label text NOT NULL);
+		INSERT INTO sizes VALUES (1, 'small'), (2, 'large')`)
+	rt6Run(t, dsn, "Which size is smallest?", []rt6Case{
+		{"values", "VALUES (1, 'x'), (2, 'x') ORDER BY column1 LIMIT 1", false},
+		{"values-desc", "VALUES (1, 'small', 'x'), (2, 'large', 'x') ORDER BY column1 DESC LIMIT 1", false},
+	})
+}
+
+// TestRedteam6ImplicitOutputNameMissesTie: ORDER BY score, where the
+// only output column PostgreSQL names "score" is CAST(score AS int) (a
+// cast takes its argument's name), sorts by the rounded value: 9.6 and
+// 10.4 both sort as 10, the cut is inside a tie. NewTieProbe matches a
+// bare name only to aliases and plain column references, so its key is
+// the raw score, 10.4 against 9.6: no tie reported. The same holds for
+// a COLLATE clause, an array subscript or a scalar subquery's column
+// name.
+// redteam6: BYPASS
+func TestRedteam6ImplicitOutputNameMissesTie(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score numeric NOT NULL);
+		INSERT INTO players VALUES (1, 'Ann', 10.4), (2, 'Bob', 9.6), (3, 'Cy', 3)`)
+	rt6Run(t, dsn, "Which player has the highest score?", []rt6Case{
+		{"cast", "SELECT name, CAST(score AS int) FROM players ORDER BY score DESC LIMIT 1", true},
+		{"colon-cast", "SELECT name, score::int FROM players ORDER BY score DESC LIMIT 1", true},
+		{"typmod", "SELECT name, score::numeric(3,0) FROM players ORDER BY score DESC LIMIT 1", true},
+	})
+}
+
+// TestRedteam6EqualKeysPrintedDifferentlyMissTie: the probe compares the
+// keys' printed values (JSON of execute's values), while ORDER BY compares
+// them with the type's own equality: numeric 2.0 = 2 (sum of 1.5 and 0.5
+// against a sum of 2), interval '1 mon' = '30 days', float8 -0 = 0 and
+// text under a nondeterministic (case-insensitive) collation 'ann' =
+// 'ANN' all sort as ties and print differently: each cut is inside a tie
+// and the probe reports none.
+// redteam6: BYPASS
+func TestRedteam6EqualKeysPrintedDifferentlyMissTie(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+		CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL, amount numeric NOT NULL);
+		INSERT INTO orders VALUES (1, 'Ann', 1.5), (2, 'Ann', 0.5), (3, 'Bob', 2), (4, 'Cy', 1);
+		CREATE TABLE members (id int PRIMARY KEY, name text NOT NULL, tenure interval NOT NULL, balance float8 NOT NULL,
+			email text COLLATE ci NOT NULL);
+		INSERT INTO members VALUES (1, 'Ann', '1 mon', '-0'::float8, 'ann@x.org'), (2, 'Bob', '30 days', 0, 'ANN@X.ORG'),
+			(3, 'Cy', '1 day', 5, 'cy@x.org')`)
+	rt6Run(t, dsn, "Which customer spent the most?", []rt6Case{
+		{"numeric-scale", "SELECT customer FROM orders GROUP BY customer ORDER BY sum(amount) DESC LIMIT 1", true},
+		{"interval", "SELECT name FROM members ORDER BY tenure DESC LIMIT 1", true},
+		{"negative-zero", "SELECT name FROM members ORDER BY balance LIMIT 1", true},
+		{"nondeterministic-collation", "SELECT name FROM members ORDER BY email LIMIT 1", true},
+	})
+}
+
+// TestRedteam6InputColumnNamedLikeProbeKey: a table with a column named
+// nl2sql_tie_key_1 sorted by (b, nl2sql_tie_key_1) keeps two rows
+// (1, 1), (1, 1) and cuts (1, 2): no tie. The probe appends
+// "b AS nl2sql_tie_key_1", and its ORDER BY nl2sql_tie_key_1 now names
+// that output column (an output name wins in ORDER BY): it sorts by b, b,
+// the cut lands between two (1, 1) rows and a tie is reported. NewTieProbe
+// refuses an output column with its prefix but not an input one.
+// redteam6: BYPASS
+func TestRedteam6InputColumnNamedLikeProbeKey(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE items (id int PRIMARY KEY, b int NOT NULL, nl2sql_tie_key_1 int NOT NULL);
+		INSERT INTO items VALUES (1, 1, 2), (2, 1, 1), (3, 1, 1)`)
+	rt6Run(t, dsn, "Which items come first?", []rt6Case{
+		{"shadowed", "SELECT id FROM items ORDER BY b, nl2sql_tie_key_1 LIMIT 2", false},
+		{"quoted", `SELECT id FROM items ORDER BY b, "nl2sql_tie_key_1" LIMIT 2`, false},
+		{"escaped", `SELECT id FROM items ORDER BY b, U&"nl2sql\005ftie_key_1" LIMIT 2`, false},
+	})
+}
