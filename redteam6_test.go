@@ -3,7 +3,9 @@ package nl2sql_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
@@ -135,4 +137,67 @@ func TestRedteam6InputColumnNamedLikeProbeKey(t *testing.T) {
 		{"quoted", `SELECT id FROM items ORDER BY b, "nl2sql_tie_key_1" LIMIT 2`, false},
 		{"escaped", `SELECT id FROM items ORDER BY b, U&"nl2sql\005ftie_key_1" LIMIT 2`, false},
 	})
+}
+
+// TestRedteam6ProbeStaysInTheRolesReach (held): the probe runs as the
+// request's role, under its settings and row-level security. Tenant a's
+// cut (10 kept, 9 cut) is no tie though tenant b holds another 10; an
+// alias named like the tenant column, a scalar subquery over the same
+// table and a bare name that the probe reads as a whole row of a table
+// (a column the role may not read) neither see b's rows nor put a value
+// of b, or the unreadable column, in a log line, reason or error.
+func TestRedteam6ProbeStaysInTheRolesReach(t *testing.T) {
+	pgtest.SkipShort(t)
+	role := pgtest.RoleName(t, "rt6_")
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE ROLE `+role+` NOBYPASSRLS;
+		CREATE TABLE scores (id int PRIMARY KEY, tenant text NOT NULL, name text NOT NULL, score int NOT NULL, secret text NOT NULL);
+		INSERT INTO scores VALUES (1, 'a', 'Ann', 10, 'hush-a1'), (2, 'a', 'Bob', 9, 'hush-a2'),
+			(3, 'b', 'Zed', 10, 'hush-b1'), (4, 'b', 'Quy', 10, 'hush-b2');
+		ALTER TABLE scores ENABLE ROW LEVEL SECURITY;
+		CREATE POLICY own ON scores USING (tenant = current_setting('app.tenant', true));
+		GRANT SELECT (id, tenant, name, score) ON scores TO `+role)
+	as := func(tenant string) []nl2sql.AskOption {
+		return []nl2sql.AskOption{nl2sql.AsRole(role), nl2sql.Setting("app.tenant", tenant)}
+	}
+	for i, sql := range []string{
+		"SELECT name FROM scores ORDER BY score DESC LIMIT 1",
+		"SELECT name, score AS tenant FROM scores ORDER BY tenant DESC LIMIT 1",
+		`SELECT "name" FROM public.scores ORDER BY U&"scor\0065" DESC LIMIT 1`,
+		"SELECT name FROM scores s ORDER BY (SELECT count(*) FROM scores s2 WHERE s2.score >= s.score) LIMIT 1",
+		"WITH x AS (SELECT name, score FROM scores) SELECT name FROM x ORDER BY score DESC LIMIT 1",
+		"SELECT lower(name) FROM scores AS lower ORDER BY lower DESC LIMIT 1",
+	} {
+		var logs bytes.Buffer
+		eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithSettings("app.tenant"),
+			nl2sql.WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := eng.Prepare(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		res, err := eng.Pick(context.Background(), "Who scored highest?", []string{sql}, as("a")...)
+		if err != nil {
+			t.Fatalf("Pick(%q): %v", sql, err)
+		}
+		if res.Signals.Tied {
+			t.Errorf("%s: Tied as tenant a (tenant b's rows counted?)", sql)
+		}
+		// The control: tenant b's two 10s are a tie the probe sees (the
+		// last query sorts by lower(name), which never ties here).
+		b, err := eng.Pick(context.Background(), "Who scored highest?", []string{sql}, as("b")...)
+		if err != nil {
+			t.Fatalf("Pick(%q) as b: %v", sql, err)
+		}
+		if want := i < 5; b.Signals.Tied != want {
+			t.Errorf("%s: Tied = %v as tenant b, want %v", sql, b.Signals.Tied, want)
+		}
+		seen := logs.String() + strings.Join(res.Reasons, "\n") + fmt.Sprintf("%+v", res.Candidates)
+		for _, leak := range []string{"Zed", "Quy", "hush-"} {
+			if strings.Contains(seen, leak) {
+				t.Errorf("%s: %q in the logs, reasons or candidates", sql, leak)
+			}
+		}
+	}
 }
