@@ -201,3 +201,40 @@ func TestRedteam6ProbeStaysInTheRolesReach(t *testing.T) {
 		}
 	}
 }
+
+// TestRedteam6ProbeMeansTheCandidatesKeys (held): the tie reported is the
+// candidate's own at its cut, whatever the sort key is spelt as: an alias
+// of a volatile expression (PostgreSQL gives the copy the sorted value),
+// of a window function or a frame, of a set-returning function, an alias
+// that is also an input column's name (the output column wins), NULLS
+// FIRST, USING, an ordinal, grouping, DISTINCT, COLLATE, a CTE with
+// LATERAL. Each pair of LIMITs holds one cut inside a tie and one outside.
+func TestRedteam6ProbeMeansTheCandidatesKeys(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE ev (id int PRIMARY KEY, grp int NOT NULL, tag text);
+		INSERT INTO ev SELECT g, CASE WHEN g <= 2 THEN 1 ELSE g END, CASE WHEN g > 2 THEN 't' || g END FROM generate_series(1, 40) g`)
+	rt6Run(t, dsn, "Which events come first?", []rt6Case{
+		{"volatile-alias", "SELECT id, floor(random() * 2) AS r FROM ev ORDER BY r LIMIT 1", true},
+		{"window-alias", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 1", true},
+		{"window-alias-past", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 2", false},
+		{"window-frame", "SELECT id, sum(grp) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM ev ORDER BY s LIMIT 1", false},
+		{"srf-alias", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 3", true},
+		{"srf-alias-past", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 4", false},
+		{"nulls-first", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 1", true},
+		{"nulls-first-past", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 2", false},
+		{"using", "SELECT id FROM ev ORDER BY grp USING < LIMIT 1", true},
+		{"alias-shadows-input", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 1", true},
+		{"alias-shadows-input-past", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 2", false},
+		{"quoted-alias", `SELECT id, -grp AS "Grp" FROM ev ORDER BY "Grp" DESC LIMIT 1`, true},
+		{"ordinal", "SELECT grp, id FROM ev ORDER BY 1 LIMIT 1", true},
+		{"grouped", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n LIMIT 1", true},
+		{"grouped-past", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n DESC LIMIT 1", false},
+		{"distinct", "SELECT DISTINCT grp FROM ev ORDER BY grp LIMIT 1", false},
+		{"collate", `SELECT id FROM ev ORDER BY tag COLLATE "C" NULLS LAST LIMIT 1`, false},
+		{"cte-lateral", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 1", true},
+		{"cte-lateral-past", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 2", false},
+		{"offset", "SELECT id FROM ev ORDER BY grp OFFSET 38 LIMIT 1", false},
+		{"offset-overflow", "SELECT id FROM ev ORDER BY grp OFFSET 2147483647 LIMIT 1000", false},
+	})
+}
