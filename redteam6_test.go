@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,4 +238,54 @@ func TestRedteam6ProbeMeansTheCandidatesKeys(t *testing.T) {
 		{"offset", "SELECT id FROM ev ORDER BY grp OFFSET 38 LIMIT 1", false},
 		{"offset-overflow", "SELECT id FROM ev ORDER BY grp OFFSET 2147483647 LIMIT 1000", false},
 	})
+}
+
+// TestRedteam6EngineRunsAmplifiedProbe: Pick runs the probe of a candidate
+// sorted twenty times by the alias of a correlated count under DISTINCT
+// (see rewrite's TestRedteam6ProbeCostAmplification): the probe the
+// executor logs costs the planner about twenty times the candidate, and
+// nothing but the statement timeout bounds it.
+// redteam6: BYPASS
+func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE big (v int PRIMARY KEY); INSERT INTO big SELECT generate_series(1, 3000);
+		CREATE TABLE people (id int PRIMARY KEY, name text NOT NULL, v int NOT NULL);
+		INSERT INTO people SELECT g, 'n' || (g % 50), g FROM generate_series(1, 300) g;
+		ANALYZE big; ANALYZE people`)
+	sql := "SELECT DISTINCT name, (SELECT count(*) FROM big b WHERE b.v + 0 <= p.v) AS m FROM people p ORDER BY " +
+		strings.Repeat("m, ", 19) + "m LIMIT 1"
+	var logs bytes.Buffer
+	rt6Pick(t, dsn, "Which name has the fewest smaller values?", sql, &logs)
+	var probe string
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "execute: query") && strings.Contains(line, "nl2sql_tie_key_20") {
+			probe = line
+		}
+	}
+	if probe == "" {
+		t.Fatalf("no probe ran; logs:\n%s", logs.String())
+	}
+	_, rest, _ := strings.Cut(probe, "sql=")
+	probeSQL, err := strconv.Unquote(rest[:strings.Index(rest, " rows=")])
+	if err != nil {
+		t.Fatalf("%s: %v", rest, err)
+	}
+	pool := pgtest.Pool(t, dsn)
+	cost := func(q string) float64 {
+		var plan []struct {
+			Plan struct {
+				Total float64 `json:"Total Cost"`
+			}
+		}
+		if err := pool.QueryRow(context.Background(), "EXPLAIN (FORMAT JSON) "+q).Scan(&plan); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return plan[0].Plan.Total
+	}
+	c, pc := cost(sql), cost(probeSQL)
+	t.Logf("candidate cost %.0f, the probe the Engine ran %.0f", c, pc)
+	if pc > 2*c {
+		t.Errorf("the Engine ran a probe costing %.1f times its candidate: %s", pc/c, probeSQL)
+	}
 }
