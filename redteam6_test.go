@@ -272,17 +272,7 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 		t.Fatalf("%s: %v", rest, err)
 	}
 	pool := pgtest.Pool(t, dsn)
-	cost := func(q string) float64 {
-		var plan []struct {
-			Plan struct {
-				Total float64 `json:"Total Cost"`
-			}
-		}
-		if err := pool.QueryRow(context.Background(), "EXPLAIN (FORMAT JSON) "+q).Scan(&plan); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return plan[0].Plan.Total
-	}
+	cost := func(q string) float64 { return pgtest.PlanCost(t, pool, q) }
 	c, pc := cost(sql), cost(probeSQL)
 	t.Logf("candidate cost %.0f, the probe the Engine ran %.0f", c, pc)
 	if pc > 2*c {

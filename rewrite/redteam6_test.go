@@ -1,7 +1,6 @@
 package rewrite_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -172,17 +171,7 @@ func TestRedteam6ProbeCostAmplification(t *testing.T) {
 		CREATE TABLE p AS SELECT g AS id, 'n' || (g % 50) AS name, g AS v FROM generate_series(1, 300) g;
 		ANALYZE big; ANALYZE p`)
 	pool := pgtest.Pool(t, dsn)
-	cost := func(q string) float64 {
-		var plan []struct {
-			Plan struct {
-				Total float64 `json:"Total Cost"`
-			}
-		}
-		if err := pool.QueryRow(context.Background(), "EXPLAIN (FORMAT JSON) "+q).Scan(&plan); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return plan[0].Plan.Total
-	}
+	cost := func(q string) float64 { return pgtest.PlanCost(t, pool, q) }
 	keys := strings.Repeat("m, ", 19) + "m"
 	for _, sql := range []string{
 		"SELECT DISTINCT name, (SELECT count(*) FROM big b WHERE b.v <= p.v) AS m FROM p ORDER BY " + keys + " LIMIT 1",
