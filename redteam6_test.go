@@ -279,3 +279,20 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 		t.Errorf("the Engine ran a probe costing %.1f times its candidate: %s", pc/c, probeSQL)
 	}
 }
+
+// TestRedteam6OrdinalAfterStar: ORDER BY 2 names the second output
+// column after a star is expanded (here players.name), but sortKey counts
+// the star as one target, so the key is the second item written: the
+// constant 0 of "0 AS zero", or the score. The names differ (no tie); the
+// probe compares 0 with 0, a tie, or the scores.
+// redteam6: BYPASS
+func TestRedteam6OrdinalAfterStar(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score int NOT NULL);
+		INSERT INTO players VALUES (1, 'Ann', 5), (2, 'Bob', 5), (3, 'Cy', 7)`)
+	rt6Run(t, dsn, "Which player comes first by name?", []rt6Case{
+		{"constant", "SELECT *, 0 AS zero FROM players ORDER BY 2 LIMIT 1", false},
+		{"qualified-star", "SELECT p.*, p.score FROM players p ORDER BY 2 LIMIT 1", false},
+	})
+}
