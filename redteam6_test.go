@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/nl2sqlgo/nl2sql"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 )
@@ -294,5 +296,40 @@ func TestRedteam6OrdinalAfterStar(t *testing.T) {
 	rt6Run(t, dsn, "Which player comes first by name?", []rt6Case{
 		{"constant", "SELECT *, 0 AS zero FROM players ORDER BY 2 LIMIT 1", false},
 		{"qualified-star", "SELECT p.*, p.score FROM players p ORDER BY 2 LIMIT 1", false},
+	})
+}
+
+// TestRedteam6InvalidUTF8KeysTie: in a SQL_ASCII database a text key may
+// hold bytes that are not UTF-8; encoding/json writes every invalid byte
+// as U+FFFD, so Tied sees 'caf\xe8' and 'caf\xe9' (which sort apart) as
+// equal: a false tie.
+// redteam6: BYPASS
+func TestRedteam6InvalidUTF8KeysTie(t *testing.T) {
+	pgtest.SkipShort(t)
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, pgtest.AdminDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := strings.ToLower(pgtest.RoleName(t, "rt6ascii_")) // a unique name; no role is made
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name+" ENCODING 'SQL_ASCII' TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), pgtest.AdminDSN(t))
+		if err == nil {
+			_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(context.Background())
+		}
+	})
+	dsn, err := pgtest.WithDatabase(pgtest.AdminDSN(t), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgtest.Exec(t, dsn, `CREATE TABLE tags (id int PRIMARY KEY, label text NOT NULL);
+		INSERT INTO tags VALUES (1, E'caf\xe9'), (2, E'caf\xe8'), (3, 'zzz')`)
+	rt6Run(t, dsn, "Which tag comes first?", []rt6Case{
+		{"latin1-bytes", "SELECT id FROM tags ORDER BY label LIMIT 1", false},
 	})
 }
