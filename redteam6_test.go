@@ -259,20 +259,7 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 		strings.Repeat("m, ", 19) + "m LIMIT 1"
 	var logs bytes.Buffer
 	rt6Pick(t, dsn, "Which name has the fewest smaller values?", sql, &logs)
-	var probe string
-	for _, line := range strings.Split(logs.String(), "\n") {
-		if strings.Contains(line, "execute: query") && strings.Contains(line, "nl2sql_tie_key_20") {
-			probe = line
-		}
-	}
-	if probe == "" {
-		t.Fatalf("no probe ran; logs:\n%s", logs.String())
-	}
-	_, rest, _ := strings.Cut(probe, "sql=")
-	probeSQL, err := strconv.Unquote(rest[:strings.Index(rest, " rows=")])
-	if err != nil {
-		t.Fatalf("%s: %v", rest, err)
-	}
+	probeSQL := rt6LoggedQuery(t, logs.String(), "nl2sql_tie_key_20")
 	pool := pgtest.Pool(t, dsn)
 	cost := func(q string) float64 { return pgtest.PlanCost(t, pool, q) }
 	c, pc := cost(sql), cost(probeSQL)
@@ -332,4 +319,49 @@ func TestRedteam6InvalidUTF8KeysTie(t *testing.T) {
 	rt6Run(t, dsn, "Which tag comes first?", []rt6Case{
 		{"latin1-bytes", "SELECT id FROM tags ORDER BY label LIMIT 1", false},
 	})
+}
+
+// rt6LoggedQuery returns the SQL of the last "execute: query" log line
+// holding marker; it fails the test when there is none.
+func rt6LoggedQuery(t *testing.T, logs, marker string) string {
+	t.Helper()
+	var line string
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, "execute: query") && strings.Contains(l, marker) {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no query with %q ran; logs:\n%s", marker, logs)
+	}
+	_, rest, _ := strings.Cut(line, "sql=")
+	sql, err := strconv.Unquote(rest[:strings.Index(rest, " rows=")])
+	if err != nil {
+		t.Fatalf("%s: %v", rest, err)
+	}
+	return sql
+}
+
+// TestRedteam6PickRunsExpensiveProbe: PickResult says "Pick runs no
+// query", and the agreement runs of several candidates are limited to
+// those the planner finds cheap (cheapCost, 1e5). The tie probe runs
+// whatever the candidate costs: one candidate passed to Pick, which used to
+// cost an EXPLAIN, is now executed (as its probe) for up to the statement
+// timeout.
+// redteam6: BYPASS
+func TestRedteam6PickRunsExpensiveProbe(t *testing.T) {
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE big (v int PRIMARY KEY); INSERT INTO big SELECT generate_series(1, 10000);
+		CREATE TABLE people (id int PRIMARY KEY, name text NOT NULL, v int NOT NULL);
+		INSERT INTO people SELECT g, 'n' || g, g * 10 FROM generate_series(1, 1000) g;
+		ANALYZE big; ANALYZE people`)
+	sql := "SELECT name FROM people p ORDER BY (SELECT count(*) FROM big b WHERE b.v + 0 <= p.v) DESC LIMIT 1"
+	var logs bytes.Buffer
+	rt6Pick(t, dsn, "Who has the most smaller values?", sql, &logs)
+	ran := rt6LoggedQuery(t, logs.String(), "nl2sql_tie_key_1")
+	const cheapCost = 1e5 // score.go
+	if c := pgtest.PlanCost(t, pgtest.Pool(t, dsn), ran); c > cheapCost {
+		t.Errorf("Pick ran a query of cost %.0f (over %.0f): %s", c, cheapCost, ran)
+	}
 }
