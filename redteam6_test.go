@@ -148,18 +148,20 @@ func TestRedteam6InputColumnNamedLikeProbeKey(t *testing.T) {
 // alias named like the tenant column, a scalar subquery over the same
 // table and a bare name that the probe reads as a whole row of a table
 // (a column the role may not read) neither see b's rows nor put a value
-// of b, or the unreadable column, in a log line, reason or error.
+// of b, or the unreadable column, in a log line, reason or error; nor does
+// a cast that fails on the row the probe reads past the candidate's cut.
 func TestRedteam6ProbeStaysInTheRolesReach(t *testing.T) {
 	pgtest.SkipShort(t)
 	role := pgtest.RoleName(t, "rt6_")
 	dsn := pgtest.NewDatabase(t)
 	pgtest.Exec(t, dsn, `CREATE ROLE `+role+` NOBYPASSRLS;
-		CREATE TABLE scores (id int PRIMARY KEY, tenant text NOT NULL, name text NOT NULL, score int NOT NULL, secret text NOT NULL);
-		INSERT INTO scores VALUES (1, 'a', 'Ann', 10, 'hush-a1'), (2, 'a', 'Bob', 9, 'hush-a2'),
-			(3, 'b', 'Zed', 10, 'hush-b1'), (4, 'b', 'Quy', 10, 'hush-b2');
+		CREATE TABLE scores (id int PRIMARY KEY, tenant text NOT NULL, name text NOT NULL, score int NOT NULL, secret text NOT NULL,
+			code text NOT NULL);
+		INSERT INTO scores VALUES (1, 'a', 'Ann', 10, 'hush-a1', '7'), (2, 'a', 'Bob', 9, 'hush-a2', 'hush-code-a2'),
+			(3, 'b', 'Zed', 10, 'hush-b1', '8'), (4, 'b', 'Quy', 10, 'hush-b2', 'hush-code-b');
 		ALTER TABLE scores ENABLE ROW LEVEL SECURITY;
 		CREATE POLICY own ON scores USING (tenant = current_setting('app.tenant', true));
-		GRANT SELECT (id, tenant, name, score) ON scores TO `+role)
+		GRANT SELECT (id, tenant, name, score, code) ON scores TO `+role)
 	as := func(tenant string) []nl2sql.AskOption {
 		return []nl2sql.AskOption{nl2sql.AsRole(role), nl2sql.Setting("app.tenant", tenant)}
 	}
@@ -170,6 +172,9 @@ func TestRedteam6ProbeStaysInTheRolesReach(t *testing.T) {
 		"SELECT name FROM scores s ORDER BY (SELECT count(*) FROM scores s2 WHERE s2.score >= s.score) LIMIT 1",
 		"WITH x AS (SELECT name, score FROM scores) SELECT name FROM x ORDER BY score DESC LIMIT 1",
 		"SELECT lower(name) FROM scores AS lower ORDER BY lower DESC LIMIT 1",
+		// The probe reads one row more than the candidate: its cast fails
+		// with that row's value in the server's message.
+		"SELECT name, code::int AS c FROM scores ORDER BY id LIMIT 1",
 	} {
 		var logs bytes.Buffer
 		eng, err := nl2sql.New(pgtest.Pool(t, dsn), nl2sql.WithSettings("app.tenant"),
