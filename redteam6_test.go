@@ -46,6 +46,15 @@ type rt6Case struct {
 	tied      bool
 }
 
+// rt6OnData runs cases on a fresh database made by script.
+func rt6OnData(t *testing.T, script, question string, cases []rt6Case) {
+	t.Helper()
+	pgtest.SkipShort(t)
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, script)
+	rt6Run(t, dsn, question, cases)
+}
+
 func rt6Run(t *testing.T, dsn, question string, cases []rt6Case) {
 	t.Helper()
 	for _, tc := range cases {
@@ -65,14 +74,12 @@ func rt6Run(t *testing.T, dsn, question string, cases []rt6Case) {
 // is 'x' in both rows: a false tie.
 // redteam6: BYPASS
 func TestRedteam6ValuesProbeComparesWrongColumn(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE TABLE sizes (id int PRIMARY KEY, label text NOT NULL);
-		INSERT INTO sizes VALUES (1, 'small'), (2, 'large')`)
-	rt6Run(t, dsn, "Which size is smallest?", []rt6Case{
-		{"values", "VALUES (1, 'x'), (2, 'x') ORDER BY column1 LIMIT 1", false},
-		{"values-desc", "VALUES (1, 'small', 'x'), (2, 'large', 'x') ORDER BY column1 DESC LIMIT 1", false},
-	})
+	rt6OnData(t, `CREATE TABLE sizes (id int PRIMARY KEY, label text NOT NULL);
+		INSERT INTO sizes VALUES (1, 'small'), (2, 'large')`,
+		"Which size is smallest?", []rt6Case{
+			{"values", "VALUES (1, 'x'), (2, 'x') ORDER BY column1 LIMIT 1", false},
+			{"values-desc", "VALUES (1, 'small', 'x'), (2, 'large', 'x') ORDER BY column1 DESC LIMIT 1", false},
+		})
 }
 
 // TestRedteam6ImplicitOutputNameMissesTie: ORDER BY score, where the
@@ -85,15 +92,13 @@ func TestRedteam6ValuesProbeComparesWrongColumn(t *testing.T) {
 // name.
 // redteam6: BYPASS
 func TestRedteam6ImplicitOutputNameMissesTie(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score numeric NOT NULL);
-		INSERT INTO players VALUES (1, 'Ann', 10.4), (2, 'Bob', 9.6), (3, 'Cy', 3)`)
-	rt6Run(t, dsn, "Which player has the highest score?", []rt6Case{
-		{"cast", "SELECT name, CAST(score AS int) FROM players ORDER BY score DESC LIMIT 1", true},
-		{"colon-cast", "SELECT name, score::int FROM players ORDER BY score DESC LIMIT 1", true},
-		{"typmod", "SELECT name, score::numeric(3,0) FROM players ORDER BY score DESC LIMIT 1", true},
-	})
+	rt6OnData(t, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score numeric NOT NULL);
+		INSERT INTO players VALUES (1, 'Ann', 10.4), (2, 'Bob', 9.6), (3, 'Cy', 3)`,
+		"Which player has the highest score?", []rt6Case{
+			{"cast", "SELECT name, CAST(score AS int) FROM players ORDER BY score DESC LIMIT 1", true},
+			{"colon-cast", "SELECT name, score::int FROM players ORDER BY score DESC LIMIT 1", true},
+			{"typmod", "SELECT name, score::numeric(3,0) FROM players ORDER BY score DESC LIMIT 1", true},
+		})
 }
 
 // TestRedteam6EqualKeysPrintedDifferentlyMissTie: the probe compares the
@@ -105,21 +110,19 @@ func TestRedteam6ImplicitOutputNameMissesTie(t *testing.T) {
 // and the probe reports none.
 // redteam6: BYPASS
 func TestRedteam6EqualKeysPrintedDifferentlyMissTie(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+	rt6OnData(t, `CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 		CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL, amount numeric NOT NULL);
 		INSERT INTO orders VALUES (1, 'Ann', 1.5), (2, 'Ann', 0.5), (3, 'Bob', 2), (4, 'Cy', 1);
 		CREATE TABLE members (id int PRIMARY KEY, name text NOT NULL, tenure interval NOT NULL, balance float8 NOT NULL,
 			email text COLLATE ci NOT NULL);
 		INSERT INTO members VALUES (1, 'Ann', '1 mon', '-0'::float8, 'ann@x.org'), (2, 'Bob', '30 days', 0, 'ANN@X.ORG'),
-			(3, 'Cy', '1 day', 5, 'cy@x.org')`)
-	rt6Run(t, dsn, "Which customer spent the most?", []rt6Case{
-		{"numeric-scale", "SELECT customer FROM orders GROUP BY customer ORDER BY sum(amount) DESC LIMIT 1", true},
-		{"interval", "SELECT name FROM members ORDER BY tenure DESC LIMIT 1", true},
-		{"negative-zero", "SELECT name FROM members ORDER BY balance LIMIT 1", true},
-		{"nondeterministic-collation", "SELECT name FROM members ORDER BY email LIMIT 1", true},
-	})
+			(3, 'Cy', '1 day', 5, 'cy@x.org')`,
+		"Which customer spent the most?", []rt6Case{
+			{"numeric-scale", "SELECT customer FROM orders GROUP BY customer ORDER BY sum(amount) DESC LIMIT 1", true},
+			{"interval", "SELECT name FROM members ORDER BY tenure DESC LIMIT 1", true},
+			{"negative-zero", "SELECT name FROM members ORDER BY balance LIMIT 1", true},
+			{"nondeterministic-collation", "SELECT name FROM members ORDER BY email LIMIT 1", true},
+		})
 }
 
 // TestRedteam6InputColumnNamedLikeProbeKey: a table with a column named
@@ -131,15 +134,13 @@ func TestRedteam6EqualKeysPrintedDifferentlyMissTie(t *testing.T) {
 // refuses an output column with its prefix but not an input one.
 // redteam6: BYPASS
 func TestRedteam6InputColumnNamedLikeProbeKey(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE TABLE items (id int PRIMARY KEY, b int NOT NULL, nl2sql_tie_key_1 int NOT NULL);
-		INSERT INTO items VALUES (1, 1, 2), (2, 1, 1), (3, 1, 1)`)
-	rt6Run(t, dsn, "Which items come first?", []rt6Case{
-		{"shadowed", "SELECT id FROM items ORDER BY b, nl2sql_tie_key_1 LIMIT 2", false},
-		{"quoted", `SELECT id FROM items ORDER BY b, "nl2sql_tie_key_1" LIMIT 2`, false},
-		{"escaped", `SELECT id FROM items ORDER BY b, U&"nl2sql\005ftie_key_1" LIMIT 2`, false},
-	})
+	rt6OnData(t, `CREATE TABLE items (id int PRIMARY KEY, b int NOT NULL, nl2sql_tie_key_1 int NOT NULL);
+		INSERT INTO items VALUES (1, 1, 2), (2, 1, 1), (3, 1, 1)`,
+		"Which items come first?", []rt6Case{
+			{"shadowed", "SELECT id FROM items ORDER BY b, nl2sql_tie_key_1 LIMIT 2", false},
+			{"quoted", `SELECT id FROM items ORDER BY b, "nl2sql_tie_key_1" LIMIT 2`, false},
+			{"escaped", `SELECT id FROM items ORDER BY b, U&"nl2sql\005ftie_key_1" LIMIT 2`, false},
+		})
 }
 
 // TestRedteam6ProbeStaysInTheRolesReach (held): the probe runs as the
@@ -218,33 +219,31 @@ func TestRedteam6ProbeStaysInTheRolesReach(t *testing.T) {
 // FIRST, USING, an ordinal, grouping, DISTINCT, COLLATE, a CTE with
 // LATERAL. Each pair of LIMITs holds one cut inside a tie and one outside.
 func TestRedteam6ProbeMeansTheCandidatesKeys(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE TABLE ev (id int PRIMARY KEY, grp int NOT NULL, tag text);
-		INSERT INTO ev SELECT g, CASE WHEN g <= 2 THEN 1 ELSE g END, CASE WHEN g > 2 THEN 't' || g END FROM generate_series(1, 40) g`)
-	rt6Run(t, dsn, "Which events come first?", []rt6Case{
-		{"volatile-alias", "SELECT id, floor(random() * 2) AS r FROM ev ORDER BY r LIMIT 1", true},
-		{"window-alias", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 1", true},
-		{"window-alias-past", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 2", false},
-		{"window-frame", "SELECT id, sum(grp) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM ev ORDER BY s LIMIT 1", false},
-		{"srf-alias", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 3", true},
-		{"srf-alias-past", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 4", false},
-		{"nulls-first", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 1", true},
-		{"nulls-first-past", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 2", false},
-		{"using", "SELECT id FROM ev ORDER BY grp USING < LIMIT 1", true},
-		{"alias-shadows-input", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 1", true},
-		{"alias-shadows-input-past", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 2", false},
-		{"quoted-alias", `SELECT id, -grp AS "Grp" FROM ev ORDER BY "Grp" DESC LIMIT 1`, true},
-		{"ordinal", "SELECT grp, id FROM ev ORDER BY 1 LIMIT 1", true},
-		{"grouped", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n LIMIT 1", true},
-		{"grouped-past", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n DESC LIMIT 1", false},
-		{"distinct", "SELECT DISTINCT grp FROM ev ORDER BY grp LIMIT 1", false},
-		{"collate", `SELECT id FROM ev ORDER BY tag COLLATE "C" NULLS LAST LIMIT 1`, false},
-		{"cte-lateral", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 1", true},
-		{"cte-lateral-past", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 2", false},
-		{"offset", "SELECT id FROM ev ORDER BY grp OFFSET 38 LIMIT 1", false},
-		{"offset-overflow", "SELECT id FROM ev ORDER BY grp OFFSET 2147483647 LIMIT 1000", false},
-	})
+	rt6OnData(t, `CREATE TABLE ev (id int PRIMARY KEY, grp int NOT NULL, tag text);
+		INSERT INTO ev SELECT g, CASE WHEN g <= 2 THEN 1 ELSE g END, CASE WHEN g > 2 THEN 't' || g END FROM generate_series(1, 40) g`,
+		"Which events come first?", []rt6Case{
+			{"volatile-alias", "SELECT id, floor(random() * 2) AS r FROM ev ORDER BY r LIMIT 1", true},
+			{"window-alias", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 1", true},
+			{"window-alias-past", "SELECT id, dense_rank() OVER (ORDER BY grp) AS dr FROM ev ORDER BY dr LIMIT 2", false},
+			{"window-frame", "SELECT id, sum(grp) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM ev ORDER BY s LIMIT 1", false},
+			{"srf-alias", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 3", true},
+			{"srf-alias-past", "SELECT id, unnest(ARRAY[grp, grp]) AS u FROM ev ORDER BY u LIMIT 4", false},
+			{"nulls-first", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 1", true},
+			{"nulls-first-past", "SELECT id FROM ev ORDER BY tag NULLS FIRST LIMIT 2", false},
+			{"using", "SELECT id FROM ev ORDER BY grp USING < LIMIT 1", true},
+			{"alias-shadows-input", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 1", true},
+			{"alias-shadows-input-past", "SELECT id, -grp AS grp FROM ev ORDER BY grp DESC LIMIT 2", false},
+			{"quoted-alias", `SELECT id, -grp AS "Grp" FROM ev ORDER BY "Grp" DESC LIMIT 1`, true},
+			{"ordinal", "SELECT grp, id FROM ev ORDER BY 1 LIMIT 1", true},
+			{"grouped", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n LIMIT 1", true},
+			{"grouped-past", "SELECT grp AS g, count(*) AS n FROM ev GROUP BY grp ORDER BY n DESC LIMIT 1", false},
+			{"distinct", "SELECT DISTINCT grp FROM ev ORDER BY grp LIMIT 1", false},
+			{"collate", `SELECT id FROM ev ORDER BY tag COLLATE "C" NULLS LAST LIMIT 1`, false},
+			{"cte-lateral", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 1", true},
+			{"cte-lateral-past", "WITH c AS (SELECT grp FROM ev) SELECT e.id FROM ev e, LATERAL (SELECT count(*) AS n FROM c WHERE c.grp = e.grp) l ORDER BY l.n DESC LIMIT 2", false},
+			{"offset", "SELECT id FROM ev ORDER BY grp OFFSET 38 LIMIT 1", false},
+			{"offset-overflow", "SELECT id FROM ev ORDER BY grp OFFSET 2147483647 LIMIT 1000", false},
+		})
 }
 
 // TestRedteam6EngineRunsAmplifiedProbe: Pick runs the probe of a candidate
@@ -281,14 +280,12 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 // probe compares 0 with 0, a tie, or the scores.
 // redteam6: BYPASS
 func TestRedteam6OrdinalAfterStar(t *testing.T) {
-	pgtest.SkipShort(t)
-	dsn := pgtest.NewDatabase(t)
-	pgtest.Exec(t, dsn, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score int NOT NULL);
-		INSERT INTO players VALUES (1, 'Ann', 5), (2, 'Bob', 5), (3, 'Cy', 7)`)
-	rt6Run(t, dsn, "Which player comes first by name?", []rt6Case{
-		{"constant", "SELECT *, 0 AS zero FROM players ORDER BY 2 LIMIT 1", false},
-		{"qualified-star", "SELECT p.*, p.score FROM players p ORDER BY 2 LIMIT 1", false},
-	})
+	rt6OnData(t, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score int NOT NULL);
+		INSERT INTO players VALUES (1, 'Ann', 5), (2, 'Bob', 5), (3, 'Cy', 7)`,
+		"Which player comes first by name?", []rt6Case{
+			{"constant", "SELECT *, 0 AS zero FROM players ORDER BY 2 LIMIT 1", false},
+			{"qualified-star", "SELECT p.*, p.score FROM players p ORDER BY 2 LIMIT 1", false},
+		})
 }
 
 // TestRedteam6InvalidUTF8KeysTie: in a SQL_ASCII database a text key may
