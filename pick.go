@@ -19,9 +19,11 @@ type PickResult struct {
 	Candidates []Candidate `json:"candidates"`
 	// Confidence is the probability that the chosen candidate answers the
 	// question, and Assessment what the engine makes of it, as for Result
-	// (the same calibrated probability, whoever wrote the SQL). Pick runs
-	// no query, so it never abstains: below WithMinConfidence the verdict
-	// is abstained and the pick is still returned.
+	// (the same calibrated probability, whoever wrote the SQL). Pick does
+	// not run the chosen query for its rows (it runs cheap candidates to
+	// compare their results, and the chosen one's tie probe), so it never
+	// abstains: below WithMinConfidence the verdict is abstained and the
+	// pick is still returned.
 	Confidence float64 `json:"confidence"`
 	Assessment
 }

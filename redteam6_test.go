@@ -72,7 +72,7 @@ func rt6Run(t *testing.T, dsn, question string, cases []rt6Case) {
 // no tie. pg_query's deparser drops the target list NewTieProbe appends to
 // a VALUES statement, so the probe's "last Keys columns" are column2, which
 // is 'x' in both rows: a false tie.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6ValuesProbeComparesWrongColumn(t *testing.T) {
 	rt6OnData(t, `CREATE TABLE sizes (id int PRIMARY KEY, label text NOT NULL);
 		INSERT INTO sizes VALUES (1, 'small'), (2, 'large')`,
@@ -90,7 +90,7 @@ func TestRedteam6ValuesProbeComparesWrongColumn(t *testing.T) {
 // the raw score, 10.4 against 9.6: no tie reported. The same holds for
 // a COLLATE clause, an array subscript or a scalar subquery's column
 // name.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6ImplicitOutputNameMissesTie(t *testing.T) {
 	rt6OnData(t, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score numeric NOT NULL);
 		INSERT INTO players VALUES (1, 'Ann', 10.4), (2, 'Bob', 9.6), (3, 'Cy', 3)`,
@@ -108,7 +108,7 @@ func TestRedteam6ImplicitOutputNameMissesTie(t *testing.T) {
 // text under a nondeterministic (case-insensitive) collation 'ann' =
 // 'ANN' all sort as ties and print differently: each cut is inside a tie
 // and the probe reports none.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6EqualKeysPrintedDifferentlyMissTie(t *testing.T) {
 	rt6OnData(t, `CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 		CREATE TABLE orders (id int PRIMARY KEY, customer text NOT NULL, amount numeric NOT NULL);
@@ -132,7 +132,7 @@ func TestRedteam6EqualKeysPrintedDifferentlyMissTie(t *testing.T) {
 // that output column (an output name wins in ORDER BY): it sorts by b, b,
 // the cut lands between two (1, 1) rows and a tie is reported. NewTieProbe
 // refuses an output column with its prefix but not an input one.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6InputColumnNamedLikeProbeKey(t *testing.T) {
 	rt6OnData(t, `CREATE TABLE items (id int PRIMARY KEY, b int NOT NULL, nl2sql_tie_key_1 int NOT NULL);
 		INSERT INTO items VALUES (1, 1, 2), (2, 1, 1), (3, 1, 1)`,
@@ -251,7 +251,7 @@ func TestRedteam6ProbeMeansTheCandidatesKeys(t *testing.T) {
 // (see rewrite's TestRedteam6ProbeCostAmplification): the probe the
 // executor logs costs the planner about twenty times the candidate, and
 // nothing but the statement timeout bounds it.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 	pgtest.SkipShort(t)
 	dsn := pgtest.NewDatabase(t)
@@ -263,7 +263,11 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 		strings.Repeat("m, ", 19) + "m LIMIT 1"
 	var logs bytes.Buffer
 	rt6Pick(t, dsn, "Which name has the fewest smaller values?", sql, &logs)
-	probeSQL := rt6LoggedQuery(t, logs.String(), "nl2sql_tie_key_20")
+	probeSQL := rt6LoggedQuery(t, logs.String(), "WITH TIES")
+	if probeSQL == "" {
+		t.Log("no probe ran (the candidate is too dear to run twice)")
+		return
+	}
 	pool := pgtest.Pool(t, dsn)
 	cost := func(q string) float64 { return pgtest.PlanCost(t, pool, q) }
 	c, pc := cost(sql), cost(probeSQL)
@@ -278,7 +282,7 @@ func TestRedteam6EngineRunsAmplifiedProbe(t *testing.T) {
 // the star as one target, so the key is the second item written: the
 // constant 0 of "0 AS zero", or the score. The names differ (no tie); the
 // probe compares 0 with 0, a tie, or the scores.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6OrdinalAfterStar(t *testing.T) {
 	rt6OnData(t, `CREATE TABLE players (id int PRIMARY KEY, name text NOT NULL, score int NOT NULL);
 		INSERT INTO players VALUES (1, 'Ann', 5), (2, 'Bob', 5), (3, 'Cy', 7)`,
@@ -292,7 +296,7 @@ func TestRedteam6OrdinalAfterStar(t *testing.T) {
 // hold bytes that are not UTF-8; encoding/json writes every invalid byte
 // as U+FFFD, so Tied sees 'caf\xe8' and 'caf\xe9' (which sort apart) as
 // equal: a false tie.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6InvalidUTF8KeysTie(t *testing.T) {
 	pgtest.SkipShort(t)
 	ctx := context.Background()
@@ -324,7 +328,7 @@ func TestRedteam6InvalidUTF8KeysTie(t *testing.T) {
 }
 
 // rt6LoggedQuery returns the SQL of the last "execute: query" log line
-// holding marker; it fails the test when there is none.
+// holding marker, "" when there is none.
 func rt6LoggedQuery(t *testing.T, logs, marker string) string {
 	t.Helper()
 	var line string
@@ -334,7 +338,7 @@ func rt6LoggedQuery(t *testing.T, logs, marker string) string {
 		}
 	}
 	if line == "" {
-		t.Fatalf("no query with %q ran; logs:\n%s", marker, logs)
+		return ""
 	}
 	_, rest, _ := strings.Cut(line, "sql=")
 	sql, err := strconv.Unquote(rest[:strings.Index(rest, " rows=")])
@@ -350,7 +354,7 @@ func rt6LoggedQuery(t *testing.T, logs, marker string) string {
 // whatever the candidate costs: one candidate passed to Pick, which used to
 // cost an EXPLAIN, is now executed (as its probe) for up to the statement
 // timeout.
-// redteam6: BYPASS
+// redteam6: BYPASS (fixed: the probe is the query WITH TIES, run only when cheap)
 func TestRedteam6PickRunsExpensiveProbe(t *testing.T) {
 	pgtest.SkipShort(t)
 	dsn := pgtest.NewDatabase(t)
@@ -361,7 +365,10 @@ func TestRedteam6PickRunsExpensiveProbe(t *testing.T) {
 	sql := "SELECT name FROM people p ORDER BY (SELECT count(*) FROM big b WHERE b.v + 0 <= p.v) DESC LIMIT 1"
 	var logs bytes.Buffer
 	rt6Pick(t, dsn, "Who has the most smaller values?", sql, &logs)
-	ran := rt6LoggedQuery(t, logs.String(), "nl2sql_tie_key_1")
+	ran := rt6LoggedQuery(t, logs.String(), "WITH TIES")
+	if ran == "" {
+		return // no probe: the candidate is dearer than the compare runs allow
+	}
 	const cheapCost = 1e5 // score.go
 	if c := pgtest.PlanCost(t, pgtest.Pool(t, dsn), ran); c > cheapCost {
 		t.Errorf("Pick ran a query of cost %.0f (over %.0f): %s", c, cheapCost, ran)
