@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
 
@@ -82,7 +83,7 @@ func TestCountAskedIdentifiers(t *testing.T) {
 		{"How many products does the shop with the most products have?", []string{"public.shop.number_products"}, false},
 		{"What is the phone number of the student?", []string{"public.student.phone"}, false},
 	} {
-		if got := countAsked(c.q, c.columns); got != c.want {
+		if got := countAsked(cues.Read(gloss.Analyze(c.q)), c.columns); got != c.want {
 			t.Errorf("countAsked(%q, %v) = %v, want %v", c.q, c.columns, got, c.want)
 		}
 	}
