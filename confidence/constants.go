@@ -48,7 +48,8 @@ func periodNamed(text *cues.Reading, y string) bool {
 // aside; a number; the year of a date), or when it is a stored value the
 // question links to. 0 and 1, and LIMIT and OFFSET counts, are no
 // constants a question has to name. A query that does not parse has none.
-func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []string) []string {
+// text is the reading of the question and its evidence (their analyses).
+func unaskedConstants(sql string, text *cues.Reading, question, evidence *gloss.Analysis, stored []string) []string {
 	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		return nil
@@ -75,7 +76,6 @@ func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []s
 		}
 		return true
 	})
-	text := cues.Read(question, evidence)
 	numbers := map[string]bool{}
 	for _, n := range text.Numbers() {
 		numbers[normalNumber(n)] = true

@@ -260,7 +260,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.Tied = c.TiedAtCut
 	s.CountsDisputed = c.CountsDisputed
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(c.SQL)
-	s.unasked = unaskedConstants(c.SQL, qa, ea, in.Values)
+	s.unasked = unaskedConstants(c.SQL, q, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(q, in.Values, c.SQL)

@@ -16,10 +16,13 @@ import (
 // "sales.count" holds "sales" and "count"), lower-cased, in order: the
 // words a `\bword\b` pattern matched when the cues were regular
 // expressions, so that every cue reads as it did. Words of the question
-// come first, then the evidence's, separated as by one space.
+// come first, then the evidence's, separated as by one space. A Reading
+// is made for one goroutine.
 type Reading struct {
 	analyses []*gloss.Analysis
 	words    []word
+	lower    string // the text in lower case, for Contains; made once
+	lowered  bool
 }
 
 // word is an ASCII word of a token.
@@ -33,6 +36,13 @@ type word struct {
 // analysis reads as an empty text.
 func Read(analyses ...*gloss.Analysis) *Reading {
 	r := &Reading{analyses: analyses}
+	n := 0
+	for _, a := range analyses {
+		if a != nil {
+			n += len(a.Tokens)
+		}
+	}
+	r.words = make([]word, 0, n) // most tokens are one word
 	for ai, a := range analyses {
 		if a == nil {
 			continue
@@ -47,12 +57,35 @@ func Read(analyses ...*gloss.Analysis) *Reading {
 				for j < t.End && asciiWord(a.Text[j]) {
 					j++
 				}
-				r.words = append(r.words, word{lower: strings.ToLower(a.Text[i:j]), ana: ai, token: ti, start: i, end: j})
+				lower := lowerOf(a.Text[i:j], t, i)
+				r.words = append(r.words, word{lower: lower, ana: ai, token: ti, start: i, end: j})
 				i = j
 			}
 		}
 	}
 	return r
+}
+
+// lowerOf returns the ASCII word w, at byte i of the text, in lower case:
+// the same bytes of its token's Lower when they are it (no allocation),
+// else a new string.
+func lowerOf(w string, t gloss.Token, i int) string {
+	k := i - t.Start
+	if k+len(w) <= len(t.Lower) {
+		lo := t.Lower[k : k+len(w)]
+		same := true
+		for n := 0; n < len(w) && same; n++ {
+			c := w[n]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			same = lo[n] == c
+		}
+		if same {
+			return lo
+		}
+	}
+	return strings.ToLower(w)
 }
 
 func asciiWord(c byte) bool {
@@ -99,13 +132,16 @@ func (r *Reading) span(i, j int) string {
 // written one space apart, in any case.
 type Cue struct {
 	phrases [][]string
+	texts   []string // the phrases, words one space apart
 }
 
 // NewCue makes a cue of the phrases, tried in order at each word.
 func NewCue(phrases ...string) Cue {
 	c := Cue{}
 	for _, p := range phrases {
-		c.phrases = append(c.phrases, strings.Fields(strings.ToLower(p)))
+		words := strings.Fields(strings.ToLower(p))
+		c.phrases = append(c.phrases, words)
+		c.texts = append(c.texts, strings.Join(words, " "))
 	}
 	return c
 }
@@ -118,19 +154,19 @@ type Match struct {
 
 // at returns the first phrase of c that starts at word i.
 func (r *Reading) at(c Cue, i int) (Match, bool) {
-	for _, p := range c.phrases {
+	for k, p := range c.phrases {
 		if i+len(p) > len(r.words) {
 			continue
 		}
 		ok := true
-		for k, w := range p {
-			if r.words[i+k].lower != w || k > 0 && r.between(i+k-1) != " " {
+		for n, w := range p {
+			if r.words[i+n].lower != w || n > 0 && r.between(i+n-1) != " " {
 				ok = false
 				break
 			}
 		}
 		if ok {
-			return Match{Text: strings.Join(p, " "), first: i, last: i + len(p) - 1}, true
+			return Match{Text: c.texts[k], first: i, last: i + len(p) - 1}, true
 		}
 	}
 	return Match{}, false
@@ -317,7 +353,10 @@ func (r *Reading) WordAround(m Match) (before, after gloss.Word, hasBefore, hasA
 // holds phrase between word boundaries, in any case: a stored value the
 // question writes out, punctuation and all.
 func (r *Reading) Contains(phrase string) bool {
-	return containsWord(strings.ToLower(r.text()), strings.ToLower(phrase))
+	if !r.lowered {
+		r.lower, r.lowered = strings.ToLower(r.text()), true
+	}
+	return containsWord(r.lower, strings.ToLower(phrase))
 }
 
 func (r *Reading) text() string {
