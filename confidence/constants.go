@@ -9,25 +9,34 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // reDate is a date or timestamp constant ('2024-01-01', '2024-03').
 var reDate = regexp.MustCompile(`^(1[89]|20)\d\d-\d\d(-\d\d)?\b`)
 
-// reRelativePeriod is a period named relative to today: "this year",
-// "last quarter", "in the past 3 months", "today", "year to date".
-var reRelativePeriod = regexp.MustCompile(`\b(this|last|next|previous|current|past|prior|coming)\b[^.?!]{0,12}\b(year|quarter|month|week|day)s?\b|\b(today|yesterday|tomorrow|ytd|year to date|ago|recent|recently)\b`)
+// A period named relative to today: "this year", "last quarter", "in the
+// past 3 months", "today", "year to date".
+var (
+	periodFrom = map[string]bool{"this": true, "last": true, "next": true, "previous": true, "current": true, "past": true, "prior": true, "coming": true}
+	periodUnit = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true,
+		"years": true, "quarters": true, "months": true, "weeks": true, "days": true}
+	cueRelative = cues.NewCue("today", "yesterday", "tomorrow", "ytd", "year to date", "ago", "recent", "recently")
+)
 
 // periodNamed reports whether the text names the period a date constant
 // of year y bounds: the year itself, the year before (the exclusive end
 // of "in 2024" is '2025-01-01'), or a period relative to today.
-func periodNamed(text, y string) bool {
+func periodNamed(text *cues.Reading, y string) bool {
 	n, err := strconv.Atoi(y)
 	if err != nil {
 		return false
 	}
-	return strings.Contains(text, y) || strings.Contains(text, strconv.Itoa(n-1)) || reRelativePeriod.MatchString(text)
+	before := strconv.Itoa(n - 1)
+	return text.Any(func(w string) bool { return strings.Contains(w, y) || strings.Contains(w, before) }) ||
+		text.Near(func(w string) bool { return periodFrom[w] }, func(w string) bool { return periodUnit[w] }, 12) ||
+		text.Has(cueRelative)
 }
 
 // unaskedConstants returns the constants the query compares with (in its
@@ -39,7 +48,8 @@ func periodNamed(text, y string) bool {
 // aside; a number; the year of a date), or when it is a stored value the
 // question links to. 0 and 1, and LIMIT and OFFSET counts, are no
 // constants a question has to name. A query that does not parse has none.
-func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []string) []string {
+// text is the reading of the question and its evidence (their analyses).
+func unaskedConstants(sql string, text *cues.Reading, question, evidence *gloss.Analysis, stored []string) []string {
 	tree, err := pgparse.Parse(sql)
 	if err != nil {
 		return nil
@@ -66,9 +76,8 @@ func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []s
 		}
 		return true
 	})
-	text := strings.ToLower(question.Text + " " + evidence.Text)
 	numbers := map[string]bool{}
-	for _, n := range reNumber.FindAllString(text, -1) {
+	for _, n := range text.Numbers() {
 		numbers[normalNumber(n)] = true
 	}
 	stems := map[string]bool{}
@@ -91,7 +100,7 @@ func unaskedConstants(sql string, question, evidence *gloss.Analysis, stored []s
 			return n, numbers[n]
 		case *pg_query.A_Const_Sval:
 			s := strings.ToLower(strings.TrimSpace(strings.Trim(v.Sval.Sval, "%_ ")))
-			if s == "" || linked[s] || containsWord(text, s) {
+			if s == "" || linked[s] || text.Contains(s) {
 				return v.Sval.Sval, true
 			}
 			if reDate.MatchString(s) {

@@ -17,8 +17,16 @@
 // values; and what it gives unasked), whether its plain-English
 // description (package describe) reads back as the question, where
 // retrieval ranked the tables it reads, and what its run and lint found.
-// The question's words come from the Input's analyses (score.Input.Words):
-// this package does not split or stem the question again.
+// The question is read once, by gloss.Analyze: its words come from the
+// Input's analyses (score.Input.Words), and every cue (a count, top N, a
+// superlative, a bound, the numbers, names and quoted values it writes, a
+// period) is found in them through the shared reading of package
+// internal/cues, whose functions take the analyses, never a string; this
+// package does not split, stem or match a pattern over the question again.
+// The quoted values and the stored values a question writes out are the
+// two cues still matched in the analysed text as written (its quotes and
+// punctuation are no tokens); the Input's Analyses makes that text the
+// question's.
 //
 // [Signals.Reasons] says the weak ones in words, strongest doubt first
 // ("the question asks for 5 rows; the query returns one count"). Signals

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
 
@@ -82,7 +83,7 @@ func TestCountAskedIdentifiers(t *testing.T) {
 		{"How many products does the shop with the most products have?", []string{"public.shop.number_products"}, false},
 		{"What is the phone number of the student?", []string{"public.student.phone"}, false},
 	} {
-		if got := countAsked(c.q, c.columns); got != c.want {
+		if got := countAsked(cues.Read(gloss.Analyze(c.q)), c.columns); got != c.want {
 			t.Errorf("countAsked(%q, %v) = %v, want %v", c.q, c.columns, got, c.want)
 		}
 	}
@@ -134,7 +135,7 @@ func TestUnaskedConstants(t *testing.T) {
 		{"SELECT name FROM singer WHERE country = U&'P\\0065ru'", nil, "Peru"},
 		{"not sql", nil, ""},
 	} {
-		got := strings.Join(unaskedConstants(c.sql, gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
+		got := strings.Join(unaskedConstants(c.sql, cues.Read(gloss.Analyze(q), gloss.Analyze("")), gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
 		if got != c.want {
 			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
 		}
@@ -155,7 +156,7 @@ func TestPeriodNamed(t *testing.T) {
 		{"Revenue in 2024", "SELECT 1 FROM o WHERE d >= '2022-01-01'", 1},
 		{"How many orders are there?", "SELECT 1 FROM o WHERE d >= '2025-01-01'", 1},
 	} {
-		if got := len(unaskedConstants(c.sql, gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
+		if got := len(unaskedConstants(c.sql, cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
 			t.Errorf("%q, %q: %d unasked, want %d", c.q, c.sql, got, c.want)
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
@@ -192,18 +190,37 @@ func f01(b bool) float64 {
 
 // Shapes a question asks for, each with what in a query gives it.
 var (
-	reAverage   = regexp.MustCompile(`(?i)\b(average|mean)\b`)
-	reTotal     = regexp.MustCompile(`(?i)\b(total|sum)\b`)
-	rePerGroup  = regexp.MustCompile(`(?i)\b(each|per|for every|every)\b`)
-	reTopNCount = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\b(\d+|three|four|five|six|seven|eight|nine|ten)\s+(?:most|least|highest|lowest|largest|smallest|best|worst|biggest|oldest|youngest)\b`)
-	reSuperl    = regexp.MustCompile(`(?i)\b(most|least|fewest|greatest|highest|lowest|largest|smallest|best|worst|biggest|maximum|minimum|oldest|youngest|newest|latest|earliest|cheapest|longest|shortest)\b`)
-	reProper    = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*)*\b`)
-	reFirst     = regexp.MustCompile(`(?i)\b(first|last|top|\w+est)\b`)
-	reNumber    = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
-	reQuoted    = regexp.MustCompile(`"([^"]{1,80})"|(?:^|[^\pL\pN])'([^']{1,80})'(?:$|[^\pL\pN])`)
-	// reBound is "at least 3", "at most 2": a bound, not a superlative.
-	reBound = regexp.MustCompile(`(?i)\bat (least|most)\b`)
+	cueAverage  = cues.NewCue("average", "mean")
+	cueTotal    = cues.NewCue("total", "sum")
+	cuePerGroup = cues.NewCue("each", "per", "for every", "every")
+	cueSuperl   = cues.NewCue("most", "least", "fewest", "greatest", "highest", "lowest", "largest", "smallest", "best", "worst", "biggest",
+		"maximum", "minimum", "oldest", "youngest", "newest", "latest", "earliest", "cheapest", "longest", "shortest")
+	// cueBound is "at least 3", "at most 2": a bound, not a superlative.
+	cueBound = cues.NewCue("at least", "at most")
+	// cueSorted is a question asking for an order ("in ascending order of").
+	cueSorted = cues.NewCue("order", "ordered", "sorted", "ascending", "descending")
+	// reNumber is a number in the SQL.
+	reNumber = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 )
+
+// topFirst and topCount ("top 5", "first three") and countTop and
+// topWords ("3 oldest") ask for that many rows.
+var (
+	topFirst = map[string]bool{"top": true, "first": true, "last": true}
+	topWords = map[string]bool{"most": true, "least": true, "highest": true, "lowest": true, "largest": true, "smallest": true,
+		"best": true, "worst": true, "biggest": true, "oldest": true, "youngest": true}
+)
+
+// topCount reports whether a word counts the rows after "top": digits or
+// one to ten; countTop before "oldest": digits or three to ten.
+func topCount(w string) bool { return cues.Digits(w) || smallNumbers[w] > 0 }
+func countTop(w string) bool { return cues.Digits(w) || smallNumbers[w] > 2 }
+
+// firstWord is a word that asks for the first rows: "first", "last",
+// "top" or a superlative ("-est").
+func firstWord(w string) bool {
+	return w == "first" || w == "last" || w == "top" || len(w) > 3 && strings.HasSuffix(w, "est")
+}
 
 var smallNumbers = map[string]int64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
@@ -228,7 +245,8 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	c := in.Candidates[i]
 	s := Signals{Candidates: len(in.Candidates), Score: scores[i], Compared: c.ResultGroup >= 0}
 	s.Support, s.Groups, s.Margin = support(in, scores, i)
-	q := in.Question + " " + in.Evidence
+	qa, ea := in.Analyses()
+	q := cues.Read(qa, ea)
 	words := in.Words()
 	d, _ := describe.SQL(c.SQL)
 	if d == nil {
@@ -241,13 +259,12 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
 	s.CountsDisputed = c.CountsDisputed
-	qa, ea := in.Analyses()
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(c.SQL)
-	s.unasked = unaskedConstants(c.SQL, qa, ea, in.Values)
+	s.unasked = unaskedConstants(c.SQL, q, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(q, in.Values, c.SQL)
-	s.properNouns(in.Question, c)
+	s.properNouns(q, c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = cues.Coverage(c.Tables, named)
@@ -271,7 +288,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if len(c.Tables) > 0 {
 		s.ContextRank = rank / float64(len(c.Tables))
 	}
-	s.Empty = c.ResultRows == 0 && !cues.Existence.MatchString(q)
+	s.Empty = c.ResultRows == 0 && !q.Has(cues.Existence)
 	s.UnknownValue = c.UnknownValues > 0
 	s.Duplicates = c.DuplicateRows && !c.Grouped
 	s.Defect = c.FanOut
@@ -386,7 +403,7 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 		if !have[t] && inJoined(t) {
 			have[t] = true
 		}
-		if !have[t] && !reNumber.MatchString(t) {
+		if !have[t] && !strings.ContainsAny(t, "0123456789") {
 			s.missingWords = append(s.missingWords, w.Text)
 		}
 	}
@@ -411,9 +428,9 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 }
 
 // shape compares the answer shapes the question asks for with the query's.
-func (s *Signals) shape(q string, c score.Candidate, d *describe.Description) {
+func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Description) {
 	upper := strings.ToUpper(c.SQL)
-	sq := reBound.ReplaceAllString(q, "") // "at least 3" asks for no extreme
+	sq := q.Without(cueBound) // "at least 3" asks for no extreme
 	check := func(asked, has bool, problem string) {
 		if !asked {
 			return
@@ -428,35 +445,37 @@ func (s *Signals) shape(q string, c score.Candidate, d *describe.Description) {
 	returns := "the query returns " + returnsWhat(c, d, counts)
 	// A count sorted or filtered on answers "the most number of" and "at
 	// least 3 of" too.
-	ranked := reSuperl.MatchString(q) || reSorted.MatchString(q) // "the most number of", "at least 3", "in order of count"
+	ranked := q.Has(cueSuperl) || q.Has(cueSorted) // "the most number of", "at least 3", "in order of count"
 	// "How many people" is also the total of a column (sum(population)).
 	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM("), "the question asks how many; "+returns)
-	if m := reTopNCount.FindStringSubmatch(q); m != nil {
-		n := topN(m)
+	superl, superlAsked := sq.Find(cueSuperl)
+	if n, ok := topN(q); ok {
 		check(true, d.Limit != nil && *d.Limit == n, "the question asks for "+strconv.FormatInt(n, 10)+" rows; "+returns)
 	} else {
-		superl := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
+		limited := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
 			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(")
-		check(reSuperl.MatchString(sq), superl, "the question asks for the "+strings.ToLower(reSuperl.FindString(sq))+"; the query neither sorts and limits nor takes a maximum or minimum")
+		check(superlAsked, limited, "the question asks for the "+superl.Text+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
 	// "each" asks for groups when something is counted or aggregated for
 	// each; "the name of each teacher" is a list.
-	perGroup := rePerGroup.MatchString(q) && (countAsked(q, c.Columns) || reAverage.MatchString(q) || reTotal.MatchString(q) || reSuperl.MatchString(sq))
+	per, perAsked := q.Find(cuePerGroup)
+	perGroup := perAsked && (countAsked(q, c.Columns) || q.Has(cueAverage) || q.Has(cueTotal) || superlAsked)
 	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
-		"the question asks for a result per group (\""+strings.ToLower(rePerGroup.FindString(q))+"\"); the query does not group")
-	check(reAverage.MatchString(q), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
-	check(reTotal.MatchString(q) && !cues.Count.MatchString(q), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
-	check(cues.Distinct.MatchString(q), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
+		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
+	check(q.Has(cueAverage), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
+	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
+	check(q.Has(cues.Distinct), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
 	extra := func(gives, asked bool, problem string) {
 		if gives && !asked {
 			s.ShapeExtra++
 			s.shapeProblems = append(s.shapeProblems, problem)
 		}
 	}
-	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, cues.Count.MatchString(q) || reTotal.MatchString(q),
+	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, q.Has(cues.Count) || q.Has(cueTotal),
 		"the query returns one count; the question does not ask how many")
-	extra(strings.Contains(upper, "AVG("), reAverage.MatchString(q), "the query computes an average; the question does not ask for one")
-	extra(d.Limit != nil && len(d.Order) > 0, reSuperl.MatchString(sq) || reTopNCount.MatchString(q) || reFirst.MatchString(sq),
+	extra(strings.Contains(upper, "AVG("), q.Has(cueAverage), "the query computes an average; the question does not ask for one")
+	_, _, top := q.Pair(topPair)
+	extra(d.Limit != nil && len(d.Order) > 0, superlAsked || top || sq.Any(firstWord),
 		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
 }
 
@@ -475,23 +494,31 @@ func returnsWhat(c score.Candidate, d *describe.Description, counts bool) string
 	return "all matching rows"
 }
 
-func topN(m []string) int64 {
-	for _, g := range m[1:] {
-		if g == "" {
-			continue
-		}
-		if n, ok := smallNumbers[strings.ToLower(g)]; ok {
-			return n
-		}
-		n, _ := strconv.ParseInt(g, 10, 64)
-		return n
+// topPair reports whether two words ask for a number of rows: "top 5",
+// "first three", "3 oldest".
+func topPair(a, b string) bool { return topFirst[a] && topCount(b) || countTop(a) && topWords[b] }
+
+// topN returns the number of rows the question asks for ("top 5", "3
+// oldest"); ok false when it asks for none.
+func topN(q *cues.Reading) (n int64, ok bool) {
+	a, b, ok := q.Pair(topPair)
+	if !ok {
+		return 0, false
 	}
-	return 0
+	g := a
+	if topFirst[a] {
+		g = b
+	}
+	if n, ok := smallNumbers[g]; ok {
+		return n, true
+	}
+	n, _ = strconv.ParseInt(g, 10, 64)
+	return n, true
 }
 
 // values measures the share of the stored values, numbers and quoted
 // strings the question names that the query uses.
-func (s *Signals) values(q string, stored []string, sql string) {
+func (s *Signals) values(q *cues.Reading, stored []string, sql string) {
 	named, used := 0, 0
 	look := func(v string, inSQL bool) {
 		named++
@@ -502,12 +529,11 @@ func (s *Signals) values(q string, stored []string, sql string) {
 		}
 	}
 	seen := map[string]bool{}
-	lq := strings.ToLower(q)
 	for _, v := range stored {
 		// The value index also returns values sharing a word with the
 		// question ("Eastern Asia" for "Asia"): only a value the question
 		// writes out is named.
-		if !containsWord(lq, strings.ToLower(v)) {
+		if !q.Contains(v) {
 			continue
 		}
 		if !seen[strings.ToLower(v)] {
@@ -515,8 +541,7 @@ func (s *Signals) values(q string, stored []string, sql string) {
 			look(v, usesValue(sql, v))
 		}
 	}
-	for _, m := range reQuoted.FindAllStringSubmatch(q, -1) {
-		v := strings.TrimSpace(m[1] + m[2])
+	for _, v := range q.Quoted() {
 		if !seen[strings.ToLower(v)] {
 			seen[strings.ToLower(v)] = true
 			look(v, usesValue(sql, v))
@@ -526,7 +551,7 @@ func (s *Signals) values(q string, stored []string, sql string) {
 	for _, n := range reNumber.FindAllString(sql, -1) {
 		sqlNumbers[normalNumber(n)] = true
 	}
-	for _, n := range reNumber.FindAllString(q, -1) {
+	for _, n := range q.Numbers() {
 		if !seen[n] {
 			seen[n] = true
 			look(n, sqlNumbers[normalNumber(n)])
@@ -635,7 +660,7 @@ func describedTerms(d *describe.Description) []string {
 // properNouns counts the capitalised names of the question (past its first
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
-func (s *Signals) properNouns(q string, c score.Candidate) {
+func (s *Signals) properNouns(q *cues.Reading, c score.Candidate) {
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -647,20 +672,7 @@ func (s *Signals) properNouns(q string, c score.Candidate) {
 			names[w] = true
 		}
 	}
-	first := true
-	for _, loc := range reProper.FindAllStringIndex(q, -1) {
-		m := q[loc[0]:loc[1]]
-		if loc[0] == 0 || first && strings.TrimSpace(q[:loc[0]]) == "" {
-			first = false
-			// The first word is capitalised anyway: keep the rest of a
-			// multi-word name.
-			if i := strings.IndexByte(m, ' '); i >= 0 {
-				m = m[i+1:]
-			} else {
-				continue
-			}
-		}
-		first = false
+	for _, m := range q.Names() {
 		if usesValue(c.SQL, m) {
 			continue
 		}
@@ -690,29 +702,6 @@ func shareIn(terms []string, set map[string]bool) float64 {
 	return float64(n) / float64(len(terms))
 }
 
-// containsWord reports whether text holds phrase between word boundaries.
-func containsWord(text, phrase string) bool {
-	for i := 0; phrase != "" && i+len(phrase) <= len(text); {
-		k := strings.Index(text[i:], phrase)
-		if k < 0 {
-			return false
-		}
-		at, end := i+k, i+k+len(phrase)
-		before, _ := utf8.DecodeLastRuneInString(text[:at])
-		after, _ := utf8.DecodeRuneInString(text[end:])
-		if (at == 0 || !isWordRune(before)) && (end == len(text) || !isWordRune(after)) {
-			return true
-		}
-		i = at + 1
-	}
-	return false
-}
-
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-
-// reSorted is a question asking for an order ("in ascending order of").
-var reSorted = regexp.MustCompile(`(?i)\b(order|ordered|sorted|ascending|descending)\b`)
-
 // numberHolders are words before "number of" that make it a stored
 // number, not a count: "the phone number of the student".
 var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": true, "cell": true, "fax": true, "id": true,
@@ -722,7 +711,7 @@ var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": 
 // "how many" and "number of" that are no stored number (a column that
 // holds it: "how many cylinders" for cylinders, "number of products" for
 // number_products; "the phone number of").
-func countAsked(q string, columns []string) bool {
+func countAsked(q *cues.Reading, columns []string) bool {
 	var names []string
 	for _, c := range columns {
 		n := strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])
@@ -732,18 +721,16 @@ func countAsked(q string, columns []string) bool {
 		names = append(names, n)
 	}
 	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
-	for _, m := range cues.Count.FindAllStringIndex(q, -1) {
-		phrase := strings.ToLower(q[m[0]:m[1]])
-		if phrase == "count" {
+	for _, m := range q.FindAll(cues.Count) {
+		if m.Text == "count" {
 			return true
 		}
-		before := gloss.Fields(q[:m[0]])
-		after := gloss.Fields(q[m[1]:])
-		if phrase == "number of" && (len(before) > 0 && numberHolders[strings.ToLower(before[len(before)-1])] || stored) {
+		before, after, hasBefore, hasAfter := q.WordAround(m)
+		if m.Text == "number of" && (hasBefore && numberHolders[before.Text] || stored) {
 			continue
 		}
-		if len(after) > 0 {
-			noun := gloss.Stem(strings.ToLower(after[0]))
+		if hasAfter {
+			noun := after.Stem
 			if len(noun) >= 4 && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, noun) }) {
 				continue
 			}

@@ -35,10 +35,10 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 	for _, t := range in.ContextTables {
 		inContext[t] = true
 	}
-	q := in.Question + " " + in.Evidence
+	q := cues.Read(in.Analyses())
 	terms := in.Terms()
 	named := cues.NamedTables(terms, in.ContextTables)
-	presumesRows := !cues.Existence.MatchString(q)
+	presumesRows := !q.Has(cues.Existence)
 	slices.Sort(terms)
 	qTerms := slices.Compact(terms)
 	out := make([]float64, len(in.Candidates))
@@ -66,16 +66,16 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 		}
 		s -= 0.1 * float64(min(outside, 2))
 		upper := strings.ToUpper(c.SQL)
-		if cues.Count.MatchString(q) {
+		if q.Has(cues.Count) {
 			s += bonus(strings.Contains(upper, "COUNT("))
 		}
-		if cues.TopN.MatchString(q) {
+		if q.Has(cues.TopN) {
 			s += bonus(strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT"))
 		}
-		if cues.GroupBy.MatchString(q) {
+		if q.Has(cues.GroupBy) {
 			s += bonus(strings.Contains(upper, "GROUP BY") || strings.Contains(upper, "OVER ("))
 		}
-		if cues.Distinct.MatchString(q) {
+		if q.Has(cues.Distinct) {
 			s += bonus(strings.Contains(upper, "DISTINCT") || c.Grouped)
 		}
 		for _, v := range in.Values {

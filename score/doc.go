@@ -32,7 +32,9 @@
 // An Input a program builds without them, or whose Question a Scorer
 // changed, is analysed anew from its text ([Input.Analyses]), so a stale
 // analysis is never used. Neither this package nor package confidence
-// splits or stems the question itself.
+// splits, stems or matches a pattern over the question itself: Default
+// finds the shapes it asks for ("how many", "top", "each", "different")
+// in the analyses' tokens.
 //
 // # The default
 //

@@ -4,6 +4,13 @@
 // string constants, the lint codes that mark a defect, and the row cap of
 // the runs that compare candidates' results. Each is defined once here so
 // that the ranking and the confidence cannot drift apart.
+//
+// The question and its evidence are read once, by gloss.Analyze, and the
+// cues find what they look for in that analysis (a Reading of it: its
+// tokens' words, in order), never in the text again: every function here
+// that reads a question takes a *Reading or a *gloss.Analysis, not a
+// string, so the compiler keeps it so. Regular expressions are left for
+// the SQL (StringLiteral).
 package cues
 
 import (
@@ -15,19 +22,19 @@ import (
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
 
-// Shapes a question asks for.
+// Shapes a question asks for, read in a Reading of its analysis.
 var (
 	// TopN: the answer is the top or bottom rows of a sort.
-	TopN = regexp.MustCompile(`(?i)\b(top|highest|lowest|most|least|largest|smallest|best|worst|biggest)\b`)
+	TopN = NewCue("top", "highest", "lowest", "most", "least", "largest", "smallest", "best", "worst", "biggest")
 	// Count: the answer is a count.
-	Count = regexp.MustCompile(`(?i)\b(how many|number of|count)\b`)
+	Count = NewCue("how many", "number of", "count")
 	// GroupBy: the answer has one row per group.
-	GroupBy = regexp.MustCompile(`(?i)\b(per|by|each|for every)\b`)
+	GroupBy = NewCue("per", "by", "each", "for every")
 	// Distinct: "different", "unique": the answer lists each value once.
-	Distinct = regexp.MustCompile(`(?i)\b(different|distinct|unique)\b`)
+	Distinct = NewCue("different", "distinct", "unique")
 	// Existence matches questions that may rightly have no rows ("is
 	// there", "whether", "any ... ?").
-	Existence = regexp.MustCompile(`(?i)\b(is there|are there|whether|exists?|if any)\b`)
+	Existence = NewCue("is there", "are there", "whether", "exists", "exist", "if any")
 )
 
 // StringLiteral matches a SQL string constant, doubled quotes inside
