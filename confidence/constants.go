@@ -47,11 +47,11 @@ func periodNamed(text *cues.Reading, y string) bool {
 // when the text writes it out (a string's words, LIKE's wildcards
 // aside; a number; the year of a date), or when it is a stored value the
 // question links to. 0 and 1, and LIMIT and OFFSET counts, are no
-// constants a question has to name. A query that does not parse has none.
-// text is the reading of the question and its evidence (their analyses).
-func unaskedConstants(sql string, text *cues.Reading, question, evidence *gloss.Analysis, stored []string) []string {
-	tree, err := pgparse.Parse(sql)
-	if err != nil {
+// constants a question has to name. tree is the query's parse tree; nil
+// (a query that does not parse) has none. text is the reading of the
+// question and its evidence (their analyses).
+func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, evidence *gloss.Analysis, stored []string) []string {
+	if tree == nil {
 		return nil
 	}
 	counts := map[*pg_query.A_Const]bool{} // LIMIT and OFFSET

@@ -51,11 +51,10 @@ func questionNegates(a *gloss.Analysis) bool {
 // whatever the spelling: NOT (NOT EXISTS, NOT IN, NOT LIKE, NOT BETWEEN,
 // NOT over any condition), <> and != (also <> ANY/ALL over a subquery),
 // IS DISTINCT FROM, a regular expression that must not match, EXCEPT,
-// and IS NULL (the anti-join of a LEFT JOIN). A query that does not parse
-// says nothing.
-func sqlNegates(sql string) bool {
-	tree, err := pgparse.Parse(sql)
-	if err != nil {
+// and IS NULL (the anti-join of a LEFT JOIN). tree is the query's parse
+// tree; nil (a query that does not parse) says nothing.
+func sqlNegates(tree *pg_query.ParseResult) bool {
+	if tree == nil {
 		return false
 	}
 	neg := false
@@ -83,6 +82,16 @@ func sqlNegates(sql string) bool {
 		return !neg
 	})
 	return neg
+}
+
+// parseTree parses sql once for the signals read on its tree; nil when it
+// does not parse (pgparse's tree is then not meaningful).
+func parseTree(sql string) *pg_query.ParseResult {
+	tree, err := pgparse.Parse(sql)
+	if err != nil {
+		return nil
+	}
+	return tree
 }
 
 // negatingOperator reports whether an operator name (possibly qualified:

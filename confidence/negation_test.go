@@ -62,7 +62,7 @@ func TestSQLNegates(t *testing.T) {
 		"SELECT id FROM people UNION SELECT people_id FROM poker_player":                                     false,
 		"not sql at all": false,
 	} {
-		if got := sqlNegates(sql); got != want {
+		if got := sqlNegates(parseTree(sql)); got != want {
 			t.Errorf("sqlNegates(%q) = %v, want %v", sql, got, want)
 		}
 	}
@@ -135,7 +135,7 @@ func TestUnaskedConstants(t *testing.T) {
 		{"SELECT name FROM singer WHERE country = U&'P\\0065ru'", nil, "Peru"},
 		{"not sql", nil, ""},
 	} {
-		got := strings.Join(unaskedConstants(c.sql, cues.Read(gloss.Analyze(q), gloss.Analyze("")), gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
+		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(q), gloss.Analyze("")), gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
 		if got != c.want {
 			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
 		}
@@ -156,7 +156,7 @@ func TestPeriodNamed(t *testing.T) {
 		{"Revenue in 2024", "SELECT 1 FROM o WHERE d >= '2022-01-01'", 1},
 		{"How many orders are there?", "SELECT 1 FROM o WHERE d >= '2025-01-01'", 1},
 	} {
-		if got := len(unaskedConstants(c.sql, cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
+		if got := len(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
 			t.Errorf("%q, %q: %d unasked, want %d", c.q, c.sql, got, c.want)
 		}
 	}

@@ -259,8 +259,9 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
 	s.CountsDisputed = c.CountsDisputed
-	s.NegationMissed = questionNegates(qa) && !sqlNegates(c.SQL)
-	s.unasked = unaskedConstants(c.SQL, q, qa, ea, in.Values)
+	tree := parseTree(c.SQL)
+	s.NegationMissed = questionNegates(qa) && !sqlNegates(tree)
+	s.unasked = unaskedConstants(tree, q, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(q, in.Values, c.SQL)

@@ -85,7 +85,10 @@ func tieKeys(s *pg_query.SelectStmt, version int32) []string {
 		len(s.DistinctClause) > 0 || s.GroupDistinct {
 		return nil
 	}
-	if !plainCount(s.LimitCount) || (s.LimitOffset != nil && !plainCount(s.LimitOffset)) {
+	if _, ok := intConst(s.LimitCount); !ok {
+		return nil
+	}
+	if _, ok := intConst(s.LimitOffset); s.LimitOffset != nil && !ok {
 		return nil
 	}
 	sorted := map[string]bool{}
@@ -118,12 +121,6 @@ func tieKeys(s *pg_query.SelectStmt, version int32) []string {
 		}
 	}
 	return keys
-}
-
-// plainCount reports whether n is an integer constant (LIMIT 1, OFFSET 5).
-func plainCount(n *pg_query.Node) bool {
-	c := n.GetAConst()
-	return c != nil && !c.Isnull && c.GetIval() != nil
 }
 
 // sameInOrderBy reports whether the grouping key g means the same in ORDER
