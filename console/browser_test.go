@@ -29,6 +29,11 @@ func chromium() string {
 	return ""
 }
 
+// stepBudget bounds one run of browser actions. It is per run, not per
+// browser: a shared budget let a slow machine fail whichever subtest
+// happened to be last (CI, stop 34).
+const stepBudget = 60 * time.Second
+
 // startBrowser starts headless Chromium for the test (skipping it when
 // none is installed) and returns its context, ended with the test.
 func startBrowser(t *testing.T) context.Context {
@@ -43,8 +48,8 @@ func startBrowser(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	bctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
-	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
-	t.Cleanup(cancel)
+	// The first Do binds the browser's life to its context, so it gets
+	// the browser's own (the test binary's -timeout bounds a hung start).
 	if err := chromedp.Do(bctx); err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
@@ -248,8 +253,11 @@ func TestBrowser(t *testing.T) {
 // runIn runs actions in the browser, failing t on an error.
 func runIn(t *testing.T, bctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	if err := chromedp.Do(bctx, actions...); err != nil {
-		t.Fatal(err)
+	ctx, cancel := context.WithTimeout(bctx, stepBudget)
+	defer cancel()
+	start := time.Now()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		t.Fatalf("after %v: %v", time.Since(start).Round(time.Millisecond), err)
 	}
 }
 

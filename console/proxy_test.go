@@ -63,7 +63,9 @@ func TestBrowserProxyCSRF(t *testing.T) {
 	}))
 	t.Cleanup(evil.Close)
 	var body string
-	err := chromedp.Do(bctx,
+	ctx, cancel := context.WithTimeout(bctx, stepBudget)
+	defer cancel()
+	err := chromedp.Do(ctx,
 		chromedp.Navigate(evil.URL+"/"),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) (err error) {
 			// The form's response is the page the browser ends on.
@@ -81,7 +83,9 @@ func TestBrowserProxyCSRF(t *testing.T) {
 		t.Errorf("another page's post was answered %q; learnt: %v", body, learnt(t, eng, "planted by another page"))
 	}
 	var status string
-	err = chromedp.Do(bctx,
+	ctx, cancel = context.WithTimeout(bctx, stepBudget)
+	defer cancel()
+	err = chromedp.Do(ctx,
 		chromedp.Navigate(proxy+"/knowledge"),
 		chromedp.WaitVisible(chromedp.CSS("#doc-text")),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector('details').open = true`),
