@@ -39,14 +39,20 @@ func periodNamed(text *cues.Reading, y string) bool {
 		text.Has(cueRelative)
 }
 
+// flagValues are the spellings of yes and no a column stores.
+var flagValues = map[string]bool{"t": true, "f": true, "y": true, "n": true, "yes": true, "no": true, "true": true, "false": true}
+
 // unaskedConstants returns the constants the query compares with (in its
 // WHERE, HAVING and JOIN conditions, at any depth: CTEs, sublinks,
 // LATERAL) that neither the question nor its evidence names: 'Asia' in
 // a query for "the language spoken by the most people in each country",
 // which another question's answer carries with it. A constant is named
 // when the text writes it out (a string's words, LIKE's wildcards
-// aside; a number; the year of a date), or when it is a stored value the
-// question links to. 0 and 1, and LIMIT and OFFSET counts, are no
+// aside, each word or the same word but for its ending: 'Asia' for
+// "Asian"; a number, in digits or a word: "at least two"; the year of a
+// date), when it is a stored value the question links to, or when it is
+// a yes/no flag compared with a column whose name the question says
+// ("official languages": isofficial = 'T'). 0 and 1, and LIMIT and OFFSET counts, are no
 // constants a question has to name. tree is the query's parse tree; nil
 // (a query that does not parse) has none. text is the reading of the
 // question and its evidence (their analyses).
@@ -55,6 +61,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		return nil
 	}
 	counts := map[*pg_query.A_Const]bool{} // LIMIT and OFFSET
+	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant"
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		switch n := m.Interface().(type) {
@@ -76,6 +83,18 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		}
 		return true
 	})
+	for _, q := range quals {
+		pgparse.Walk(q, func(m protoreflect.Message) bool {
+			if e, ok := m.Interface().(*pg_query.A_Expr); ok {
+				for _, side := range [][2]*pg_query.Node{{e.Lexpr, e.Rexpr}, {e.Rexpr, e.Lexpr}} {
+					if col, c := side[0].GetColumnRef(), side[1].GetAConst(); col != nil && c != nil && len(col.Fields) > 0 {
+						compared[c] = col.Fields[len(col.Fields)-1].GetString_().GetSval()
+					}
+				}
+			}
+			return true
+		})
+	}
 	numbers := map[string]bool{}
 	for _, n := range text.Numbers() {
 		numbers[normalNumber(n)] = true
@@ -84,7 +103,29 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	for _, a := range []*gloss.Analysis{question, evidence} {
 		for _, w := range a.Words {
 			stems[w.Stem] = true
+			if n, ok := smallNumbers[w.Text]; ok { // "at least two"
+				numbers[strconv.FormatInt(n, 10)] = true
+			}
 		}
+	}
+	// columnNamed: the question names a word of the column's name
+	// ("definition" for hight_definition_tv), or one its name runs
+	// together with others ("official" for isofficial).
+	columnNamed := func(col string) bool {
+		joined := strings.ToLower(col)
+		for _, a := range []*gloss.Analysis{question, evidence} {
+			for _, w := range a.Words {
+				if !w.Stop && len(w.Stem) >= 4 && strings.Contains(joined, w.Stem) {
+					return true
+				}
+			}
+		}
+		for _, w := range gloss.Fields(col) {
+			if len(w) >= 3 && !gloss.Stopword(w) && stems[gloss.Stem(w)] {
+				return true
+			}
+		}
+		return false
 	}
 	linked := map[string]bool{}
 	for _, v := range stored {
@@ -109,9 +150,14 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			if n, err := strconv.ParseFloat(s, 64); err == nil {
 				return v.Sval.Sval, numbers[normalNumber(strconv.FormatFloat(n, 'f', -1, 64))]
 			}
+			// A yes/no flag is what the column it is compared with asks:
+			// "official languages" is isofficial = 'T'.
+			if flagValues[s] {
+				return v.Sval.Sval, columnNamed(compared[c])
+			}
 			words := gloss.Fields(s)
 			for _, w := range words {
-				if !stems[gloss.Stem(strings.ToLower(w))] {
+				if st := gloss.Stem(w); !stems[st] && !variantIn(st, stems) {
 					return v.Sval.Sval, false
 				}
 			}

@@ -142,6 +142,33 @@ func TestUnaskedConstants(t *testing.T) {
 	}
 }
 
+// TestUnaskedConstantsSpelledOut: a number written as a word, a value
+// named but for its ending, and a yes/no flag on a column the question
+// names are named; the same constants for a question that does not say
+// them are not.
+func TestUnaskedConstantsSpelledOut(t *testing.T) {
+	for _, c := range []struct {
+		q, sql, want string
+	}{
+		{"Show names of teachers that teach at least two courses.", "SELECT name FROM teacher t JOIN course_arrange c ON c.teacher_id = t.id GROUP BY name HAVING count(*) >= 2", ""},
+		{"Show names of teachers that teach many courses.", "SELECT name FROM teacher t JOIN course_arrange c ON c.teacher_id = t.id GROUP BY name HAVING count(*) >= 2", "2"},
+		{"Show all template type codes with less than three templates.", "SELECT code FROM templates GROUP BY code HAVING 3 > count(*)", ""},
+		{"Find the largest asian country.", "SELECT name FROM country WHERE continent = 'Asia' ORDER BY area DESC LIMIT 1", ""},
+		{"Find the largest country.", "SELECT name FROM country WHERE continent = 'Asia' ORDER BY area DESC LIMIT 1", "Asia"},
+		{"How many official languages does Afghanistan have?", "SELECT count(*) FROM countrylanguage WHERE countrycode = 'AFG' AND IsOfficial = 'T'", "AFG"},
+		{"How many languages does Afghanistan have?", "SELECT count(*) FROM countrylanguage WHERE countrycode = 'AFG' AND IsOfficial = 'T'", "AFG,T"},
+		{"Which channels have high definition TV?", `SELECT name FROM tv_channel WHERE 'yes' = "Hight_definition_TV"`, ""},
+		{"Which channels are cheap?", `SELECT name FROM tv_channel WHERE "Hight_definition_TV" = 'yes'`, "yes"},
+		{"Which official languages?", `SELECT language FROM countrylanguage WHERE IsOfficial = U&'\0054'`, ""},
+		{"Which students are female?", "SELECT name FROM student WHERE sex = 'F'", "F"},
+	} {
+		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil), ",")
+		if got != c.want {
+			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
+		}
+	}
+}
+
 // TestPeriodNamed: a date bounds the period the question names: its
 // year, the year after it (the exclusive end), or a period relative to
 // today; another year is not named.
@@ -158,6 +185,24 @@ func TestPeriodNamed(t *testing.T) {
 	} {
 		if got := len(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
 			t.Errorf("%q, %q: %d unasked, want %d", c.q, c.sql, got, c.want)
+		}
+	}
+}
+
+// TestEndingVariant: one word but for its ending meets; different words
+// sharing a short start do not.
+func TestEndingVariant(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"asia", "asian", true}, {"master", "masters", true}, {"injury", "injured", true},
+		{"enrolled", "enrolment", true}, {"employee", "employment", true},
+		{"star", "state", false}, {"song", "songwriter", false}, {"order", "ordinal", false},
+		{"age", "ages", false}, {"city", "citizenship", false}, {"cart", "cartoon", false},
+	} {
+		if got := endingVariant(c.a, c.b); got != c.want {
+			t.Errorf("endingVariant(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }

@@ -401,7 +401,7 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 		}
 		seen[t] = true
 		qterms = append(qterms, t)
-		if !have[t] && inJoined(t) {
+		if !have[t] && (inJoined(t) || variantIn(t, have)) {
 			have[t] = true
 		}
 		if !have[t] && !strings.ContainsAny(t, "0123456789") {
@@ -423,6 +423,11 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 	}
 	slices.Sort(read)
 	read = slices.Compact(read)
+	for _, t := range read {
+		if !asked[t] && variantIn(t, asked) {
+			asked[t] = true
+		}
+	}
 	s.QueryNamed = shareIn(read, asked)
 	slices.Sort(s.queryWords)
 	s.queryWords = slices.Compact(s.queryWords)
@@ -755,7 +760,9 @@ func identifierColumn(name string) bool {
 
 // usesValue reports whether sql uses the value v the question names: in
 // its text, or as a constant that is the same word but for its ending
-// ("Asia" for "Asian", "Master" for "Masters").
+// ("Asia" for "Asian", "Master" for "Masters"; a value is a phrase, so
+// this is a start shared but for a letter, not endingVariant's rule for
+// words).
 func usesValue(sql, v string) bool {
 	lower := strings.ToLower(sql)
 	lv := strings.ToLower(v)
@@ -769,6 +776,35 @@ func usesValue(sql, v string) bool {
 			n++
 		}
 		if n >= 4 && n >= min(len(lit), len(lv))-1 {
+			return true
+		}
+	}
+	return false
+}
+
+// endingVariant reports whether a and b (lower case) are one word but for
+// their endings: after a common start of at least 4 letters, neither goes
+// on for more than 4 ("injury", "injured"; "enrolled", "enrolment"), or
+// more than 2 after a start of 4 ("asia", "asian"; but "cart",
+// "cartoon"). Stem only meets plurals with singulars; a question and a
+// schema name one thing in different parts of speech.
+func endingVariant(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	rest := max(len(a), len(b)) - n
+	return n >= 5 && rest <= 4 || n == 4 && rest <= 2
+}
+
+// variantIn reports whether set holds a word that is t but for its
+// ending (endingVariant); digits are never variants.
+func variantIn(t string, set map[string]bool) bool {
+	if strings.ContainsAny(t, "0123456789") {
+		return false
+	}
+	for h := range set {
+		if endingVariant(t, h) {
 			return true
 		}
 	}
