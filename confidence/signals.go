@@ -199,6 +199,12 @@ var (
 	cueBound = cues.NewCue("at least", "at most")
 	// cueSorted is a question asking for an order ("in ascending order of").
 	cueSorted = cues.NewCue("order", "ordered", "sorted", "ascending", "descending")
+	// cueOrderAsked asks for the rows in an order ("ordered by age",
+	// "in descending order", "alphabetically"); "ordered" alone is also
+	// a purchase ("customers who ordered in 2023").
+	cueOrderAsked = cues.NewCue("ascending", "descending", "alphabetical", "alphabetically", "sorted", "sort by",
+		"ordered by", "ordered from", "order by", "in order of", "from highest to lowest", "from lowest to highest",
+		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most")
 	// reNumber is a number in the SQL.
 	reNumber = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 )
@@ -471,6 +477,7 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 	check(q.Has(cueAverage), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
 	check(q.Has(cues.Distinct), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
+	check(q.Has(cueOrderAsked), len(d.Order) > 0 || strings.Contains(upper, "OVER ("), "the question asks for the rows in an order; the query does not sort them")
 	extra := func(gives, asked bool, problem string) {
 		if gives && !asked {
 			s.ShapeExtra++
