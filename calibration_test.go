@@ -217,6 +217,9 @@ type cvVariant struct {
 	// nearMissOff fits the near misses (a condition dropped, a column
 	// swapped) as answers to another question.
 	nearMissOff bool
+	// onEvery lets the on-question model read every signal (agreement,
+	// the score, the run), as before session 13.
+	onEvery bool
 }
 
 func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
@@ -243,7 +246,11 @@ func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	if v.oneModel {
 		made = nil
 	}
-	return calib.CrossValidate(x, y, made, w, g, calib.L2)
+	on := confidence.OnQuestionInputs()
+	if v.onEvery {
+		on = nil
+	}
+	return calib.CrossValidate(x, y, made, w, on, g, calib.L2)
 }
 
 // signalGroups are the signals by kind, for the ablations.
@@ -281,6 +288,7 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 	line("all signals", crossValidate(rows))
 	line("one logistic regression on every example (no on-question model)", crossValidateVariant(rows, cvVariant{oneModel: true}))
 	line("near misses fitted as answers to another question", crossValidateVariant(rows, cvVariant{nearMissOff: true}))
+	line("the on-question model on every signal (agreement, score, run too)", crossValidateVariant(rows, cvVariant{onEvery: true}))
 	line("without the dropped/swapped negatives of spider-pools", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.mutant != "" && r.exam == "" }}))
 	line("without the exams (defog, demo ERP)", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.exam != "" }}))
 	for _, g := range signalGroups {

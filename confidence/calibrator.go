@@ -36,9 +36,10 @@ type Logistic struct {
 	// a missing name weighs 0.
 	Weights map[string]float64 `json:"weights"`
 	Bias    float64            `json:"bias"`
-	// OnQuestion, when set, is a second logistic regression on the same
-	// signals: the probability that the query is about the question asked
-	// at all, fitted on answers to the question against answers made up
+	// OnQuestion, when set, is a second logistic regression, on the
+	// signals of how the query meets the question (OnQuestionInputs; Fit
+	// weighs the others 0): the probability that the query is about the
+	// question asked at all, fitted on answers to the question against answers made up
 	// from other questions (another question's queries, SELECT 1). The
 	// confidence is then P(right | about the question) · P(about the
 	// question), and Weights and Bias are fitted on the answers to the
@@ -90,6 +91,30 @@ func named(m *calib.Model) map[string]float64 {
 // (the order of Signals.Vector).
 func Names() []string { return slices.Clone(signalNames) }
 
+// onQuestionSignals are what OnQuestion reads: how the query meets the
+// question (its words both ways, the values, names and constants, the
+// negation, the answer's shape, the tables retrieval ranked for it). Not
+// how far the candidates agree, the Scorer's score or the run: samples
+// that agree say what the model meant, not that it answers what was
+// asked, and a fit that let them in learnt how the made-up answers were
+// made (every system agreeing on another question's query) instead.
+var onQuestionSignals = []string{
+	"question_covered", "query_named", "tables_named", "columns_linked", "values_used", "names_missed",
+	"constants_unasked", "negation_missed", "shape_asked", "shape_missed", "shape_extra",
+	"reads_no_table", "outside_context", "context_rank",
+}
+
+// OnQuestionInputs marks, in the order of Names, the signals a fitted
+// OnQuestion reads (the others weigh 0): for a program that fits the same
+// model on its own folds.
+func OnQuestionInputs() []bool {
+	out := make([]bool, len(signalNames))
+	for i, n := range signalNames {
+		out[i] = slices.Contains(onQuestionSignals, n)
+	}
+	return out
+}
+
 // Example is one answer with its signals and whether it was right: what a
 // calibrator is fitted on.
 type Example struct {
@@ -124,7 +149,7 @@ func Fit(examples []Example, source string) (*Logistic, error) {
 			w[i] = 1
 		}
 	}
-	m, err := calib.FitProduct(x, y, made, w, calib.L2)
+	m, err := calib.FitProduct(x, y, made, w, OnQuestionInputs(), calib.L2)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCalibration, err)
 	}

@@ -299,8 +299,9 @@ func (p *Product) Probability(x []float64) float64 {
 }
 
 // FitProduct fits a Product: madeUp marks the made-up negatives (nil:
-// none), weight is each example's weight (nil: all 1).
-func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, lambda float64) (*Product, error) {
+// none), weight is each example's weight (nil: all 1), onInputs the
+// entries of x OnQuestion reads (nil: all; the others weigh 0).
+func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, onInputs []bool, lambda float64) (*Product, error) {
 	var ax [][]float64
 	var ay []bool
 	var aw []float64
@@ -323,18 +324,36 @@ func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, lambda float6
 	}
 	p := &Product{Answer: a}
 	if any {
-		if p.OnQuestion, err = FitWeighted(x, on, weight, lambda); err != nil {
+		if p.OnQuestion, err = FitWeighted(masked(x, onInputs), on, weight, lambda); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
+// masked is x with the entries inputs leaves out set to 0 (x itself when
+// inputs is nil): a regression fitted on it weighs them 0.
+func masked(x [][]float64, inputs []bool) [][]float64 {
+	if inputs == nil {
+		return x
+	}
+	out := make([][]float64, len(x))
+	for i, row := range x {
+		out[i] = make([]float64, len(row))
+		for k, v := range row {
+			if k < len(inputs) && inputs[k] {
+				out[i][k] = v
+			}
+		}
+	}
+	return out
+}
+
 // CrossValidate fits a Product on every fold but one and predicts the one
 // left out, for each fold: out-of-fold probabilities, one per example. A
 // fold whose training part cannot be fitted predicts the training base
 // rate.
-func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, groups []string, lambda float64) []float64 {
+func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, onInputs []bool, groups []string, lambda float64) []float64 {
 	p := make([]float64, len(x))
 	for _, g := range Folds(groups) {
 		var tx [][]float64
@@ -351,7 +370,7 @@ func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, groups []s
 				}
 			}
 		}
-		m, err := FitProduct(tx, ty, tm, tw, lambda)
+		m, err := FitProduct(tx, ty, tm, tw, onInputs, lambda)
 		for i := range x {
 			if groups[i] != g {
 				continue
