@@ -56,16 +56,16 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.814, ECE 0.052, >= 0.9 96.7% right covering 40.7%,
-	// shuffled 36 of 958 (3.8%).
-	floors = calibrationBars{AUROC: 0.805, ECE: 0.06, PrecisionAt90: 0.955, CoverageAt90: 0.39, ShuffledAbove50: 0.045}
+	// Measured: AUROC 0.828, ECE 0.039, >= 0.9 96.0% right covering 46.8%,
+	// shuffled 37 of 958 (3.9%). ECE, precision and the shuffled share
+	// meet the issue's bars, which are their floors.
+	floors = calibrationBars{AUROC: 0.82, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.45, ShuffledAbove50: 0.045}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.864 /
-	// 0.190, defog 0.817 / 0.129 (0.863 / 0.170 and 0.820 / 0.104 before
-	// session 12's signals: the tie, the disputed column order and counts,
-	// the missed negation, the unasked constants; docs/benchmarks.md has
-	// each step).
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.20}, "defog": {AUROC: 0.805, ECE: 0.14}}
+	// near misses included), less a margin: measured demo ERP 0.860 /
+	// 0.172, defog 0.814 / 0.125 (0.864 / 0.190 and 0.817 / 0.129 after
+	// session 12, 0.863 / 0.170 and 0.820 / 0.104 before it;
+	// docs/benchmarks.md has each step).
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.185}, "defog": {AUROC: 0.805, ECE: 0.135}}
 )
 
 // check reports the figures of f that miss the bars b.

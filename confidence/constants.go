@@ -60,7 +60,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	if tree == nil {
 		return nil
 	}
-	counts := map[*pg_query.A_Const]bool{} // LIMIT and OFFSET
+	counts := map[*pg_query.A_Const]bool{}     // LIMIT and OFFSET
 	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant"
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
