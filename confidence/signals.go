@@ -278,7 +278,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	s.ColumnsLinked = 1
 	if len(in.Columns) > 0 {
-		s.ColumnsLinked = cues.Coverage(c.Columns, in.Columns)
+		s.ColumnsLinked = cues.Coverage(usedColumns(c, in.Columns), in.Columns)
 	}
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
@@ -752,6 +752,37 @@ func countAsked(q *cues.Reading, columns []string) bool {
 	}
 	return false
 }
+
+// usedColumns are the columns the query uses, and those of linked that
+// are named only by their table's name (singer.singer_id,
+// country.country_name) in a table it reads: "How many singers do we
+// have?" links to singer.singer_id through "singers", and count(*) FROM
+// singer answers it without naming the column.
+func usedColumns(c score.Candidate, linked []string) []string {
+	out := slices.Clone(c.Columns)
+	for _, l := range linked {
+		dot := strings.LastIndexByte(l, '.')
+		if dot < 0 || slices.Contains(out, l) || !slices.Contains(c.Tables, l[:dot]) {
+			continue
+		}
+		// Every word of the column's name is one of its table's or an
+		// identifier's, and one at least is the table's ("name" alone
+		// is no column named after its table).
+		table := gloss.Terms(l[strings.LastIndexByte(l[:dot], '.')+1 : dot])
+		ofTable, tableWord := true, false
+		for _, w := range gloss.Terms(l[dot+1:]) {
+			tableWord = tableWord || slices.Contains(table, w)
+			ofTable = ofTable && (slices.Contains(table, w) || identifierWords[w])
+		}
+		if ofTable && tableWord {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// identifierWords end a column named after its table (singer_id).
+var identifierWords = map[string]bool{"id": true, "name": true, "code": true, "key": true, "no": true, "number": true}
 
 // identifierColumn reports whether a column's name says it identifies or
 // names a row (conductor_id, country_code, stadium_name): such a column

@@ -74,6 +74,23 @@ func TestSignals(t *testing.T) {
 	if s := one("What is the average life expectancy?", "SELECT avg(lifeexpectancy) FROM orders", orders, []string{"public.orders.lifeexpectancy"}); s.QuestionCovered != 1 {
 		t.Errorf("run-together name: question covered %.2f (%v)", s.QuestionCovered, s.Reasons())
 	}
+	// A column the question reaches through its table's name
+	// (customers.customer_id for "customers") is used by a query that
+	// reads the table; customers.name is not.
+	linked := func(q, sql string, columns, linked []string) float64 {
+		in := &score.Input{Question: q, Columns: linked,
+			Candidates: []score.Candidate{{SQL: sql, Votes: 1, Tables: []string{"public.customers"}, Columns: columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		return confidence.Of(in, []float64{1}, 0).ColumnsLinked
+	}
+	if got := linked("How many customers do we have?", "SELECT count(*) FROM customers", nil, []string{"public.customers.customer_id"}); got != 1 {
+		t.Errorf("count of a table: columns linked %.2f, want 1", got)
+	}
+	if got := linked("What are the names of customers?", "SELECT age FROM customers", []string{"public.customers.age"}, []string{"public.customers.name"}); got != 0 {
+		t.Errorf("name not returned: columns linked %.2f, want 0", got)
+	}
+	if got := linked("How many orders do we have?", "SELECT count(*) FROM customers", nil, []string{"public.orders.order_id"}); got != 0 {
+		t.Errorf("another table's key: columns linked %.2f, want 0", got)
+	}
 	// A stored value the question does not write out ("Eastern Asia" for
 	// "Asia") is not one it names.
 	in := &score.Input{Question: "How many orders come from Asia?", Values: []string{"Asia", "Eastern Asia"},
