@@ -83,7 +83,7 @@ func examCalibration(t *testing.T, eng *nl2sql.Engine, pool *pgxpool.Pool, items
 			if err != nil || r.Chosen < 0 || r.Signals == nil {
 				continue
 			}
-			rows = append(rows, calibRow{db: db, exam: exam, sig: *r.Signals, right: j == i || keys[j] == keys[i], shuffled: j != i})
+			rows = append(rows, calibRow{db: db, exam: exam, sig: *r.Signals, right: j == i || keys[j] == keys[i], shuffled: j != i, sql: items[j].gold, question: it.question})
 		}
 		for _, m := range mutants(ctx, eng, pool, it.question, it.evidence, it.gold, keys[i], cols) {
 			rows = append(rows, calibRow{db: db, exam: exam, sig: m.sig, right: m.right, mutant: m.kind})

@@ -205,6 +205,8 @@ var (
 	cueOrderAsked = cues.NewCue("ascending", "descending", "alphabetical", "alphabetically", "sorted", "sort by",
 		"ordered by", "ordered from", "order by", "in order of", "from highest to lowest", "from lowest to highest",
 		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most")
+	// reRanking is a ranking window or DISTINCT ON in the SQL.
+	reRanking = regexp.MustCompile(`(?i)\b(row_number|rank|dense_rank)\s*\(\s*\)\s*over\b|\bdistinct\s+on\s*\(`)
 	// reNumber is a number in the SQL.
 	reNumber = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 )
@@ -461,18 +463,25 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 	// "How many people" is also the total of a column (sum(population)).
 	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM("), "the question asks how many; "+returns)
 	superl, superlAsked := sq.Find(cueSuperl)
+	// A ranking window (rank() OVER (PARTITION BY ...)) or DISTINCT ON
+	// keeps the first rows of each group: "the top 3 employees in each
+	// department", "the latest report of each project".
+	windowed := reRanking.MatchString(c.SQL)
 	if n, ok := topN(q); ok {
-		check(true, d.Limit != nil && *d.Limit == n, "the question asks for "+strconv.FormatInt(n, 10)+" rows; "+returns)
+		check(true, d.Limit != nil && *d.Limit == n || windowed, "the question asks for "+strconv.FormatInt(n, 10)+" rows; "+returns)
 	} else {
 		limited := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
-			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(")
+			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(") || windowed ||
+			// "ordered from highest to lowest", "best first": the
+			// superlative says the order, which a sort gives.
+			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }))
 		check(superlAsked, limited, "the question asks for the "+superl.Text+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
 	// "each" asks for groups when something is counted or aggregated for
 	// each; "the name of each teacher" is a list.
 	per, perAsked := q.Find(cuePerGroup)
 	perGroup := perAsked && (countAsked(q, c.Columns) || q.Has(cueAverage) || q.Has(cueTotal) || superlAsked)
-	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY"),
+	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed,
 		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
 	check(q.Has(cueAverage), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
@@ -512,9 +521,10 @@ func returnsWhat(c score.Candidate, d *describe.Description, counts bool) string
 func topPair(a, b string) bool { return topFirst[a] && topCount(b) || countTop(a) && topWords[b] }
 
 // topN returns the number of rows the question asks for ("top 5", "3
-// oldest"); ok false when it asks for none.
+// oldest"); ok false when it asks for none. "The last 10 years" is a
+// period, not 10 rows.
 func topN(q *cues.Reading) (n int64, ok bool) {
-	a, b, ok := q.Pair(topPair)
+	a, b, ok := q.PairBefore(func(a, b, next string) bool { return topPair(a, b) && !(topFirst[a] && periodUnit[next]) })
 	if !ok {
 		return 0, false
 	}
@@ -742,6 +752,11 @@ func countAsked(q *cues.Reading, columns []string) bool {
 		if m.Text == "number of" && (hasBefore && numberHolders[before.Text] || stored) {
 			continue
 		}
+		// "how many days after the invoice", "the number of days
+		// employed": a duration, not a count of rows.
+		if hasAfter && (periodUnit[after.Text] || clockUnit[after.Text]) {
+			continue
+		}
 		if hasAfter {
 			noun := after.Stem
 			if len(noun) >= 4 && slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, noun) }) {
@@ -752,6 +767,9 @@ func countAsked(q *cues.Reading, columns []string) bool {
 	}
 	return false
 }
+
+// clockUnit are the units of a duration shorter than a day.
+var clockUnit = map[string]bool{"hour": true, "hours": true, "minute": true, "minutes": true, "second": true, "seconds": true}
 
 // usedColumns are the columns the query uses, and those of linked that
 // are named only by their table's name (singer.singer_id,

@@ -235,6 +235,21 @@ func (r *Reading) Pair(ok func(a, b string) bool) (a, b string, found bool) {
 	return "", "", false
 }
 
+// PairBefore is Pair with the word after the pair ("" at the end): "last
+// 10 years" is a period, "last 10 orders" the last rows.
+func (r *Reading) PairBefore(ok func(a, b, next string) bool) (a, b string, found bool) {
+	for i := 0; i+1 < len(r.words); i++ {
+		next := ""
+		if i+2 < len(r.words) {
+			next = r.words[i+2].lower
+		}
+		if ok(r.words[i].lower, r.words[i+1].lower, next) && strings.Trim(r.between(i), " \t\n\f\r") == "" {
+			return r.words[i].lower, r.words[i+1].lower, true
+		}
+	}
+	return "", "", false
+}
+
 // Near reports whether a word that first accepts is followed, at most
 // within characters and with no '.', '?' or '!' between, by a word that
 // second accepts: "last quarter", "the past 3 months".
