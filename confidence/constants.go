@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -39,6 +40,13 @@ func periodNamed(text *cues.Reading, y string) bool {
 		text.Has(cueRelative)
 }
 
+// dateFormatFuncs take a date field or a format as a constant argument.
+var dateFormatFuncs = map[string]bool{"date_part": true, "date_trunc": true, "extract": true, "to_char": true,
+	"to_date": true, "to_timestamp": true, "to_number": true, "date_bin": true}
+
+// reInterval is an interval constant: '6 days', '1 year'.
+var reInterval = regexp.MustCompile(`^\d+\s*(year|quarter|month|week|day|hour|minute|second)s?$`)
+
 // flagValues are the spellings of yes and no a column stores.
 var flagValues = map[string]bool{"t": true, "f": true, "y": true, "n": true, "yes": true, "no": true, "true": true, "false": true}
 
@@ -60,7 +68,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	if tree == nil {
 		return nil
 	}
-	counts := map[*pg_query.A_Const]bool{}     // LIMIT and OFFSET
+	counts := map[*pg_query.A_Const]bool{}     // LIMIT and OFFSET, date fields and formats
 	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant"
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
@@ -79,6 +87,16 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		case *pg_query.JoinExpr:
 			if n.Quals != nil {
 				quals = append(quals, n.Quals.ProtoReflect())
+			}
+		case *pg_query.FuncCall:
+			// date_part('year', d), to_char(d, 'YYYY-MM'): a field or a
+			// format, no value a question names.
+			if len(n.Funcname) > 0 && dateFormatFuncs[n.Funcname[len(n.Funcname)-1].GetString_().GetSval()] {
+				for _, a := range n.Args {
+					if c := a.GetAConst(); c != nil {
+						counts[c] = true
+					}
+				}
 			}
 		}
 		return true
@@ -141,8 +159,13 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			return n, numbers[n]
 		case *pg_query.A_Const_Sval:
 			s := strings.ToLower(strings.TrimSpace(strings.Trim(v.Sval.Sval, "%_ ")))
-			if s == "" || linked[s] || text.Contains(s) {
-				return v.Sval.Sval, true
+			if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) || linked[s] || text.Contains(s) {
+				return v.Sval.Sval, true // '%,%' is a shape, no value
+			}
+			// An interval ('6 days') bounds a period the question names
+			// by its unit ("in the past 7 days").
+			if m := reInterval.FindStringSubmatch(s); m != nil {
+				return v.Sval.Sval, stems[gloss.Stem(m[1])] || stems[gloss.Stem(m[1]+"s")]
 			}
 			if reDate.MatchString(s) {
 				return v.Sval.Sval, periodNamed(text, s[:4])

@@ -161,6 +161,12 @@ func TestUnaskedConstantsSpelledOut(t *testing.T) {
 		{"Which channels are cheap?", `SELECT name FROM tv_channel WHERE "Hight_definition_TV" = 'yes'`, "yes"},
 		{"Which official languages?", `SELECT language FROM countrylanguage WHERE IsOfficial = U&'\0054'`, ""},
 		{"Which students are female?", "SELECT name FROM student WHERE sex = 'F'", "F"},
+		{"What is the total in the past 7 days?", "SELECT sum(x) FROM t WHERE d >= current_date - interval '6 days'", ""},
+		{"What is the total?", "SELECT sum(x) FROM t WHERE d >= current_date - interval '6 days'", "6 days"},
+		{"What is the total in 2023?", "SELECT sum(x) FROM t WHERE date_part('year', d) = 2023 AND to_char(d, 'YYYY') <> ''", ""},
+		{"What is the total in 2023?", "SELECT sum(x) FROM t WHERE EXTRACT(year FROM d) = 2023", ""},
+		{"Which rivers traverse at least 3 cities?", "SELECT river FROM r WHERE traverse LIKE '%,%,%'", ""},
+		{"What is the total in 2023?", "SELECT sum(x) FROM t WHERE kind = 'year'", "year"},
 	} {
 		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil), ",")
 		if got != c.want {

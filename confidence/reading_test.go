@@ -40,18 +40,17 @@ var (
 // analysis: every capitalised run, the first word of the text dropped.
 func oldProperNames(q string) []string {
 	var out []string
-	first := true
 	for _, loc := range oldProper.FindAllStringIndex(q, -1) {
 		m := q[loc[0]:loc[1]]
-		if loc[0] == 0 || first && strings.TrimSpace(q[:loc[0]]) == "" {
-			first = false
+		// Since session 13 every sentence's first word is dropped, not
+		// only the question's.
+		if pre := strings.TrimSpace(q[:loc[0]]); pre == "" || strings.ContainsAny(pre[len(pre)-1:], ".?!:;") {
 			if i := strings.IndexByte(m, ' '); i >= 0 {
 				m = m[i+1:]
 			} else {
 				continue
 			}
 		}
-		first = false
 		out = append(out, m)
 	}
 	return out

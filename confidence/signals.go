@@ -586,10 +586,15 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string) {
 	}
 }
 
-// normalNumber writes a number without trailing zeros ("2.50" -> "2.5").
+// normalNumber writes a number without trailing zeros ("2.50" -> "2.5")
+// and without leading ones ("01" -> "1": the day of '2023-04-01' is the
+// question's "April 1").
 func normalNumber(n string) string {
 	if strings.Contains(n, ".") {
 		n = strings.TrimRight(strings.TrimRight(n, "0"), ".")
+	}
+	for len(n) > 1 && n[0] == '0' && n[1] != '.' {
+		n = n[1:]
 	}
 	return n
 }
@@ -696,7 +701,7 @@ func (s *Signals) properNouns(q *cues.Reading, c score.Candidate) {
 		}
 	}
 	for _, m := range q.Names() {
-		if usesValue(c.SQL, m) {
+		if usesValue(c.SQL, m) || !nameLike(m) {
 			continue
 		}
 		known := false
@@ -709,6 +714,30 @@ func (s *Signals) properNouns(q *cues.Reading, c score.Candidate) {
 		}
 	}
 }
+
+// nameLike reports whether a capitalised run names a thing the query
+// should use: not "IDs" (a word of the answer's shape) and not a month or
+// a weekday (a date, which the query compares as one: "April 1 2023" is
+// '2023-04-01').
+func nameLike(m string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(m), func(r rune) bool { return r == ' ' || r == '-' }) {
+		if !shapeWords[gloss.Stem(w)] && !calendarWords[w] && !gloss.Stopword(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// calendarWords are the months and weekdays, written out or shortened.
+var calendarWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`january february march april may june july august september october november december
+		jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
+		mondays tuesdays wednesdays thursdays fridays saturdays sundays mon tue tues wed thu thur thurs fri sat sun`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // shareIn is the share of terms found in set; 1 when there are none (no
 // evidence against).

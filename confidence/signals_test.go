@@ -71,6 +71,12 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, "the question asks for the highest"},
 		{"how many days is a duration", "On average, how many days after the order date did customers pay?", "SELECT avg(paid_on - placed_at) FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"a sentence's first word is no name", "Which order took longest? Convert to minutes.", "SELECT id FROM orders ORDER BY took DESC LIMIT 1", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 0 }, ""},
+		{"IDs and months are no names", "Return the customer IDs with orders since April 1 2023.", "SELECT customer_id FROM orders WHERE placed_at >= '2023-04-01'", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 0 }, ""},
+		{"a name inside the sentence is", "Which orders come from Rotterdam? Show their ids.", "SELECT id FROM orders", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 1 }, `"Rotterdam"`},
 		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
 			func(s confidence.Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
 	} {

@@ -306,10 +306,10 @@ func Digits(s string) bool {
 // Names returns the names written with capitals in the first analysis
 // (the question): runs of words each a capital then letters and digits,
 // one space or hyphen apart ("Aberdeen", "New York", "APG"). A name that
-// starts the text loses its first word, which is capitalised anyway.
+// starts a sentence loses its first word, which is capitalised anyway
+// ("Convert to minutes." in a question of several sentences).
 func (r *Reading) Names() []string {
 	var out []string
-	first := true
 	for i := 0; i < len(r.words) && r.words[i].ana == 0; i++ {
 		if !r.capitalised(i) {
 			continue
@@ -320,8 +320,8 @@ func (r *Reading) Names() []string {
 			j++
 		}
 		name := r.span(i, j)
-		starts := first && strings.TrimSpace(r.analyses[0].Text[:r.words[i].start]) == ""
-		first = false
+		before := strings.TrimSpace(r.analyses[0].Text[:r.words[i].start])
+		starts := before == "" || strings.ContainsAny(before[len(before)-1:], ".?!:;")
 		i = j
 		if starts {
 			k := strings.IndexByte(name, ' ')
