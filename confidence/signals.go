@@ -801,28 +801,50 @@ func countAsked(q *cues.Reading, columns []string) bool {
 var clockUnit = map[string]bool{"hour": true, "hours": true, "minute": true, "minutes": true, "second": true, "seconds": true}
 
 // usedColumns are the columns the query uses, and those of linked that
-// are named only by their table's name (singer.singer_id,
-// country.country_name) in a table it reads: "How many singers do we
-// have?" links to singer.singer_id through "singers", and count(*) FROM
-// singer answers it without naming the column.
+// are named after a table it reads, whichever table holds them
+// (singer_in_concert.singer_id, car_makers.country): "How many singers
+// do we have?" links to singer_in_concert.singer_id through "singers",
+// and count(*) FROM singer answers it without naming a column.
 func usedColumns(c score.Candidate, linked []string) []string {
 	out := slices.Clone(c.Columns)
+	read := map[string]bool{}
+	for _, t := range c.Tables {
+		for _, w := range entityWords(t[strings.LastIndexByte(t, '.')+1:]) {
+			read[w] = true
+		}
+	}
 	for _, l := range linked {
-		dot := strings.LastIndexByte(l, '.')
-		if dot < 0 || slices.Contains(out, l) || !slices.Contains(c.Tables, l[:dot]) {
+		if slices.Contains(out, l) {
 			continue
 		}
-		// Every word of the column's name is one of its table's or an
-		// identifier's, and one at least is the table's ("name" alone
-		// is no column named after its table).
-		table := gloss.Terms(l[strings.LastIndexByte(l[:dot], '.')+1 : dot])
-		ofTable, tableWord := true, false
-		for _, w := range gloss.Terms(l[dot+1:]) {
-			tableWord = tableWord || slices.Contains(table, w)
-			ofTable = ofTable && (slices.Contains(table, w) || identifierWords[w])
+		// Every word of the column's name, identifiers aside, names a
+		// table the query reads; "name" alone names none.
+		words := entityWords(l[strings.LastIndexByte(l, '.')+1:])
+		named := false
+		for _, w := range words {
+			if identifierWords[w] {
+				continue
+			}
+			if !read[w] {
+				named = false
+				break
+			}
+			named = true
 		}
-		if ofTable && tableWord {
+		if named {
 			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// entityWords are the stemmed words of a name, glued ones split
+// (countrycode: country, code), stopwords aside.
+func entityWords(name string) []string {
+	var out []string
+	for _, w := range gloss.Split(name) {
+		if !gloss.Stopword(w) {
+			out = append(out, gloss.Stem(w))
 		}
 	}
 	return out

@@ -108,6 +108,9 @@ func TestSignals(t *testing.T) {
 	if got := linked("What are the names of customers?", "SELECT age FROM customers", []string{"public.customers.age"}, []string{"public.customers.name"}); got != 0 {
 		t.Errorf("name not returned: columns linked %.2f, want 0", got)
 	}
+	if got := linked("How many customers placed orders?", "SELECT count(*) FROM customers", nil, []string{"public.orders.customer_id"}); got != 1 {
+		t.Errorf("another table's column named after the table read: columns linked %.2f, want 1", got)
+	}
 	if got := linked("How many orders do we have?", "SELECT count(*) FROM customers", nil, []string{"public.orders.order_id"}); got != 0 {
 		t.Errorf("another table's key: columns linked %.2f, want 0", got)
 	}
