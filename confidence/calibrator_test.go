@@ -90,5 +90,15 @@ func TestCalibratorMadeUp(t *testing.T) {
 	if pOn < 0.75 || pOff > 0.2 || pSplit >= pOn || pSplit <= pOff {
 		t.Errorf("agreeing real answer %.3f, split real answer %.3f, made-up answer %.3f", pOn, pSplit, pOff)
 	}
+	// The on-question model reads how the query meets the question, not
+	// how far the candidates agree.
+	for _, n := range []string{"support", "groups", "unanimous", "score", "repaired"} {
+		if w := c.OnQuestion.Weights[n]; w != 0 {
+			t.Errorf("on-question weight of %s = %v, want 0", n, w)
+		}
+	}
+	if c.OnQuestion.Weights["question_covered"] <= 0 {
+		t.Errorf("on-question weight of question_covered = %v, want > 0", c.OnQuestion.Weights["question_covered"])
+	}
 	roundTrip(t, c, onTopic, split, offTopic)
 }
