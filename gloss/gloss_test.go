@@ -31,7 +31,13 @@ func TestWords(t *testing.T) {
 		{"isactive", "is|active"},
 		{"firstname", "first|name"},
 		{"glacct", "gl|acct"},
-		{"notes", "notes"},         // not "no"+"tes"
+		{"notes", "notes"},           // not "no"+"tes"
+		{"model_list", "model|list"}, // not "mo"+"del": "month deleted"
+		{"modelid", "model|id"},
+		{"posts", "posts"}, // a plural of a known word, not "pos"+"ts"
+		{"arts", "arts"},
+		{"common", "common"},
+		{"weekend", "weekend"},     // not "week"+"end"
 		{"status", "status"},       // known word, never split
 		{"inventory", "inventory"}, // "inv"+"entory" is not two words
 		{"category", "category"},
