@@ -78,6 +78,9 @@ func TestGloss(t *testing.T) {
 		{"gl_acct_no", "general ledger account number"},
 		{"ap_inv", "accounts payable invoice"},
 		{"ar_bal", "accounts receivable balance"},
+		{"model_list", "model list"}, // not "month deleted list"
+		{"modelid", "model id"},
+		{"custno", "customer number"},
 		{"fy", "fiscal year"},
 		{"fy2024", "fiscal year 2024"},
 		{"whse_loc", "warehouse location"},
