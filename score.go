@@ -161,6 +161,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 	}
 	for _, v := range c.Links.Values {
 		in.Values = append(in.Values, v.Value)
+		in.ValueColumns = append(in.ValueColumns, v.Table+"."+v.Column)
 	}
 	for _, cl := range c.Links.Columns {
 		if cl.Score >= linkedColumnScore {

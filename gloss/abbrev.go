@@ -62,7 +62,8 @@ var vocabulary = func() map[string]bool {
 		contract contact company department office branch site plant region territory segment industry tier grade
 		priority priority note remark remarks memo reason approved approval approver request requested received
 		receipt return returned cancel cancelled canceled complete completed net gross weight volume size color
-		street house phone mobile fax web url tracking carrier route batch lot serial version revision`) {
+		street house phone mobile fax web url tracking carrier route batch lot serial version revision
+		model art common weekend`) {
 		m[w] = true
 	}
 	for _, exp := range abbreviations {

@@ -36,7 +36,10 @@
 // Schemas are named by programmers, questions are asked by people. Split
 // cuts an identifier into lower-case words at underscores and punctuation,
 // camelCase and acronym boundaries and digits, and segments glued
-// abbreviations it knows ("custno" is "cust", "no"). Words, the default
+// abbreviations it knows ("custno" is "cust", "no") when every piece is a
+// known word. A word it knows, or the plural of one, is never cut:
+// "model" is no "mo" (month) and "del" (deleted), "posts" no "pos" and
+// "ts"; an English word it does not know may still be. Words, the default
 // Glosser, then replaces each word that is one of about 200 ERP
 // abbreviations (qty, amt, nbr, cust, dept, po, ytd, uom, whse, ...) by
 // what it stands for:

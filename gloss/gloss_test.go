@@ -31,7 +31,13 @@ func TestWords(t *testing.T) {
 		{"isactive", "is|active"},
 		{"firstname", "first|name"},
 		{"glacct", "gl|acct"},
-		{"notes", "notes"},         // not "no"+"tes"
+		{"notes", "notes"},           // not "no"+"tes"
+		{"model_list", "model|list"}, // not "mo"+"del": "month deleted"
+		{"modelid", "model|id"},
+		{"posts", "posts"}, // a plural of a known word, not "pos"+"ts"
+		{"arts", "arts"},
+		{"common", "common"},
+		{"weekend", "weekend"},     // not "week"+"end"
 		{"status", "status"},       // known word, never split
 		{"inventory", "inventory"}, // "inv"+"entory" is not two words
 		{"category", "category"},
@@ -72,6 +78,9 @@ func TestGloss(t *testing.T) {
 		{"gl_acct_no", "general ledger account number"},
 		{"ap_inv", "accounts payable invoice"},
 		{"ar_bal", "accounts receivable balance"},
+		{"model_list", "model list"}, // not "month deleted list"
+		{"modelid", "model id"},
+		{"custno", "customer number"},
 		{"fy", "fiscal year"},
 		{"fy2024", "fiscal year 2024"},
 		{"whse_loc", "warehouse location"},

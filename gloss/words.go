@@ -110,5 +110,6 @@ func knownWord(w string) bool {
 	if _, ok := abbreviations[w]; ok {
 		return true
 	}
-	return vocabulary[w]
+	// A plural of a known word is one word ("posts" is no "pos", "ts").
+	return vocabulary[w] || vocabulary[Stem(w)]
 }

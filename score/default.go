@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/plan"
@@ -19,9 +20,11 @@ import (
 // "top N" -> ORDER BY + LIMIT, "by/per/each" -> GROUP BY, "different" or
 // "unique" -> DISTINCT or GROUP BY), a measure the question names computed
 // otherwise than the semantic model defines it, values the
-// question names appearing in the SQL, the question's words among the names
-// and constants it uses, what its run returned (no rows, repeated rows of a
-// query that does not group, constants no row holds) and planner cost.
+// question names appearing in the SQL (when it reads a column that holds
+// them), the question's words among the names and constants it uses, the
+// order of the columns it returns, what its run returned (no rows,
+// repeated rows of a query that does not group, constants no row holds)
+// and planner cost.
 type Default struct{}
 
 // Score implements Scorer. The weights are heuristics; each part is small so
@@ -36,7 +39,7 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 		inContext[t] = true
 	}
 	q := cues.Read(in.Analyses())
-	terms := in.Terms()
+	terms, words := in.Terms(), in.Words()
 	named := cues.NamedTables(terms, in.ContextTables)
 	presumesRows := !q.Has(cues.Existence)
 	slices.Sort(terms)
@@ -78,8 +81,8 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 		if q.Has(cues.Distinct) {
 			s += bonus(strings.Contains(upper, "DISTINCT") || c.Grouped)
 		}
-		for _, v := range in.Values {
-			if strings.Contains(c.SQL, "'"+strings.ReplaceAll(v, "'", "''")+"'") {
+		for i, v := range in.Values {
+			if strings.Contains(c.SQL, "'"+strings.ReplaceAll(v, "'", "''")+"'") && readsValueColumn(in, c, i) {
 				s += 0.1
 			}
 		}
@@ -123,6 +126,9 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 			s -= weightLinkedColumns * (1 - cues.Coverage(c.Columns, in.Columns))
 		}
 		s += weightQuestionTerms * termCoverage(qTerms, c)
+		if d, err := describe.SQL(c.SQL); err == nil && !cues.OutOfOrder(words, d.Columns) {
+			s += weightQuestionOrder
+		}
 		if defect {
 			s -= weightDefect
 		}
@@ -145,7 +151,10 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 // (measured on spider-pools: see docs/benchmarks.md). So does computing a
 // measure the question names otherwise than the business defined it. A
 // defect (cues.Defect) or FanOut costs weightDefect, as much as most of the
-// other candidates agreeing.
+// other candidates agreeing. Returning what the question names in the
+// order it names it (cues.OutOfOrder) is worth weightQuestionOrder, half
+// the smallest other part: results are compared in any column order, so
+// it decides between candidates that answer alike, not against evidence.
 const (
 	weightAgreement        = 0.8
 	weightOrderedAgreement = 0.2
@@ -155,6 +164,7 @@ const (
 	weightDuplicates       = 0.2
 	weightLinkedColumns    = 0.3
 	weightQuestionTerms    = 0.3
+	weightQuestionOrder    = 0.05
 	weightDefect           = 0.8
 	weightDeviation        = 0.8
 )
@@ -196,4 +206,17 @@ func bonus(ok bool) float64 {
 		return 0.1
 	}
 	return -0.1
+}
+
+// readsValueColumn reports whether c reads the column that stores
+// in.Values[i], or whether that is unknown (no ValueColumns, or no
+// Columns of c). A value written in the SQL is evidence that the query
+// filters on what the question names only where it is compared with a
+// column that holds it: 'American Motor Company' is a maker's full name,
+// and car_names.make = 'American Motor Company' selects no car.
+func readsValueColumn(in *Input, c Candidate, i int) bool {
+	if len(in.ValueColumns) != len(in.Values) || len(c.Columns) == 0 {
+		return true
+	}
+	return slices.Contains(c.Columns, in.ValueColumns[i])
 }

@@ -44,13 +44,28 @@
 // lint warnings and repairs, tables outside the context, the planned join
 // edges, the shape the question asks for ("how many" wants a COUNT, "top"
 // an ORDER BY with a LIMIT, "per" a GROUP BY, "different" a DISTINCT),
-// stored values the question names written in the SQL, the question's
-// words among the names and constants the query uses, and the tables and
-// linked columns it reads. Evidence that a query is wrong whatever the
+// stored values the question names written in the SQL and compared with
+// a column that holds them, the question's words among the names and
+// constants the query uses, the tables and linked columns it reads, and,
+// between candidates otherwise alike, the columns returned in the order
+// the question names them. Evidence that a query is wrong whatever the
 // others say (a constant no row holds, rows counted twice, a condition
 // never true, a measure computed otherwise than defined) outweighs most of
 // the agreement: several models make the same slip. The weights and what
 // each signal is worth on spider-pools are in docs/benchmarks.md.
+//
+// A value counts where it is stored. Input.ValueColumns says which column
+// holds each of Values; a candidate that writes 'American Motor Company'
+// but reads no column holding it (car_names.make = 'American Motor
+// Company', where the value is a maker's full name) compares it with
+// something else, and gets no credit for writing it. The constant's
+// spelling is no evidence that the query filters on what the question
+// names; the column it meets is. The linked columns, by contrast, are
+// counted one by one, not per phrase: when a phrase links to several
+// columns ("airlines": airlines.airline and the key flights.airline), a
+// query reading them all usually follows the key to the name the question
+// asks for (measured: counting phrases instead loses 4 picks on
+// spider-pools).
 //
 // # Writing a Scorer
 //

@@ -25,6 +25,12 @@ type Input struct {
 	ContextTables []string
 	// Values are stored values the question names ("Negotiation").
 	Values []string
+	// ValueColumns are, one for each of Values, the column that stores
+	// the value ("schema.table.column"): a query that writes the value
+	// but reads no column holding it compares it with something else.
+	// Nil, or of another length than Values, leaves where a value is
+	// stored unknown.
+	ValueColumns []string `json:",omitempty"`
 	// Columns are the columns the question's phrases link to strongly
 	// ("schema.table.column").
 	Columns []string

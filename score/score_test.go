@@ -122,3 +122,69 @@ func TestAnalysesFollowTheInput(t *testing.T) {
 		t.Errorf("an empty input has words %v", w)
 	}
 }
+
+// TestValueCountsWhereItIsStored: a stored value the question names
+// counts for the candidate that compares it with a column holding it,
+// not for one that writes the same constant against another column; when
+// the input does not say where the value is stored (no ValueColumns, or
+// not one per value), both count as before.
+func TestValueCountsWhereItIsStored(t *testing.T) {
+	cand := func(sql string, cols ...string) score.Candidate {
+		return score.Candidate{SQL: sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, Columns: cols}
+	}
+	in := &score.Input{
+		Question: "How many models did American Motor Company make?",
+		Values:   []string{"American Motor Company"},
+		Candidates: []score.Candidate{
+			cand("SELECT count(*) FROM t1 JOIN t2 ON t1.a = t2.a WHERE t2.x = 'American Motor Company'", "public.t1.a", "public.t2.a", "public.t2.x"),
+			cand("SELECT count(*) FROM t1 JOIN t3 ON t1.b = t3.b WHERE t3.y = 'American Motor Company'", "public.t1.b", "public.t3.b", "public.t3.y"),
+		},
+	}
+	if s := (score.Default{}).Score(context.Background(), in); s[0] != s[1] {
+		t.Fatalf("without ValueColumns the two score %v, want equal", s)
+	}
+	in.ValueColumns = []string{"public.t3.y"}
+	if s := (score.Default{}).Score(context.Background(), in); s[1] <= s[0] {
+		t.Errorf("the value compared where it is stored scored %v, another column %v", s[1], s[0])
+	}
+	in.ValueColumns = []string{"public.t3.y", "public.t2.x"} // not one per value: unknown
+	if s := (score.Default{}).Score(context.Background(), in); s[0] != s[1] {
+		t.Errorf("ValueColumns of another length than Values: scores %v, want equal", s)
+	}
+	in.ValueColumns = []string{"public.t3.y"}
+	in.Candidates[0].Columns = nil // columns unknown: no evidence against it
+	if s := (score.Default{}).Score(context.Background(), in); s[0] != s[1] {
+		t.Errorf("a candidate whose columns are unknown: scores %v, want equal", s)
+	}
+}
+
+// TestColumnsInTheQuestionsOrder: of two candidates alike but for the
+// order of their columns, the one returning what the question names in
+// the order it names it scores higher, whichever order that is.
+func TestColumnsInTheQuestionsOrder(t *testing.T) {
+	cand := func(sql string) score.Candidate {
+		return score.Candidate{SQL: sql, Votes: 1, Agreement: 1, OrderedAgreement: 0, ResultRows: 5, Grouped: true,
+			Tables: []string{"public.tv_channel"}, Columns: []string{"public.tv_channel.language"}}
+	}
+	keyFirst := cand("SELECT language, count(*) FROM tv_channel GROUP BY language")
+	countFirst := cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+	for _, c := range []struct {
+		question string
+		want     int // the index of the candidate that should win
+	}{
+		{"For each language, list the number of TV channels that use it.", 0},
+		{"How many TV channels use each language?", 1},
+	} {
+		for _, cands := range [][]score.Candidate{{keyFirst, countFirst}, {countFirst, keyFirst}} {
+			s := score.Default{}.Score(context.Background(), &score.Input{Question: c.question, Candidates: cands})
+			wantSQL := []score.Candidate{keyFirst, countFirst}[c.want].SQL
+			best := 0
+			if s[1] > s[0] {
+				best = 1
+			}
+			if cands[best].SQL != wantSQL {
+				t.Errorf("%q: scores %v for %q, %q; want %q first", c.question, s, cands[0].SQL, cands[1].SQL, wantSQL)
+			}
+		}
+	}
+}
