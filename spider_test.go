@@ -248,10 +248,11 @@ func anyTrue(bs []bool) bool {
 	return false
 }
 
-// minPick is the lowest spider-pools Pick figure accepted: the bar the
-// project set (issue 13). The figure is deterministic (measured 801 in
-// every run, alone and beside other packages' tests).
-const minPick = 800
+// minPick is the lowest spider-pools Pick figure accepted: issue 27's
+// "must not fall below today's 801" (issue 13 set 800). The figure is
+// deterministic (measured 802 since session 13, in every run, alone and
+// beside other packages' tests).
+const minPick = 801
 
 // TestSpiderPools measures repair and selection on the spider-pools
 // benchmark (skipped when the dataset is absent): the figures are logged,

@@ -262,7 +262,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	s.questionWords(words, c, d)
 	s.shape(q, c, d)
-	s.ColumnsOutOfOrder = outOfOrder(words, d)
+	s.ColumnsOutOfOrder = cues.OutOfOrder(words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
@@ -608,40 +608,6 @@ func Of(in *score.Input, scores []float64, i int) Signals {
 		return Signals{}
 	}
 	return measure(in, scores, i)
-}
-
-// outOfOrder reports whether the query's output columns that the question
-// names (its words) come in another order than the question names them.
-func outOfOrder(words []gloss.Word, d *describe.Description) bool {
-	pos := map[string]int{}
-	for i, w := range words {
-		t := w.Stem
-		if _, ok := pos[t]; !ok {
-			pos[t] = i
-		}
-	}
-	last, placed := -1, 0
-	for _, col := range d.Columns {
-		terms := gloss.Terms(col)
-		if strings.HasPrefix(col, "the number of") {
-			terms = append(terms, "many", "count")
-		}
-		at := -1
-		for _, t := range terms {
-			if p, ok := pos[t]; ok && (at < 0 || p < at) {
-				at = p
-			}
-		}
-		if at < 0 {
-			continue
-		}
-		placed++
-		if at < last {
-			return true
-		}
-		last = at
-	}
-	return false
 }
 
 // returnsCount reports whether the query (any branch of a set operation)
