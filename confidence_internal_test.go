@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nl2sqlgo/nl2sql/execute"
+	"github.com/nl2sqlgo/nl2sql/repair"
+	"github.com/nl2sqlgo/nl2sql/rewrite"
 )
 
 // TestClarify: the clarifying question comes from the first part two
@@ -40,5 +42,32 @@ func TestResultDigestSet(t *testing.T) {
 	}
 	if s3 == s1 || u3 == u1 {
 		t.Errorf("a result with fewer distinct rows shares a digest")
+	}
+}
+
+// TestRepairedNames: a repair of a name that does not exist (a column, a
+// table) or of an ambiguous one counts for the confidence; a dialect's
+// spelling, a cast, a GROUP BY completed, a double-quoted string read as
+// a column, a stored value's case and a tie broken do not.
+func TestRepairedNames(t *testing.T) {
+	for _, c := range []struct {
+		rules []string
+		want  bool
+	}{
+		{[]string{repair.RuleFuzzyColumn}, true},
+		{[]string{repair.RuleBacktick, repair.RuleFuzzyTable}, true},
+		{[]string{repair.RuleAmbiguous}, true},
+		{[]string{repair.RuleMissingFrom}, true},
+		{[]string{repair.RuleBacktick, repair.RuleCoalesce, repair.RuleGroupBy, repair.RuleCastNumeric}, false},
+		{[]string{repair.RuleStringValue}, false},
+		{[]string{rewrite.RuleStoredValue, rewrite.RuleTieOrder}, false},
+		{nil, false},
+	} {
+		if got := repairedNames(c.rules); got != c.want {
+			t.Errorf("repairedNames(%v) = %v, want %v", c.rules, got, c.want)
+		}
+		if c.want && !repairedToPlan(c.rules) {
+			t.Errorf("%v repairs names but not to plan", c.rules)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
 	"github.com/nl2sqlgo/nl2sql/plan"
+	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
 	"github.com/nl2sqlgo/nl2sql/schema"
 	"github.com/nl2sqlgo/nl2sql/score"
@@ -172,7 +173,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 	repeats := e.repeatedKeys(ctx, rq.scope)
 	for i, cd := range ok {
 		sc := score.Candidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
-			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs),
+			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs), RepairedNames: repairedNames(cd.Repairs),
 			Agreement: runs[i].agreement, OrderedAgreement: runs[i].ordered, ResultRows: runs[i].rows, DuplicateRows: runs[i].duplicates,
 			ResultGroup: runs[i].group, CountsDisputed: runs[i].recounted,
 			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
@@ -260,6 +261,18 @@ func (e *Engine) repeatedKeys(ctx context.Context, sc *scope) func(*schema.Table
 		seen[key] = err == nil && len(r.Rows) > 0
 		return seen[key]
 	}
+}
+
+// repairedNames reports whether a repair replaced a name the candidate
+// used that does not exist, or qualified an ambiguous one (a double-quoted
+// string read as a column is a dialect's spelling, not a name).
+func repairedNames(rules []string) bool {
+	for _, r := range rules {
+		if (strings.HasPrefix(r, "42703.") || strings.HasPrefix(r, "42P01.") || strings.HasPrefix(r, "42702.")) && r != repair.RuleStringValue {
+			return true
+		}
+	}
+	return false
 }
 
 // repairedToPlan reports whether a candidate needed a repair to validate or

@@ -56,7 +56,7 @@ func (s *Signals) Reasons() []string {
 		out = append(out, "the query reads tables retrieval did not rank for the question")
 	}
 	if s.Repaired {
-		out = append(out, "the query needed a repair to run")
+		out = append(out, "the query named a column or table that does not exist and needed a repair to run")
 	}
 	return out
 }

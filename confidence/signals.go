@@ -97,7 +97,11 @@ type Signals struct {
 	Defect bool `json:"defect"`
 	// Warnings is the number of lint warnings (at most 3 counted).
 	Warnings int `json:"warnings"`
-	// Repaired is true when the query needed a repair to plan.
+	// Repaired is true when the query needed a repair of what it names to
+	// plan: a column or table that does not exist, an ambiguous column
+	// (score.Candidate.RepairedNames). A repair of spelling (another
+	// dialect's backticks or IFNULL, a GROUP BY completed, a cast) says
+	// the model wrote another SQL, not that it misread the question.
 	Repaired bool `json:"repaired"`
 	// ColumnsOutOfOrder is true when the query returns what the question
 	// names in another order than the question names it ("the number of
@@ -307,7 +311,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 			s.Defect = s.Defect || cues.Defect(is.Code)
 		}
 	}
-	s.Repaired = c.Repaired
+	s.Repaired = c.RepairedNames
 	s.definitions(c)
 	return s
 }

@@ -60,6 +60,12 @@ type Candidate struct {
 	Cost     float64          // planner total cost
 	Rows     float64          // planner row estimate
 	Repaired bool             // it needed a repair to plan
+	// RepairedNames is true when one of those repairs replaced a column or
+	// table it names that does not exist, or qualified an ambiguous one
+	// (SQLSTATE 42703, 42P01, 42702): it referred to something that is not
+	// there. A repair of spelling (dialect, casts, GROUP BY completed) is
+	// not one.
+	RepairedNames bool
 	// Joins are the candidate's own join equalities ("schema.table.col").
 	Joins []plan.JoinEdge
 	// Columns are the columns it references ("schema.table.column").
