@@ -23,6 +23,8 @@ var (
 	periodFrom = map[string]bool{"this": true, "last": true, "next": true, "previous": true, "current": true, "past": true, "prior": true, "coming": true}
 	periodUnit = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true,
 		"years": true, "quarters": true, "months": true, "weeks": true, "days": true}
+	// clockUnit are the units of a duration shorter than a day.
+	clockUnit   = map[string]bool{"hour": true, "hours": true, "minute": true, "minutes": true, "second": true, "seconds": true}
 	cueRelative = cues.NewCue("today", "yesterday", "tomorrow", "ytd", "year to date", "ago", "recent", "recently")
 )
 
@@ -40,12 +42,17 @@ func periodNamed(text *cues.Reading, y string) bool {
 		text.Has(cueRelative)
 }
 
+// durationUnit reports whether w is a unit of time: "days" in "how many
+// days", '6 days'.
+func durationUnit(w string) bool { return periodUnit[w] || clockUnit[w] }
+
 // dateFormatFuncs take a date field or a format as a constant argument.
 var dateFormatFuncs = map[string]bool{"date_part": true, "date_trunc": true, "extract": true, "to_char": true,
 	"to_date": true, "to_timestamp": true, "to_number": true, "date_bin": true}
 
-// reInterval is an interval constant: '6 days', '1 year'.
-var reInterval = regexp.MustCompile(`^\d+\s*(year|quarter|month|week|day|hour|minute|second)s?$`)
+// reInterval is a count and a word, an interval constant when the word
+// is a durationUnit: '6 days', '1 year'.
+var reInterval = regexp.MustCompile(`^\d+\s*([a-z]+)$`)
 
 // flagValues are the spellings of yes and no a column stores.
 var flagValues = map[string]bool{"t": true, "f": true, "y": true, "n": true, "yes": true, "no": true, "true": true, "false": true}
@@ -68,15 +75,15 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	if tree == nil {
 		return nil
 	}
-	counts := map[*pg_query.A_Const]bool{}     // LIMIT and OFFSET, date fields and formats
-	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant"
+	notValues := map[*pg_query.A_Const]bool{}  // LIMIT and OFFSET, date fields and formats
+	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant", filled by the walk below
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		switch n := m.Interface().(type) {
 		case *pg_query.SelectStmt:
 			for _, c := range []*pg_query.Node{n.LimitCount, n.LimitOffset} {
 				if a := c.GetAConst(); a != nil {
-					counts[a] = true
+					notValues[a] = true
 				}
 			}
 			for _, q := range []*pg_query.Node{n.WhereClause, n.HavingClause} {
@@ -94,25 +101,13 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			if len(n.Funcname) > 0 && dateFormatFuncs[n.Funcname[len(n.Funcname)-1].GetString_().GetSval()] {
 				for _, a := range n.Args {
 					if c := a.GetAConst(); c != nil {
-						counts[c] = true
+						notValues[c] = true
 					}
 				}
 			}
 		}
 		return true
 	})
-	for _, q := range quals {
-		pgparse.Walk(q, func(m protoreflect.Message) bool {
-			if e, ok := m.Interface().(*pg_query.A_Expr); ok {
-				for _, side := range [][2]*pg_query.Node{{e.Lexpr, e.Rexpr}, {e.Rexpr, e.Lexpr}} {
-					if col, c := side[0].GetColumnRef(), side[1].GetAConst(); col != nil && c != nil && len(col.Fields) > 0 {
-						compared[c] = col.Fields[len(col.Fields)-1].GetString_().GetSval()
-					}
-				}
-			}
-			return true
-		})
-	}
 	numbers := map[string]bool{}
 	for _, n := range text.Numbers() {
 		numbers[normalNumber(n)] = true
@@ -164,8 +159,9 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			}
 			// An interval ('6 days') bounds a period the question names
 			// by its unit ("in the past 7 days").
-			if m := reInterval.FindStringSubmatch(s); m != nil {
-				return v.Sval.Sval, stems[gloss.Stem(m[1])] || stems[gloss.Stem(m[1]+"s")]
+			if m := reInterval.FindStringSubmatch(s); m != nil && durationUnit(m[1]) {
+				unit := strings.TrimSuffix(m[1], "s")
+				return v.Sval.Sval, stems[gloss.Stem(unit)] || stems[gloss.Stem(unit+"s")]
 			}
 			if reDate.MatchString(s) {
 				return v.Sval.Sval, periodNamed(text, s[:4])
@@ -188,17 +184,27 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		}
 		return "", true // NULL, booleans: nothing a question writes
 	}
+	// One walk of the conditions: an A_Expr comes before its operands,
+	// so a constant's column is known when the constant is reached.
 	seen := map[*pg_query.A_Const]bool{}
 	var out []string
 	for _, q := range quals {
 		pgparse.Walk(q, func(m protoreflect.Message) bool {
-			c, ok := m.Interface().(*pg_query.A_Const)
-			if !ok || counts[c] || seen[c] || c.Isnull {
-				return true
-			}
-			seen[c] = true
-			if v, ok := named(c); !ok {
-				out = append(out, v)
+			switch n := m.Interface().(type) {
+			case *pg_query.A_Expr:
+				for _, side := range [][2]*pg_query.Node{{n.Lexpr, n.Rexpr}, {n.Rexpr, n.Lexpr}} {
+					if col, c := side[0].GetColumnRef(), side[1].GetAConst(); col != nil && c != nil && len(col.Fields) > 0 {
+						compared[c] = col.Fields[len(col.Fields)-1].GetString_().GetSval()
+					}
+				}
+			case *pg_query.A_Const:
+				if notValues[n] || seen[n] || n.Isnull {
+					return true
+				}
+				seen[n] = true
+				if v, ok := named(n); !ok {
+					out = append(out, v)
+				}
 			}
 			return true
 		})

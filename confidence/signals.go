@@ -753,7 +753,7 @@ func countAsked(q *cues.Reading, columns []string) bool {
 		}
 		// "how many days after the invoice", "the number of days
 		// employed": a duration, not a count of rows.
-		if hasAfter && (periodUnit[after.Text] || clockUnit[after.Text]) {
+		if hasAfter && durationUnit(after.Text) {
 			continue
 		}
 		if hasAfter {
@@ -766,9 +766,6 @@ func countAsked(q *cues.Reading, columns []string) bool {
 	}
 	return false
 }
-
-// clockUnit are the units of a duration shorter than a day.
-var clockUnit = map[string]bool{"hour": true, "hours": true, "minute": true, "minutes": true, "second": true, "seconds": true}
 
 // usedColumns are the columns the query uses, and those of linked that
 // are named after a table it reads, whichever table holds them
@@ -788,20 +785,15 @@ func usedColumns(c score.Candidate, linked []string) []string {
 			continue
 		}
 		// Every word of the column's name, identifiers aside, names a
-		// table the query reads; "name" alone names none.
-		words := entityWords(l[strings.LastIndexByte(l, '.')+1:])
-		named := false
-		for _, w := range words {
-			if identifierWords[w] {
-				continue
+		// table the query reads, and one at least does ("name" alone
+		// names none).
+		named, all := false, true
+		for _, w := range entityWords(l[strings.LastIndexByte(l, '.')+1:]) {
+			if !identifierWords[w] {
+				named, all = true, all && read[w]
 			}
-			if !read[w] {
-				named = false
-				break
-			}
-			named = true
 		}
-		if named {
+		if named && all {
 			out = append(out, l)
 		}
 	}
@@ -848,11 +840,7 @@ func usesValue(sql, v string) bool {
 	}
 	for _, lit := range cues.StringLiteral.FindAllString(lower, -1) {
 		lit = strings.TrimSpace(strings.Trim(lit, "'"))
-		n := 0
-		for n < len(lit) && n < len(lv) && lit[n] == lv[n] {
-			n++
-		}
-		if n >= 4 && n >= min(len(lit), len(lv))-1 {
+		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 {
 			return true
 		}
 	}
@@ -866,12 +854,18 @@ func usesValue(sql, v string) bool {
 // "cartoon"). Stem only meets plurals with singulars; a question and a
 // schema name one thing in different parts of speech.
 func endingVariant(a, b string) bool {
+	n := commonPrefix(a, b)
+	rest := max(len(a), len(b)) - n
+	return n >= 5 && rest <= 4 || n == 4 && rest <= 2
+}
+
+// commonPrefix is the number of leading bytes a and b share.
+func commonPrefix(a, b string) int {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++
 	}
-	rest := max(len(a), len(b)) - n
-	return n >= 5 && rest <= 4 || n == 4 && rest <= 2
+	return n
 }
 
 // variantIn reports whether set holds a word that is t but for its

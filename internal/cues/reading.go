@@ -227,12 +227,7 @@ func (r *Reading) Any(ok func(word string) bool) bool {
 // Pair returns the first two consecutive words, separated by white space
 // only, that ok accepts: "top 5", "3 oldest".
 func (r *Reading) Pair(ok func(a, b string) bool) (a, b string, found bool) {
-	for i := 0; i+1 < len(r.words); i++ {
-		if ok(r.words[i].lower, r.words[i+1].lower) && strings.Trim(r.between(i), " \t\n\f\r") == "" {
-			return r.words[i].lower, r.words[i+1].lower, true
-		}
-	}
-	return "", "", false
+	return r.PairBefore(func(a, b, _ string) bool { return ok(a, b) })
 }
 
 // PairBefore is Pair with the word after the pair ("" at the end): "last
