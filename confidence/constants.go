@@ -2,6 +2,7 @@ package confidence
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -109,16 +110,15 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		return true
 	})
 	numbers := map[string]bool{}
-	for _, n := range text.Numbers() {
-		numbers[normalNumber(n)] = true
+	for _, n := range text.Numbers() { // "at least two", "30,000", "70%"
+		for _, f := range numberForms(n) {
+			numbers[f] = true
+		}
 	}
 	stems := map[string]bool{}
 	for _, a := range []*gloss.Analysis{question, evidence} {
 		for _, w := range a.Words {
 			stems[w.Stem] = true
-			if n, ok := smallNumbers[w.Text]; ok { // "at least two"
-				numbers[strconv.FormatInt(n, 10)] = true
-			}
 		}
 	}
 	// columnNamed: the question names a word of the column's name
@@ -140,6 +140,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		}
 		return false
 	}
+	names := text.Names()
 	linked := map[string]bool{}
 	for _, v := range stored {
 		linked[strings.ToLower(v)] = true
@@ -156,6 +157,10 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			s := strings.ToLower(strings.TrimSpace(strings.Trim(v.Sval.Sval, "%_ ")))
 			if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) || linked[s] || text.Contains(s) {
 				return v.Sval.Sval, true // '%,%' is a shape, no value
+			}
+			// 'CA' for "California", 'mon' for "Mondays".
+			if slices.ContainsFunc(names, func(m string) bool { return abbreviates(s, m) }) {
+				return v.Sval.Sval, true
 			}
 			// An interval ('6 days') bounds a period the question names
 			// by its unit ("in the past 7 days").

@@ -33,6 +33,9 @@ func (s *Signals) Reasons() []string {
 	if s.Tied {
 		out = append(out, "the query keeps the first rows of a sort, and the next row ties with the last one kept: another answer is as right")
 	}
+	if len(s.unaskedCols) > 0 {
+		out = append(out, "the query returns "+list(s.unaskedCols, 3)+", which the question does not ask for")
+	}
 	if len(s.unasked) > 0 {
 		out = append(out, "the query filters on "+list(quoteAll(s.unasked), 3)+", which the question does not mention")
 	}

@@ -139,6 +139,13 @@ type Signals struct {
 	// 'Asia' in a query for a question about every country. An answer
 	// written for another question brings its constants with it.
 	ConstantsUnasked int `json:"constants_unasked"`
+	// ColumnsUnasked is the number of columns the query returns that the
+	// question (or its evidence) does not ask for: no word of what the
+	// column holds is one the question says, directly, through the
+	// thesaurus or but for its ending ("the concert name and theme" for
+	// "how many singers are from each country?"). Counts, names and keys
+	// are judged by the shape checks instead.
+	ColumnsUnasked int `json:"columns_unasked"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -152,6 +159,7 @@ type Signals struct {
 	shapeProblems []string // "the question asks for 5 rows, the query returns one count"
 	missingValues []string // numbers and strings of the question the query lacks
 	unasked       []string // constants of the query the question does not name
+	unaskedCols   []string // columns the query returns that the question does not ask for
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
@@ -163,7 +171,7 @@ var signalNames = []string{
 	"shape_asked", "shape_missed", "reads_no_table", "outside_context", "context_rank",
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
-	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked",
+	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked", "columns_unasked",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -182,6 +190,7 @@ func (s *Signals) Vector() []float64 {
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
+		float64(min(s.ColumnsUnasked, 2)),
 	}
 }
 
@@ -209,6 +218,8 @@ var (
 	cueOrderAsked = cues.NewCue("ascending", "descending", "alphabetical", "alphabetically", "sorted", "sort by",
 		"ordered by", "ordered from", "order by", "in order of", "from highest to lowest", "from lowest to highest",
 		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most")
+	// cueRatio asks for one quantity divided by another.
+	cueRatio = cues.NewCue("ratio", "proportion", "fraction")
 	// reRanking is a ranking window or DISTINCT ON in the SQL.
 	reRanking = regexp.MustCompile(`(?i)\b(row_number|rank|dense_rank)\s*\(\s*\)\s*over\b|\bdistinct\s+on\s*\(`)
 	// reNumber is a number in the SQL.
@@ -225,8 +236,8 @@ var (
 
 // topCount reports whether a word counts the rows after "top": digits or
 // one to ten; countTop before "oldest": digits or three to ten.
-func topCount(w string) bool { return cues.Digits(w) || smallNumbers[w] > 0 }
-func countTop(w string) bool { return cues.Digits(w) || smallNumbers[w] > 2 }
+func topCount(w string) bool { n, _ := cues.NumberWord(w); return cues.Digits(w) || n > 0 }
+func countTop(w string) bool { n, _ := cues.NumberWord(w); return cues.Digits(w) || n > 2 }
 
 // firstWord is a word that asks for the first rows: "first", "last",
 // "top" or a superlative ("-est").
@@ -234,15 +245,13 @@ func firstWord(w string) bool {
 	return w == "first" || w == "last" || w == "top" || len(w) > 3 && strings.HasSuffix(w, "est")
 }
 
-var smallNumbers = map[string]int64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-
 // shapeWords are question words that ask for a shape, not for data: they
 // are judged by the shape checks, not looked for among the query's names.
 var shapeWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`many number count total sum average mean maximum minimum max min highest lowest
 		top most least largest smallest biggest best worst list show find give return display tell different distinct
-		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records
+		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records ratio proportion fraction
 		information info detail details respectively corresponding along both either whose name names
 		one two three four five six seven eight nine ten when first last id ids his her their its but about ever
 		across through youngest oldest younger older old newest latest earliest cheapest fewest greatest common`) {
@@ -257,16 +266,22 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	c := in.Candidates[i]
 	s := Signals{Candidates: len(in.Candidates), Score: scores[i], Compared: c.ResultGroup >= 0}
 	s.Support, s.Groups, s.Margin = support(in, scores, i)
+	// What the answer owes is read off the question alone; what it may
+	// use, off the question and its evidence. Evidence is help (a
+	// definition, an instruction, and in defog's files the definitions of
+	// every other question too): a query need not use its every word,
+	// return its shapes or compare with its numbers, but a constant or a
+	// column the evidence names is no stranger.
 	qa, ea := in.Analyses()
 	q := cues.Read(qa, ea)
-	words := in.Words()
+	owed := cues.Read(qa)
 	d, _ := describe.SQL(c.SQL)
 	if d == nil {
 		d = &describe.Description{}
 	}
-	s.questionWords(words, c, d)
-	s.shape(q, c, d)
-	s.ColumnsOutOfOrder = cues.OutOfOrder(words, d.Columns)
+	s.questionWords(qa.Words, in.Words(), c, d)
+	s.shape(owed, c, d)
+	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
@@ -276,8 +291,8 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.unasked = unaskedConstants(tree, q, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
-	s.values(q, in.Values, c.SQL)
-	s.properNouns(q, c)
+	s.values(owed, in.Values, c.SQL)
+	s.properNouns(owed, c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = cues.Coverage(c.Tables, named)
@@ -301,7 +316,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if len(c.Tables) > 0 {
 		s.ContextRank = rank / float64(len(c.Tables))
 	}
-	s.Empty = c.ResultRows == 0 && !q.Has(cues.Existence)
+	s.Empty = c.ResultRows == 0 && !owed.Has(cues.Existence)
 	s.UnknownValue = c.UnknownValues > 0
 	s.Duplicates = c.DuplicateRows && !c.Grouped
 	s.Defect = c.FanOut
@@ -353,10 +368,11 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 	return share, len(seen), margin
 }
 
-// questionWords measures how far the question's words (and its
-// evidence's) and the query's words meet, both ways, through the
-// thesaurus.
-func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *describe.Description) {
+// questionWords measures how far the question's words (owed) and the
+// query's words meet, both ways, through the thesaurus: the query should
+// use every word of the question, and what it reads should be named by
+// the question or its evidence (words).
+func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *describe.Description) {
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
@@ -406,7 +422,7 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 	}
 	var qterms []string
 	seen := map[string]bool{}
-	for _, w := range words {
+	for _, w := range owed {
 		t := w.Stem
 		if w.Stop || shapeWords[t] || seen[t] || len(t) < 2 {
 			continue
@@ -441,6 +457,8 @@ func (s *Signals) questionWords(words []gloss.Word, c score.Candidate, d *descri
 		}
 	}
 	s.QueryNamed = shareIn(read, asked)
+	s.unaskedCols = unaskedColumns(d.Columns, asked)
+	s.ColumnsUnasked = len(s.unaskedCols)
 	slices.Sort(s.queryWords)
 	s.queryWords = slices.Compact(s.queryWords)
 }
@@ -461,11 +479,16 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 	}
 	counts := returnsCount(d)
 	returns := "the query returns " + returnsWhat(c, d, counts)
+	// "The ratio of the number of students who ... to ...": a ratio of
+	// counts answers the count inside it.
+	ratio := returnsRatio(d)
+	check(q.Has(cueRatio), ratio, "the question asks for a ratio; the query divides nothing")
 	// A count sorted or filtered on answers "the most number of" and "at
 	// least 3 of" too.
 	ranked := q.Has(cueSuperl) || q.Has(cueSorted) // "the most number of", "at least 3", "in order of count"
 	// "How many people" is also the total of a column (sum(population)).
-	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM("), "the question asks how many; "+returns)
+	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM(") || ratio && q.Has(cueRatio),
+		"the question asks how many; "+returns)
 	superl, superlAsked := sq.Find(cueSuperl)
 	// A ranking window (rank() OVER (PARTITION BY ...)) or DISTINCT ON
 	// keeps the first rows of each group: "the top 3 employees in each
@@ -505,6 +528,41 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
 }
 
+// unaskedColumns returns the output columns (as describe gives them) no
+// term of which asked holds, even but for its ending or run together
+// with others (sbcustname holds "name"). Counts, the words of the
+// answer's shape ("name", "total", "average") and keys (aid, doc_id)
+// are judged by the shape checks, not here: people.name is judged on
+// "people" alone, a column of a key or a name only on nothing.
+func unaskedColumns(columns []string, asked map[string]bool) []string {
+	glued := func(t string) bool {
+		for k := range asked {
+			if len(k) >= 4 && len(t) > len(k) && strings.Contains(t, k) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, col := range columns {
+		if strings.HasPrefix(col, "the number of") {
+			continue
+		}
+		judged, named := false, false
+		for _, t := range gloss.Terms(cues.StringLiteral.ReplaceAllString(col, "")) {
+			if shapeWords[t] || strings.HasSuffix(t, "id") || strings.ContainsAny(t, "0123456789") {
+				continue
+			}
+			judged = true
+			named = named || asked[t] || variantIn(t, asked) || glued(t)
+		}
+		if judged && !named {
+			out = append(out, col)
+		}
+	}
+	return out
+}
+
 // returnsWhat says in words what the query returns ("one count", "3 rows").
 func returnsWhat(c score.Candidate, d *describe.Description, counts bool) string {
 	switch {
@@ -536,7 +594,7 @@ func topN(q *cues.Reading) (n int64, ok bool) {
 	if topFirst[a] {
 		g = b
 	}
-	if n, ok := smallNumbers[g]; ok {
+	if n, ok := cues.NumberWord(g); ok {
 		return n, true
 	}
 	n, _ = strconv.ParseInt(g, 10, 64)
@@ -579,15 +637,26 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string) {
 		sqlNumbers[normalNumber(n)] = true
 	}
 	for _, n := range q.Numbers() {
-		if !seen[n] {
-			seen[n] = true
-			look(n, sqlNumbers[normalNumber(n)])
+		if !n.Digits || seen[n.Text] {
+			continue // "at least two" is often "> 1"
 		}
+		seen[n.Text] = true
+		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }))
 	}
 	s.ValuesUsed = 1
 	if named > 0 {
 		s.ValuesUsed = float64(used) / float64(named)
 	}
+}
+
+// numberForms are the ways a query writes the number n: its value
+// (normalNumber), and for a percentage its share too ("70%": 70, 0.7).
+func numberForms(n cues.Number) []string {
+	forms := []string{normalNumber(strconv.FormatFloat(n.Value, 'f', -1, 64))}
+	if n.Percent {
+		forms = append(forms, normalNumber(strconv.FormatFloat(n.Value/100, 'f', -1, 64)))
+	}
+	return forms
 }
 
 // normalNumber writes a number without trailing zeros ("2.50" -> "2.5")
@@ -615,10 +684,10 @@ func Of(in *score.Input, scores []float64, i int) Signals {
 }
 
 // returnsCount reports whether the query (any branch of a set operation)
-// returns a count.
+// returns a count; a count divided by another is a ratio.
 func returnsCount(d *describe.Description) bool {
 	for _, m := range d.Measures {
-		if strings.HasPrefix(m, "the number of") {
+		if strings.HasPrefix(m, "the number of") && !ratioOf(m) {
 			return true
 		}
 	}
@@ -630,6 +699,28 @@ func returnsCount(d *describe.Description) bool {
 		}
 	}
 	return false
+}
+
+// returnsRatio reports whether the query returns one quantity divided by
+// another (any branch of a set operation).
+func returnsRatio(d *describe.Description) bool {
+	for _, c := range d.Columns {
+		if ratioOf(c) {
+			return true
+		}
+	}
+	for _, p := range d.Parts {
+		if p.Description != nil && returnsRatio(p.Description) {
+			return true
+		}
+	}
+	return false
+}
+
+// ratioOf reports whether a described column divides ("a divided by b",
+// "a as a percentage of b").
+func ratioOf(col string) bool {
+	return strings.Contains(col, " divided by ") || strings.Contains(col, " as a percentage of ")
 }
 
 // describedTerms are the retrieval terms of what a query returns, filters
@@ -840,9 +931,42 @@ func usesValue(sql, v string) bool {
 	}
 	for _, lit := range cues.StringLiteral.FindAllString(lower, -1) {
 		lit = strings.TrimSpace(strings.Trim(lit, "'"))
-		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 {
+		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 || abbreviates(strings.Trim(lit, "%_ "), lv) {
 			return true
 		}
+	}
+	return false
+}
+
+// abbreviates reports whether code (two or three letters) is a short form
+// of name: the initials of its words ('US' for "United States", 'NY' for
+// "New York"), or, for one word, its first letter and others in order
+// ('CA' for "California", 'mon' for "Mondays"). A query compares with a
+// code where the question writes the name out; 'DE' for "Germany" is
+// beyond it.
+func abbreviates(code, name string) bool {
+	code = strings.ToLower(code)
+	if len(code) < 2 || len(code) > 3 || strings.ContainsFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return false
+	}
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == ' ' || r == '-' })
+	switch {
+	case len(words) > 1:
+		initials := ""
+		for _, w := range words {
+			initials += w[:1]
+		}
+		return initials == code
+	case len(words) == 1 && len(words[0]) > len(code) && words[0][0] == code[0]:
+		rest := words[0][1:]
+		for _, r := range code[1:] {
+			k := strings.IndexRune(rest, r)
+			if k < 0 {
+				return false
+			}
+			rest = rest[k+1:]
+		}
+		return true
 	}
 	return false
 }

@@ -77,6 +77,25 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.NamesMissed == 0 }, ""},
 		{"a name inside the sentence is", "Which orders come from Rotterdam? Show their ids.", "SELECT id FROM orders", orders,
 			func(s confidence.Signals) bool { return s.NamesMissed == 1 }, `"Rotterdam"`},
+		{"a ratio of counts", "What is the ratio of the number of open orders to closed orders?",
+			"SELECT CAST(count(CASE WHEN status = 'open' THEN 1 END) AS float) / NULLIF(count(CASE WHEN status = 'closed' THEN 1 END), 0) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeAsked == 2 && s.ShapeMissed == 0 && s.ShapeExtra == 0 }, ""},
+		{"a ratio asked, a count given", "What is the ratio of open orders to closed orders?", "SELECT count(*) FROM orders WHERE status = 'open'", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 1 && s.ShapeExtra == 1 }, "the question asks for a ratio; the query divides nothing"},
+		{"thousands grouped", "Which orders were over $30,000?", "SELECT id FROM orders WHERE amount > 30000", orders,
+			func(s confidence.Signals) bool { return s.ValuesUsed == 1 && s.ConstantsUnasked == 0 }, ""},
+		{"a percentage as a share", "Which orders paid less than 70 percent of their amount?", "SELECT id FROM orders WHERE paid < 0.7 * amount", orders,
+			func(s confidence.Signals) bool { return s.ValuesUsed == 1 && s.ConstantsUnasked == 0 }, ""},
+		{"a name by its code", "How many orders come from California?", "SELECT count(*) FROM orders WHERE state = 'CA'", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 0 && s.ConstantsUnasked == 0 }, ""},
+		{"a code of another name", "How many orders come from Texas?", "SELECT count(*) FROM orders WHERE state = 'CA'", orders,
+			func(s confidence.Signals) bool { return s.NamesMissed == 1 && s.ConstantsUnasked == 1 }, `the query filters on "CA"`},
+		{"columns not asked for", "How many orders are from each region?", "SELECT status, channel, count(*) FROM orders GROUP BY status, channel", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 2 }, "the query returns status and channel, which the question does not ask for"},
+		{"names, keys and counts are the answer's shape", "How many orders does each customer have?", "SELECT customer_id, customer_name, count(*) FROM orders GROUP BY customer_id, customer_name", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
+		{"a column run together with a question word", "What is the region of each order?", "SELECT sbregioncode FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
 			func(s confidence.Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
 	} {
@@ -127,6 +146,31 @@ func TestSignals(t *testing.T) {
 	}
 	if s := confidence.Of(&score.Input{Candidates: []score.Candidate{{SQL: "SELECT"}}}, nil, 0); s.Candidates != 0 {
 		t.Errorf("scores missing: %+v", s)
+	}
+}
+
+// TestSignalsEvidence: the evidence is help, not a demand. Its words,
+// numbers and shapes are no part of what the query owes (defog's
+// instructions define every other question's terms too), but a column
+// or a constant it names is no stranger.
+func TestSignalsEvidence(t *testing.T) {
+	measure := func(q, evidence, sql string) confidence.Signals {
+		in := &score.Input{Question: q, Evidence: evidence, ContextTables: []string{"public.orders"},
+			Candidates: []score.Candidate{{SQL: sql, Votes: 1, Tables: []string{"public.orders"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		return confidence.Of(in, []float64{1}, 0)
+	}
+	q, sql := "How many orders are open?", "SELECT count(*) FROM orders WHERE status = 'open'"
+	plain := measure(q, "", sql)
+	s := measure(q, "ACP = average closing price of tickers over the past 10 days. Always filter strings with ILIKE.", sql)
+	if s.QuestionCovered != plain.QuestionCovered || s.ShapeAsked != plain.ShapeAsked || s.ValuesUsed != 1 || s.NamesMissed != 0 {
+		t.Errorf("evidence read as demands: %+v (without it %+v): %v", s, plain, s.Reasons())
+	}
+	// A constant the evidence names is no stranger.
+	if s := measure(q, "open orders have status 'OPN'", "SELECT count(*) FROM orders WHERE status = 'OPN'"); s.ConstantsUnasked != 0 {
+		t.Errorf("a constant the evidence names counted unasked: %v", s.Reasons())
+	}
+	if s := measure(q, "", "SELECT count(*) FROM orders WHERE status = 'OPN'"); s.ConstantsUnasked != 1 {
+		t.Errorf("a constant nothing names not counted: %+v", s)
 	}
 }
 

@@ -2,6 +2,7 @@ package cues
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -267,20 +268,69 @@ func (r *Reading) Near(first, second func(word string) bool, within int) bool {
 	return false
 }
 
-// Numbers returns the numbers written (digits, a decimal part after a
-// dot), in order: "3.5", "1" and "200" of "1,200"; none in "2nd" or "Q3".
-func (r *Reading) Numbers() []string {
-	var out []string
+// A Number is a number the text writes: in digits ("3.5", "30,000"),
+// as a word ("two"), either scaled by a word ("2 million", "a hundred
+// thousand"), or as a percentage ("70%", "70 percent").
+type Number struct {
+	Text    string  // as written
+	Value   float64 // its value (70 for "70%")
+	Digits  bool    // written with digits, not only words
+	Percent bool    // a percentage: a query may compare with Value/100
+}
+
+// numberWords are the numbers written as one word.
+var numberWords = map[string]int64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+	"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+
+// scaleWords multiply the number before them.
+var scaleWords = map[string]float64{"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+// NumberWord returns the number a word writes ("three": 3); ok false
+// for any other word.
+func NumberWord(w string) (n int64, ok bool) {
+	n, ok = numberWords[w]
+	return n, ok
+}
+
+// Numbers returns the numbers written, in order: "3.5"; "1,200" is 1200
+// (a group of three digits after a comma), "1, 200" two numbers; "2nd"
+// and "Q3" are none.
+func (r *Reading) Numbers() []Number {
+	var out []Number
 	for i := 0; i < len(r.words); i++ {
-		if !Digits(r.words[i].lower) {
+		w := r.words[i].lower
+		start := i
+		var n Number
+		switch v, word := numberWords[w]; {
+		case Digits(w):
+			text := w
+			for i+1 < len(r.words) && Digits(r.words[i+1].lower) && len(r.words[i+1].lower) == 3 && r.between(i) == "," {
+				text += r.words[i+1].lower
+				i++
+			}
+			if i+1 < len(r.words) && Digits(r.words[i+1].lower) && r.between(i) == "." {
+				text += "." + r.words[i+1].lower
+				i++
+			}
+			n.Value, _ = strconv.ParseFloat(text, 64)
+			n.Digits = true
+		case word:
+			n.Value = float64(v)
+		case (w == "a" || w == "an") && i+1 < len(r.words) && scaleWords[r.words[i+1].lower] > 0:
+			n.Value = 1
+		default:
 			continue
 		}
-		if i+1 < len(r.words) && Digits(r.words[i+1].lower) && r.between(i) == "." {
-			out = append(out, r.span(i, i+1))
+		for i+1 < len(r.words) && scaleWords[r.words[i+1].lower] > 0 && strings.TrimSpace(r.between(i)) == "" {
+			n.Value *= scaleWords[r.words[i+1].lower]
 			i++
-			continue
 		}
-		out = append(out, r.words[i].lower)
+		n.Text = r.span(start, i)
+		if i+1 < len(r.words) && r.words[i+1].lower == "percent" || i+1 < len(r.words) && strings.HasPrefix(r.between(i), "%") ||
+			i+1 == len(r.words) && strings.HasPrefix(r.analyses[r.words[i].ana].Text[r.words[i].end:], "%") {
+			n.Percent = true
+		}
+		out = append(out, n)
 	}
 	return out
 }

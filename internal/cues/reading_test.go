@@ -23,8 +23,8 @@ func TestReading(t *testing.T) {
 	if all := r.FindAll(Count); len(all) != 2 || all[1].Text != "count" {
 		t.Errorf("FindAll(Count) = %v, want number of, count", all)
 	}
-	if got := r.Numbers(); !slices.Equal(got, []string{"5", "3.5", "1", "200"}) {
-		t.Errorf("Numbers() = %q", got)
+	if got := r.Numbers(); !slices.Equal(got, []Number{{"5", 5, true, false}, {"3.5", 3.5, true, false}, {"1,200", 1200, true, false}}) {
+		t.Errorf("Numbers() = %v", got)
 	}
 	if got := r.Names(); !slices.Equal(got, []string{"Students"}) {
 		t.Errorf("Names() = %q, want Students (the first word dropped)", got)
@@ -56,5 +56,26 @@ func TestReading(t *testing.T) {
 	var empty Reading
 	if empty.Has(Count) || empty.Numbers() != nil || Read(nil).Names() != nil {
 		t.Error("an empty reading found something")
+	}
+}
+
+func TestNumbers(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []Number
+	}{
+		{"sales over $30,000", []Number{{"30,000", 30000, true, false}}},
+		{"ids 1, 200 and 1,2000", []Number{{"1", 1, true, false}, {"200", 200, true, false}, {"1", 1, true, false}, {"2000", 2000, true, false}}},
+		{"fewer than a hundred thousand people", []Number{{"a hundred thousand", 1e5, false, false}}},
+		{"more than 2 million", []Number{{"2 million", 2e6, true, false}}},
+		{"less than 70 percent of their seats", []Number{{"70", 70, true, true}}},
+		{"above 12.5% or at least two", []Number{{"12.5", 12.5, true, true}, {"two", 2, false, false}}},
+		{"a share of 40%", []Number{{"40", 40, true, true}}},
+		{"a cat and an owner", nil},
+		{"the 2nd quarter, Q3", nil},
+	} {
+		if got := Read(gloss.Analyze(c.text)).Numbers(); !slices.Equal(got, c.want) {
+			t.Errorf("Numbers(%q) = %v, want %v", c.text, got, c.want)
+		}
 	}
 }
