@@ -280,7 +280,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		d = &describe.Description{}
 	}
 	s.questionWords(qa.Words, in.Words(), c, d)
-	s.shape(owed, c, d)
+	s.shape(owed, q, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
@@ -464,7 +464,11 @@ func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *
 }
 
 // shape compares the answer shapes the question asks for with the query's.
-func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Description) {
+//
+// q is what the question asks (its shapes are owed); allowed is the
+// question and its evidence: a shape either names is no extra ("ASP" for
+// a question whose evidence defines it as an average sale price).
+func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe.Description) {
 	upper := strings.ToUpper(c.SQL)
 	sq := q.Without(cueBound) // "at least 3" asks for no extreme
 	check := func(asked, has bool, problem string) {
@@ -500,13 +504,18 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 		limited := strings.Contains(upper, "ORDER BY") && strings.Contains(upper, "LIMIT") ||
 			strings.Contains(upper, "MAX(") || strings.Contains(upper, "MIN(") || windowed ||
 			// "ordered from highest to lowest", "best first": the
-			// superlative says the order, which a sort gives.
-			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }))
+			// superlative says the order, which a sort gives; so does
+			// a question asking for several rows ("What are the most
+			// common reasons", "Which warehouses had the largest").
+			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }) || manyRows(q)) ||
+			// The extreme is stored: "the highest point" is
+			// highlow.highest_point.
+			slices.ContainsFunc(c.Columns, func(col string) bool { return strings.Contains(strings.ToLower(col[strings.LastIndexByte(col, '.')+1:]), strings.ToLower(superl.Text)) })
 		check(superlAsked, limited, "the question asks for the "+superl.Text+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
 	// "each" asks for groups when something is counted or aggregated for
 	// each; "the name of each teacher" is a list.
-	per, perAsked := q.Find(cuePerGroup)
+	per, perAsked := perGroupCue(q)
 	perGroup := perAsked && (countAsked(q, c.Columns) || q.Has(cueAverage) || q.Has(cueTotal) || superlAsked)
 	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed,
 		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
@@ -520,11 +529,12 @@ func (s *Signals) shape(q *cues.Reading, c score.Candidate, d *describe.Descript
 			s.shapeProblems = append(s.shapeProblems, problem)
 		}
 	}
-	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, q.Has(cues.Count) || q.Has(cueTotal),
+	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, allowed.Has(cues.Count) || allowed.Has(cueTotal),
 		"the query returns one count; the question does not ask how many")
-	extra(strings.Contains(upper, "AVG("), q.Has(cueAverage), "the query computes an average; the question does not ask for one")
-	_, _, top := q.Pair(topPair)
-	extra(d.Limit != nil && len(d.Order) > 0, superlAsked || top || sq.Any(firstWord),
+	extra(strings.Contains(upper, "AVG("), allowed.Has(cueAverage), "the query computes an average; the question does not ask for one")
+	_, _, top := allowed.Pair(topPair)
+	asq := allowed.Without(cueBound)
+	extra(d.Limit != nil && len(d.Order) > 0, asq.Has(cueSuperl) || top || asq.Any(firstWord),
 		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
 }
 
@@ -561,6 +571,32 @@ func unaskedColumns(columns []string, asked map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// rateUnits follow "per" in a rate, not in a grouping: "miles per
+// gallon", "people per square kilometer", "per capita".
+var rateUnits = map[string]bool{"square": true, "cubic": true, "capita": true, "cent": true, "gallon": true, "litre": true,
+	"liter": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "unit": true, "person": true, "head": true}
+
+// perGroupCue finds the first word asking for one result per group
+// ("each", "per", "for every"), "per" in a rate aside.
+func perGroupCue(q *cues.Reading) (cues.Match, bool) {
+	for _, m := range q.FindAll(cuePerGroup) {
+		if _, after, _, hasAfter := q.WordAround(m); m.Text == "per" && hasAfter && rateUnits[after.Text] {
+			continue
+		}
+		return m, true
+	}
+	return cues.Match{}, false
+}
+
+// manyRows reports whether the question asks for several rows: "Which"
+// and a plural ("Which warehouses ..."), "What are", "List", "Show".
+func manyRows(q *cues.Reading) bool {
+	lead := append(q.Lead(2), "", "")
+	first, second := lead[0], lead[1]
+	plural := len(second) > 3 && strings.HasSuffix(second, "s") && !strings.HasSuffix(second, "ss") && !strings.HasSuffix(second, "us")
+	return first == "which" && plural || first == "what" && second == "are" || first == "list" || first == "show"
 }
 
 // returnsWhat says in words what the query returns ("one count", "3 rows").

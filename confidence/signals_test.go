@@ -96,6 +96,14 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"a column run together with a question word", "What is the region of each order?", "SELECT sbregioncode FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
+		{"per in a rate is no group", "Which car has the highest miles per gallon?", "SELECT id FROM orders ORDER BY mpg DESC LIMIT 1", orders,
+			func(s confidence.Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 0 }, ""},
+		{"per a month is", "How many orders per month?", "SELECT count(*) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, `the question asks for a result per group ("per")`},
+		{"several rows in order answer a superlative", "What are the most common reasons for returns?", "SELECT reason, count(*) FROM orders GROUP BY reason ORDER BY count(*) DESC", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"one row is not answered by a sort", "What is the most common reason for returns?", "SELECT reason, count(*) FROM orders GROUP BY reason ORDER BY count(*) DESC", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, "the question asks for the most"},
 		{"other tables", "Which customers bought the most?", "SELECT first_name FROM employees", []string{"public.employees"},
 			func(s confidence.Signals) bool { return s.QuestionCovered < 0.5 && s.ContextRank > 0.5 }, "the query reads employees; the question asks about customers"},
 	} {
@@ -107,6 +115,14 @@ func TestSignals(t *testing.T) {
 		if c.reason != "" && !strings.Contains(reasons, c.reason) {
 			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
 		}
+	}
+	// An extreme stored in a column answers the superlative: "the highest
+	// point" is highlow.highest_point; another column does not.
+	if s := one("What is the highest point of Texas?", "SELECT highest_point FROM orders WHERE state = 'Texas'", orders, []string{"public.orders.highest_point", "public.orders.state"}); s.ShapeMissed != 0 {
+		t.Errorf("stored extreme: %v", s.Reasons())
+	}
+	if s := one("What is the highest point of Texas?", "SELECT point FROM orders WHERE state = 'Texas'", orders, []string{"public.orders.point", "public.orders.state"}); s.ShapeMissed != 1 {
+		t.Errorf("no extreme: %+v", s)
 	}
 	// Words run together in a name (lifeexpectancy) are the question's
 	// words all the same; "life" alone is in no name.
@@ -164,6 +180,13 @@ func TestSignalsEvidence(t *testing.T) {
 	s := measure(q, "ACP = average closing price of tickers over the past 10 days. Always filter strings with ILIKE.", sql)
 	if s.QuestionCovered != plain.QuestionCovered || s.ShapeAsked != plain.ShapeAsked || s.ValuesUsed != 1 || s.NamesMissed != 0 {
 		t.Errorf("evidence read as demands: %+v (without it %+v): %v", s, plain, s.Reasons())
+	}
+	// A shape the evidence names is no extra: "ASP" defined as an average.
+	if s := measure("What is the ASP of open orders?", "", "SELECT avg(price) FROM orders WHERE status = 'open'"); s.ShapeExtra != 1 {
+		t.Errorf("an average nothing asks for: %+v", s)
+	}
+	if s := measure("What is the ASP of open orders?", "ASP = average selling price", "SELECT avg(price) FROM orders WHERE status = 'open'"); s.ShapeExtra != 0 {
+		t.Errorf("an average the evidence defines counted extra: %v", s.Reasons())
 	}
 	// A constant the evidence names is no stranger.
 	if s := measure(q, "open orders have status 'OPN'", "SELECT count(*) FROM orders WHERE status = 'OPN'"); s.ConstantsUnasked != 0 {

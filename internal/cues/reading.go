@@ -246,6 +246,16 @@ func (r *Reading) PairBefore(ok func(a, b, next string) bool) (a, b string, foun
 	return "", "", false
 }
 
+// Lead returns the first n words, in lower case (fewer when the text
+// has fewer).
+func (r *Reading) Lead(n int) []string {
+	out := make([]string, 0, n)
+	for i := 0; i < n && i < len(r.words); i++ {
+		out = append(out, r.words[i].lower)
+	}
+	return out
+}
+
 // Near reports whether a word that first accepts is followed, at most
 // within characters and with no '.', '?' or '!' between, by a word that
 // second accepts: "last quarter", "the past 3 months".

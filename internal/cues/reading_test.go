@@ -26,6 +26,12 @@ func TestReading(t *testing.T) {
 	if got := r.Numbers(); !slices.Equal(got, []Number{{"5", 5, true, false}, {"3.5", 3.5, true, false}, {"1,200", 1200, true, false}}) {
 		t.Errorf("Numbers() = %v", got)
 	}
+	if got := r.Lead(3); !slices.Equal(got, []string{"what", "is", "the"}) {
+		t.Errorf("Lead(3) = %q", got)
+	}
+	if got := Read(gloss.Analyze("Why?")).Lead(2); !slices.Equal(got, []string{"why"}) {
+		t.Errorf("Lead(2) of one word = %q", got)
+	}
 	if got := r.Names(); !slices.Equal(got, []string{"Students"}) {
 		t.Errorf("Names() = %q, want Students (the first word dropped)", got)
 	}
