@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -24,16 +25,17 @@ var updateCalibration = flag.Bool("update", false, "rewrite confidence/calibrati
 // calibRow is one answer of the calibration data: its database (the fold),
 // its signals and whether it was right.
 type calibRow struct {
-	db       string // the fold: "spider:concert_singer", "defog:academic", "erp"
-	sig      confidence.Signals
-	right    bool
-	shuffled bool   // a made-up negative: shuffled, or constant
-	constant bool   // the SELECT 1 variant
-	single   bool   // the pick alone, as an Ask with one sample sees it
-	mutant   string // a made-up negative: "dropped" (a condition), "swapped" (a column)
-	exam     string // "" for spider-pools, "defog" or "erp"
-	sql      string // the answer's SQL and its question, for NL2SQL_CALIBRATION_DUMP
-	question string
+	db        string // the fold: "spider:concert_singer", "defog:academic", "erp"
+	sig       confidence.Signals
+	right     bool
+	reordered bool   // wrong only for the order of its columns (spider-pools picks)
+	shuffled  bool   // a made-up negative: shuffled, or constant
+	constant  bool   // the SELECT 1 variant
+	single    bool   // the pick alone, as an Ask with one sample sees it
+	mutant    string // a made-up negative: "dropped" (a condition), "swapped" (a column)
+	exam      string // "" for spider-pools, "defog" or "erp"
+	sql       string // the answer's SQL and its question, for NL2SQL_CALIBRATION_DUMP
+	question  string
 }
 
 // madeUp reports whether the row answers another question (another
@@ -46,8 +48,8 @@ func (r calibRow) madeUp() bool { return r.shuffled }
 // spider-pools, cross-validated by database: the bars issue 27 set, and
 // the floors this test enforces (the measured figures less a small margin:
 // the figures are deterministic, so a drop is a regression). Of the
-// issue's bars only the shuffled one is reached (see docs/benchmarks.md):
-// the others are logged, not enforced.
+// issue's bars AUROC is not reached (see docs/benchmarks.md): it is
+// logged, not enforced.
 type calibrationBars struct {
 	AUROC, ECE                  float64
 	PrecisionAt90, CoverageAt90 float64 // answers with confidence >= 0.9: share right, share of the questions
@@ -56,16 +58,17 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured: AUROC 0.836, ECE 0.038, >= 0.9 96.0% right covering 48.4%,
-	// shuffled 31 of 958 (3.2%). ECE, precision and the shuffled share
-	// meet the issue's bars, which are their floors.
-	floors = calibrationBars{AUROC: 0.825, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.47, ShuffledAbove50: 0.045}
+	// Measured (session 14): AUROC 0.836, ECE 0.032, >= 0.9 96.1% right
+	// covering 50.6% (492 of 972), shuffled 25 of 958 (2.6%). ECE,
+	// precision, coverage and the shuffled share meet the issue's bars,
+	// which are their floors (the shuffled one tighter).
+	floors = calibrationBars{AUROC: 0.83, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.857 /
-	// 0.170, defog 0.816 / 0.122 (0.864 / 0.190 and 0.817 / 0.129 after
-	// session 12, 0.863 / 0.170 and 0.820 / 0.104 before it;
+	// near misses included), less a margin: measured demo ERP 0.873 /
+	// 0.163, defog 0.859 / 0.099 (0.857 / 0.170 and 0.816 / 0.122 after
+	// session 13, 0.864 / 0.190 and 0.817 / 0.129 after session 12;
 	// docs/benchmarks.md has each step).
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.85, ECE: 0.18}, "defog": {AUROC: 0.805, ECE: 0.13}}
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.865, ECE: 0.17}, "defog": {AUROC: 0.85, ECE: 0.11}}
 )
 
 // check reports the figures of f that miss the bars b.
@@ -114,7 +117,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 		}
 		scores := score.Default{}.Score(context.Background(), in)
 		best := argmax(scores)
-		real = append(real, calibRow{db: o.pool.DB, sig: confidence.Of(in, scores, best), right: o.pick, sql: in.Candidates[best].SQL, question: o.pool.Question})
+		real = append(real, calibRow{db: o.pool.DB, sig: confidence.Of(in, scores, best), right: o.pick, reordered: o.pickReordered, sql: in.Candidates[best].SQL, question: o.pool.Question})
 		extra = append(extra, singleRow(calibRow{db: o.pool.DB, right: o.pick}, in, best))
 		list := byDB[o.pool.DB]
 		k := indexOf(list, i)
@@ -269,6 +272,7 @@ var signalGroups = []struct {
 	{"the missed negation (session 12)", []string{"negation_missed"}},
 	{"the unasked constants (session 12)", []string{"constants_unasked"}},
 	{"all five of session 12", []string{"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked"}},
+	{"the unasked columns (session 14)", []string{"columns_unasked"}},
 }
 
 // logAblations logs the out-of-fold figures without each signal group,
@@ -357,6 +361,36 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.3f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5; a condition dropped or a column swapped: %d of %d wrong answers >= 0.5",
 		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant, f.MutantHigh, f.MutantWrong)
 	t.Log(reliabilityTable(f))
+	// What the column order costs: the wrong picks that return the gold
+	// rows with the columns in another order (mostly the question's
+	// order where the gold lists the grouping key first, or the reverse),
+	// and the AUROC were they counted right. Not the issue's measure.
+	var rp []float64
+	var ry []bool
+	reordered := 0
+	for i, r := range rows {
+		if r.exam == "" && r.mutant == "" && !r.single && !r.shuffled {
+			rp, ry = append(rp, p[i]), append(ry, r.right || r.reordered)
+			reordered += b2i(r.reordered)
+		}
+	}
+	t.Logf("wrong picks returning the gold rows with the columns in another order: %d; AUROC with them counted right %.3f", reordered, calib.AUROC(rp, ry))
+	// The measure that decides what stays: the exams' out-of-fold
+	// log-loss, their picks pooled (gold, another question's gold, near
+	// misses), each probability kept within [1e-6, 1-1e-6].
+	loss, n := 0.0, 0
+	for i, r := range rows {
+		if r.exam != "" {
+			q := min(max(p[i], 1e-6), 1-1e-6)
+			if !r.right {
+				q = 1 - q
+			}
+			loss, n = loss-math.Log(q), n+1
+		}
+	}
+	if n > 0 {
+		t.Logf("exams (defog, demo ERP), out of fold: log-loss %.4f over %d picks", loss/float64(n), n)
+	}
 	for _, exam := range []string{"erp", "defog"} {
 		ef, n := examFigures(rows, p, exam)
 		if n == 0 {

@@ -47,6 +47,7 @@ type spiderOutcome struct {
 	rawRes, repairedRes  []string // result keys ("" when it failed)
 	vote, repairedVote   bool
 	pick                 bool
+	pickReordered        bool // wrong, but the gold rows with the columns in another order
 	pickIndex            int
 	pickSQL, pickErr     string
 	repairedSQL, rawErrs []string
@@ -167,8 +168,58 @@ func evaluatePool(ctx context.Context, t testing.TB, eng *nl2sql.Engine, pool *p
 	o.pickIndex, o.pickSQL = pr.Chosen, pr.SQL
 	if res, err := spiderRun(ctx, pool, pr.SQL); err == nil {
 		o.pick = res == gold
+		o.pickReordered = !o.pick && sameRowsReordered(res, gold)
 	}
 	return o
+}
+
+// sameRowsReordered reports whether two result keys hold the same rows
+// once the columns of a are put in another order (up to 6 columns): an
+// answer the benchmark counts wrong for its column order alone.
+func sameRowsReordered(a, b string) bool {
+	rows := func(key string) [][]string {
+		_, body, _ := strings.Cut(key, "\x1e")
+		if body == "" {
+			return nil
+		}
+		var out [][]string
+		for _, r := range strings.Split(body, "\x1e") {
+			out = append(out, strings.Split(r, "\x1f"))
+		}
+		return out
+	}
+	ra, rb := rows(a), rows(b)
+	if len(ra) == 0 || len(ra) != len(rb) || len(ra[0]) != len(rb[0]) || len(ra[0]) > 6 {
+		return false
+	}
+	n := len(ra[0]) - 1 // the last field is the multiplicity
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	var try func(k int) bool
+	try = func(k int) bool {
+		if k == n {
+			moved := make([][]string, len(ra))
+			for i, r := range ra {
+				m := make([]string, 0, n+1)
+				for _, c := range perm {
+					m = append(m, r[c])
+				}
+				moved[i] = append(m, r[n])
+			}
+			return resultKey(moved) == b
+		}
+		for i := k; i < n; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			if try(k + 1) {
+				return true
+			}
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+		return false
+	}
+	return try(0)
 }
 
 // majority is the most frequent non-empty result key, ties going to the
@@ -459,4 +510,25 @@ func TestSpiderGoldWithinPlanBudget(t *testing.T) {
 		t.Fatal("no gold query planned")
 	}
 	t.Logf("spider-pools gold: %d of %d planned; largest figures: %s", planned, len(pools), figures)
+}
+
+func TestSameRowsReordered(t *testing.T) {
+	gold := resultKey([][]string{{"9.0", "5.0", "1"}, {"Asia", "3.0", "2"}})
+	for _, c := range []struct {
+		rows [][]string
+		want bool
+	}{
+		{[][]string{{"5.0", "9.0", "1"}, {"3.0", "Asia", "2"}}, true},
+		{[][]string{{"9.0", "5.0", "1"}, {"Asia", "3.0", "2"}}, true},  // the same order is a reordering too
+		{[][]string{{"5.0", "9.0", "1"}, {"3.0", "Asia", "1"}}, false}, // another multiplicity
+		{[][]string{{"5.0", "9.0", "1"}}, false},
+		{[][]string{{"5.0", "1"}, {"Asia", "2"}}, false},
+	} {
+		if got := sameRowsReordered(resultKey(c.rows), gold); got != c.want {
+			t.Errorf("sameRowsReordered(%v) = %v, want %v", c.rows, got, c.want)
+		}
+	}
+	if sameRowsReordered(resultKey(nil), resultKey(nil)) {
+		t.Error("two empty results read as reordered")
+	}
 }

@@ -14,9 +14,13 @@
 // stored values, numbers, years, quoted strings and capitalised names it
 // writes), whether its shape is the one the question asks for (a count,
 // top N, a superlative, one row per group, an average, a total, distinct
-// values; and what it gives unasked), whether its plain-English
-// description (package describe) reads back as the question, where
-// retrieval ranked the tables it reads, and what its run and lint found.
+// values, a ratio; and what it gives unasked, columns included), whether
+// its plain-English description (package describe) reads back as the
+// question, where retrieval ranked the tables it reads, and what its run
+// and lint found. What the query owes is read off the question alone;
+// what it may use, off the question and its evidence (score.Input's
+// Evidence: a definition or an instruction names what a query may use,
+// but its words, numbers and shapes are no demands).
 // The question is read once, by gloss.Analyze: its words come from the
 // Input's analyses (score.Input.Words), and every cue (a count, top N, a
 // superlative, a bound, the numbers, names and quoted values it writes, a

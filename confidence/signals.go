@@ -40,14 +40,14 @@ type Signals struct {
 	Margin float64 `json:"margin"`
 	// Score is the Scorer's score of the chosen candidate.
 	Score float64 `json:"score"`
-	// QuestionCovered is the share of the question's words the query
-	// uses: in the names it reads, its constants or its description,
-	// directly or through the thesaurus.
+	// QuestionCovered is the share of the question's words (not its
+	// evidence's) the query uses: in the names it reads, its constants or
+	// its description, directly or through the thesaurus.
 	QuestionCovered float64 `json:"question_covered"`
 	// QueryNamed is the share of the words of what the query reads and
-	// returns (tables and columns, keys aside) that the question names,
-	// directly or through the thesaurus: a query about something else
-	// reads words the question never says.
+	// returns (tables and columns, keys aside) that the question or its
+	// evidence names, directly or through the thesaurus: a query about
+	// something else reads words the question never says.
 	QueryNamed float64 `json:"query_named"`
 	// TablesNamed is the share of the tables the question names (every
 	// word of the table's name) that the query reads; 1 when it names none.
@@ -57,7 +57,9 @@ type Signals struct {
 	ColumnsLinked float64 `json:"columns_linked"`
 	// ValuesUsed is the share of the stored values, numbers, years and
 	// quoted strings the question names that the query uses; 1 when it
-	// names none.
+	// names none. A number is read as written ("30,000", "2 million"; a
+	// percentage also as its share: "70%" is 0.7), a name also by its
+	// code ('CA' for "California").
 	ValuesUsed float64 `json:"values_used"`
 	// NamesMissed is the number of names the question writes with a
 	// capital (past its first word: "Aberdeen", "APG") that the query
@@ -65,13 +67,14 @@ type Signals struct {
 	NamesMissed int `json:"names_missed"`
 	// ShapeAsked is the number of answer shapes the question asks for (a
 	// count, top N, a superlative, one row per group, an average, a total,
-	// distinct values); ShapeMissed how many of them the query lacks.
+	// distinct values, an order, a ratio); ShapeMissed how many of them
+	// the query lacks.
 	ShapeAsked  int `json:"shape_asked"`
 	ShapeMissed int `json:"shape_missed"`
 	// ShapeExtra is the number of shapes the query gives that the
 	// question does not ask for: one count, an average, the top rows of a
 	// sort ("the query returns one count; the question does not ask how
-	// many").
+	// many"); a shape the evidence names is asked.
 	ShapeExtra int `json:"shape_extra"`
 	// ReadsNoTable is true when the query reads no table (SELECT 1).
 	ReadsNoTable bool `json:"reads_no_table"`
@@ -510,7 +513,9 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }) || manyRows(q)) ||
 			// The extreme is stored: "the highest point" is
 			// highlow.highest_point.
-			slices.ContainsFunc(c.Columns, func(col string) bool { return strings.Contains(strings.ToLower(col[strings.LastIndexByte(col, '.')+1:]), strings.ToLower(superl.Text)) })
+			slices.ContainsFunc(c.Columns, func(col string) bool {
+				return strings.Contains(strings.ToLower(col[strings.LastIndexByte(col, '.')+1:]), strings.ToLower(superl.Text))
+			})
 		check(superlAsked, limited, "the question asks for the "+superl.Text+"; the query neither sorts and limits nor takes a maximum or minimum")
 	}
 	// "each" asks for groups when something is counted or aggregated for
