@@ -537,7 +537,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	extra(counts && len(d.Columns) == 1 && len(d.GroupBy) == 0, allowed.Has(cues.Count) || allowed.Has(cueTotal),
 		"the query returns one count; the question does not ask how many")
 	extra(strings.Contains(upper, "AVG("), allowed.Has(cueAverage), "the query computes an average; the question does not ask for one")
-	_, _, top := allowed.Pair(topPair)
+	_, top := topN(allowed) // "the last 10 days" is a period, no top N
 	asq := allowed.Without(cueBound)
 	extra(d.Limit != nil && len(d.Order) > 0, asq.Has(cueSuperl) || top || asq.Any(firstWord),
 		"the query keeps only the first rows of a sort; the question asks for no top or extreme")
