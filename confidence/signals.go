@@ -238,7 +238,8 @@ var (
 )
 
 // topCount reports whether a word counts the rows after "top": digits or
-// one to ten; countTop before "oldest": digits or three to ten.
+// a number word; countTop before "oldest": digits or a number word from
+// three.
 func topCount(w string) bool { n, _ := cues.NumberWord(w); return cues.Digits(w) || n > 0 }
 func countTop(w string) bool { n, _ := cues.NumberWord(w); return cues.Digits(w) || n > 2 }
 
@@ -276,14 +277,14 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	// return its shapes or compare with its numbers, but a constant or a
 	// column the evidence names is no stranger.
 	qa, ea := in.Analyses()
-	q := cues.Read(qa, ea)
+	allowed := cues.Read(qa, ea)
 	owed := cues.Read(qa)
 	d, _ := describe.SQL(c.SQL)
 	if d == nil {
 		d = &describe.Description{}
 	}
 	s.questionWords(qa.Words, in.Words(), c, d)
-	s.shape(owed, q, c, d)
+	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
@@ -291,7 +292,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.CountsDisputed = c.CountsDisputed
 	tree := parseTree(c.SQL)
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(tree)
-	s.unasked = unaskedConstants(tree, q, qa, ea, in.Values)
+	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(owed, in.Values, c.SQL)
@@ -513,7 +514,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }) || manyRows(q)) ||
 			// The extreme is stored: "the highest point" is
 			// highlow.highest_point.
-			slices.ContainsFunc(c.Columns, func(col string) bool {
+			superlAsked && slices.ContainsFunc(c.Columns, func(col string) bool {
 				return strings.Contains(strings.ToLower(col[strings.LastIndexByte(col, '.')+1:]), strings.ToLower(superl.Text))
 			})
 		check(superlAsked, limited, "the question asks for the "+superl.Text+"; the query neither sorts and limits nor takes a maximum or minimum")

@@ -336,13 +336,20 @@ func (r *Reading) Numbers() []Number {
 			i++
 		}
 		n.Text = r.span(start, i)
-		if i+1 < len(r.words) && r.words[i+1].lower == "percent" || i+1 < len(r.words) && strings.HasPrefix(r.between(i), "%") ||
-			i+1 == len(r.words) && strings.HasPrefix(r.analyses[r.words[i].ana].Text[r.words[i].end:], "%") {
-			n.Percent = true
-		}
+		n.Percent = percentNext(r.analyses[r.words[i].ana].Text[r.words[i].end:])
 		out = append(out, n)
 	}
 	return out
+}
+
+// percentNext reports whether the text after a number makes it a
+// percentage: "%" or the word "percent".
+func percentNext(rest string) bool {
+	if strings.HasPrefix(rest, "%") {
+		return true
+	}
+	rest = strings.TrimLeft(rest, " ")
+	return strings.HasPrefix(strings.ToLower(rest), "percent") && (len(rest) == len("percent") || !asciiWord(rest[len("percent")]))
 }
 
 // Digits reports whether s is ASCII digits only (and not empty).

@@ -77,6 +77,7 @@ func TestNumbers(t *testing.T) {
 		{"less than 70 percent of their seats", []Number{{"70", 70, true, true}}},
 		{"above 12.5% or at least two", []Number{{"12.5", 12.5, true, true}, {"two", 2, false, false}}},
 		{"a share of 40%", []Number{{"40", 40, true, true}}},
+		{"12 percentage points, 5 Percent", []Number{{"12", 12, true, false}, {"5", 5, true, true}}},
 		{"a cat and an owner", nil},
 		{"the 2nd quarter, Q3", nil},
 	} {
