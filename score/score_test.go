@@ -158,16 +158,21 @@ func TestValueCountsWhereItIsStored(t *testing.T) {
 	}
 }
 
-// TestColumnsInTheQuestionsOrder: of two candidates alike but for the
-// order of their columns, the one returning what the question names in
-// the order it names it scores higher, whichever order that is.
-func TestColumnsInTheQuestionsOrder(t *testing.T) {
+// languageCounts are two candidates alike but for the order of their
+// columns: the language first, and the count first.
+func languageCounts() (keyFirst, countFirst score.Candidate) {
 	cand := func(sql string) score.Candidate {
 		return score.Candidate{SQL: sql, Votes: 1, Agreement: 1, OrderedAgreement: 0, ResultRows: 5, Grouped: true,
 			Tables: []string{"public.tv_channel"}, Columns: []string{"public.tv_channel.language"}}
 	}
-	keyFirst := cand("SELECT language, count(*) FROM tv_channel GROUP BY language")
-	countFirst := cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+	return cand("SELECT language, count(*) FROM tv_channel GROUP BY language"), cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+}
+
+// TestColumnsInTheQuestionsOrder: of two candidates alike but for the
+// order of their columns, the one returning what the question names in
+// the order it names it scores higher, whichever order that is.
+func TestColumnsInTheQuestionsOrder(t *testing.T) {
+	keyFirst, countFirst := languageCounts()
 	for _, c := range []struct {
 		question string
 		want     int // the index of the candidate that should win
@@ -193,12 +198,7 @@ func TestColumnsInTheQuestionsOrder(t *testing.T) {
 // description a Candidate carries, not the one describe.SQL would give;
 // without one (a program that built the input) it describes the SQL.
 func TestCarriedDescription(t *testing.T) {
-	cand := func(sql string) score.Candidate {
-		return score.Candidate{SQL: sql, Votes: 1, Agreement: 1, OrderedAgreement: 0, ResultRows: 5, Grouped: true,
-			Tables: []string{"public.tv_channel"}, Columns: []string{"public.tv_channel.language"}}
-	}
-	keyFirst := cand("SELECT language, count(*) FROM tv_channel GROUP BY language")
-	countFirst := cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+	keyFirst, countFirst := languageCounts()
 	const question = "For each language, list the number of TV channels that use it."
 	best := func(cands ...score.Candidate) string {
 		s := score.Default{}.Score(context.Background(), &score.Input{Question: question, Candidates: cands})
