@@ -177,6 +177,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 	runs := e.agreement(ctx, rq.scope, ok)
 	repeats := e.repeatedKeys(ctx, rq.scope)
 	var described []*describe.Description
+	descriptions := map[string]*describe.Description{}
 	for i, cd := range ok {
 		sc := score.Candidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs), RepairedNames: repairedNames(cd.Repairs),
@@ -186,9 +187,15 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
 		// Described once: the Scorer, the confidence signals, the
-		// Result and the alternatives read this one.
-		sc.Description, _ = describe.SQL(cd.validated.SQL)
-		described = append(described, sc.Description)
+		// Result and the alternatives read this one; Pick's candidates
+		// that validated to the same SQL share it.
+		d, seen := descriptions[cd.validated.SQL]
+		if !seen {
+			d, _ = describe.SQL(cd.validated.SQL)
+			descriptions[cd.validated.SQL] = d
+		}
+		sc.Description = d
+		described = append(described, d)
 		if len(in.Measures) > 0 {
 			sc.Deviations = st.semantic.Deviations(cd.validated.SQL, in.Measures, st.cat, c.SearchPath)
 			sc.Computes = computedPhrases(c.Semantic, sc.Deviations)

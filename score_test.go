@@ -122,7 +122,8 @@ func (r *describeRecorder) Score(ctx context.Context, in *score.Input) []float64
 
 // TestEngineDescribesEachCandidate: the Engine hands the Scorer each
 // candidate's description (describe.SQL of its SQL), and the Result's
-// description is the chosen one's, whatever the Scorer did to its input.
+// description is the chosen one's, whatever the Scorer did to its input;
+// Pick describes a query given twice once.
 func TestEngineDescribesEachCandidate(t *testing.T) {
 	const a, b = "SELECT count(*) FROM employees WHERE status = 'Active'", "SELECT count(emp_id) FROM employees WHERE status = 'Active'"
 	rec := &describeRecorder{}
@@ -147,5 +148,13 @@ func TestEngineDescribesEachCandidate(t *testing.T) {
 	}
 	if want, _ := describe.SQL(res.SQL); want == nil || res.Description != want.Text {
 		t.Errorf("Result.Description %q, want the description of %q", res.Description, res.SQL)
+	}
+	// Pick's candidates with the same SQL share one description.
+	rec.sqls, rec.got = nil, nil
+	if _, err := eng.Pick(context.Background(), "How many employees are active?", []string{a, b, a}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.got) != 3 || rec.sqls[0] != rec.sqls[2] || rec.got[0] == nil || rec.got[0] != rec.got[2] || rec.got[1] == rec.got[0] {
+		t.Errorf("Pick of %q, %q and %q again: descriptions %+v, want the first shared by the third", a, b, a, rec.got)
 	}
 }
