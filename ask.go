@@ -192,7 +192,7 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 	res.Tables = chosen.validated.Tables
 	res.Confidence, res.Assessment = e.assess(sc, ok, ac)
 	if res.Verdict == VerdictAbstained {
-		res.describe()
+		res.describe(sc.described[sc.best])
 		return fail(&Error{Class: ClassNoAnswer, Code: codeLowConfidence, named: true,
 			Message: fmt.Sprintf("confidence %.2f is below the minimum %.2f; not running the query", res.Confidence, ac.abstain), Err: ErrLowConfidence})
 	}
@@ -203,7 +203,7 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))
 	}
-	res.setRows(er, ac.maxRows, ac.askedRows)
+	res.setRows(er, sc.described[sc.best], ac.maxRows, ac.askedRows)
 	res.Timings["total"] = time.Since(start)
 	return res, nil
 }

@@ -100,11 +100,15 @@ func alternatives(sc *scoring, ok []*candidate) ([]Alternative, string) {
 		groups = groups[:maxAlternatives]
 	}
 	var out []Alternative
+	var first *describe.Description // out[0]'s
 	for _, g := range groups {
 		c := ok[g.rep]
 		alt := Alternative{SQL: c.validated.SQL, Support: float64(g.votes) / float64(total)}
-		if d, err := describe.SQL(alt.SQL); err == nil {
+		if d := sc.described[g.rep]; d != nil {
 			alt.Description = d.Text
+		}
+		if len(out) == 0 {
+			first = sc.described[g.rep]
 		}
 		if r := sc.runs[g.rep].result; r != nil {
 			for _, col := range r.Columns {
@@ -117,17 +121,15 @@ func alternatives(sc *scoring, ok []*candidate) ([]Alternative, string) {
 	if len(out) == 0 {
 		return nil, ""
 	}
-	return out, clarify(ok[sc.best].validated.SQL, out[0].SQL)
+	return out, clarify(sc.described[sc.best], first)
 }
 
 // clarify asks the question that tells query a from query b, from the
-// first part their descriptions differ in: the sort, the grouping, the
-// conditions, what they return, what they read ("By order date or by ship
-// date?").
-func clarify(a, b string) string {
-	da, erra := describe.SQL(a)
-	db, errb := describe.SQL(b)
-	if erra != nil || errb != nil {
+// first part their descriptions da and db differ in: the sort, the
+// grouping, the conditions, what they return, what they read ("By order
+// date or by ship date?"); "" when either is not described (nil).
+func clarify(da, db *describe.Description) string {
+	if da == nil || db == nil {
 		return ""
 	}
 	either := func(x, y string) string {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/repair"
 	"github.com/nl2sqlgo/nl2sql/rewrite"
@@ -19,9 +20,17 @@ func TestClarify(t *testing.T) {
 		{`SELECT "ñame" FROM t`, `SELECT "über" FROM t`, "Ñame or über?"},
 		{"SELECT 1", "SELECT 1", ""},
 	} {
-		got := clarify(c.a, c.b)
+		da, erra := describe.SQL(c.a)
+		db, errb := describe.SQL(c.b)
+		if erra != nil || errb != nil {
+			t.Fatal(erra, errb)
+		}
+		got := clarify(da, db)
 		if got != c.want || !utf8.ValidString(got) {
 			t.Errorf("clarify(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
+		}
+		if got := clarify(da, nil); got != "" {
+			t.Errorf("clarify(%q, undescribed) = %q, want none", c.a, got)
 		}
 	}
 }

@@ -104,18 +104,23 @@ type ErrorInfo struct {
 	Message string `json:"message"`
 }
 
-// describe fills Description from SQL; a query it cannot read is left
+// describe fills Description from d, SQL's description when the caller
+// has it (nil: SQL is described here); a query it cannot read is left
 // undescribed (the description is a help, not a gate).
-func (r *Result) describe() {
-	if d, err := describe.SQL(r.SQL); err == nil {
+func (r *Result) describe(d *describe.Description) {
+	if d == nil {
+		d, _ = describe.SQL(r.SQL)
+	}
+	if d != nil {
 		r.Description = d.Text
 	}
 }
 
 // setRows fills the result's columns and rows from what the executor read,
 // with notes on the caps: the request's row cap, and the rows it asked for.
-func (r *Result) setRows(er *execute.Result, maxRows, askedRows int) {
-	r.describe()
+// d is SQL's description when the caller has it (nil: described here).
+func (r *Result) setRows(er *execute.Result, d *describe.Description, maxRows, askedRows int) {
+	r.describe(d)
 	r.RowCap = maxRows
 	for _, col := range er.Columns {
 		r.Columns = append(r.Columns, Column{Name: col.Name, Type: col.Type})

@@ -40,6 +40,6 @@ func (e *Engine) Run(ctx context.Context, sql string, opts ...AskOption) (_ *Res
 	if err != nil {
 		return res, res.fail(ended(ctx, executionError("the query failed to run", err)))
 	}
-	res.setRows(er, rq.ac.maxRows, rq.ac.askedRows)
+	res.setRows(er, nil, rq.ac.maxRows, rq.ac.askedRows)
 	return res, nil
 }

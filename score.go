@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/execute"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/internal/sqlrefs"
@@ -151,6 +152,10 @@ type scoring struct {
 	scores []float64 // one per candidate; missing ones count as 0
 	best   int       // ties go to the earlier candidate
 	runs   []runOutcome
+	// described are the candidates' descriptions (nil: not one query
+	// describe reads), the ones the Engine put in in.Candidates, kept
+	// apart from what a Scorer may change there.
+	described []*describe.Description
 }
 
 // score scores validated candidates with the engine's Scorer.
@@ -171,6 +176,8 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 	}
 	runs := e.agreement(ctx, rq.scope, ok)
 	repeats := e.repeatedKeys(ctx, rq.scope)
+	var described []*describe.Description
+	descriptions := map[string]*describe.Description{}
 	for i, cd := range ok {
 		sc := score.Candidate{SQL: cd.validated.SQL, Votes: cd.Votes, Issues: cd.validated.Issues,
 			Tables: cd.validated.Tables, Cost: cd.cost, Rows: cd.rows, Repaired: repairedToPlan(cd.Repairs), RepairedNames: repairedNames(cd.Repairs),
@@ -179,6 +186,16 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 			UnknownValues: st.valueSets.UnknownValues(cd.validated.SQL, cd.validated.Tables),
 			Grouped:       grouped(cd.validated.SQL),
 			FanOut:        sqlrefs.FanOut(cd.validated.SQL, st.cat, c.SearchPath, repeats)}
+		// Described once: the Scorer, the confidence signals, the
+		// Result and the alternatives read this one; Pick's candidates
+		// that validated to the same SQL share it.
+		d, seen := descriptions[cd.validated.SQL]
+		if !seen {
+			d, _ = describe.SQL(cd.validated.SQL)
+			descriptions[cd.validated.SQL] = d
+		}
+		sc.Description = d
+		described = append(described, d)
 		if len(in.Measures) > 0 {
 			sc.Deviations = st.semantic.Deviations(cd.validated.SQL, in.Measures, st.cat, c.SearchPath)
 			sc.Computes = computedPhrases(c.Semantic, sc.Deviations)
@@ -202,7 +219,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 		}
 	}
 	in.Candidates[best].TiedAtCut = e.tiedAtCut(ctx, rq.scope, ok[best])
-	return &scoring{in: in, scores: scores, best: best, runs: runs}
+	return &scoring{in: in, scores: scores, best: best, runs: runs, described: described}
 }
 
 // tiedAtCut reports whether the chosen candidate keeps the first rows of a

@@ -2,12 +2,15 @@ package nl2sql_test
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql"
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/internal/erptest"
+	"github.com/nl2sqlgo/nl2sql/internal/llmfake"
 	"github.com/nl2sqlgo/nl2sql/internal/pgtest"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
@@ -92,5 +95,66 @@ func TestFanOutOutweighsAgreement(t *testing.T) {
 	}
 	if res.Chosen != 3 {
 		t.Errorf("chose %d (%s), want 3: the average over each student once", res.Chosen, res.SQL)
+	}
+}
+
+// describeRecorder is score.Default, keeping the descriptions the Engine
+// gave the candidates and then replacing them (a Scorer may change its
+// input; the Result's description must not follow).
+type describeRecorder struct {
+	mu   sync.Mutex
+	sqls []string
+	got  []*describe.Description
+}
+
+func (r *describeRecorder) Score(ctx context.Context, in *score.Input) []float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range in.Candidates {
+		r.sqls, r.got = append(r.sqls, c.SQL), append(r.got, c.Description)
+	}
+	s := score.Default{}.Score(ctx, in)
+	for i := range in.Candidates {
+		in.Candidates[i].Description = &describe.Description{Text: "Not what it returns."}
+	}
+	return s
+}
+
+// TestEngineDescribesEachCandidate: the Engine hands the Scorer each
+// candidate's description (describe.SQL of its SQL), and the Result's
+// description is the chosen one's, whatever the Scorer did to its input;
+// Pick describes a query given twice once.
+func TestEngineDescribesEachCandidate(t *testing.T) {
+	const a, b = "SELECT count(*) FROM employees WHERE status = 'Active'", "SELECT count(emp_id) FROM employees WHERE status = 'Active'"
+	rec := &describeRecorder{}
+	eng, _ := engine(t, func(n int, r *llmfake.Request) llmfake.Reply {
+		if *r.Temperature == 0.5 {
+			return fenced(b)
+		}
+		return fenced(a)
+	}, nl2sql.WithK(3, 3, 3), nl2sql.WithScorer(rec))
+	res, err := eng.Ask(context.Background(), "How many employees are active?")
+	if err != nil {
+		t.Fatalf("%v\n%+v", err, res.Candidates)
+	}
+	if len(rec.sqls) != 2 {
+		t.Fatalf("scored %q, want the two queries", rec.sqls)
+	}
+	for i, sql := range rec.sqls {
+		want, err := describe.SQL(sql)
+		if err != nil || rec.got[i] == nil || !reflect.DeepEqual(rec.got[i], want) {
+			t.Errorf("%q: the Engine's description %+v, want %+v (%v)", sql, rec.got[i], want, err)
+		}
+	}
+	if want, _ := describe.SQL(res.SQL); want == nil || res.Description != want.Text {
+		t.Errorf("Result.Description %q, want the description of %q", res.Description, res.SQL)
+	}
+	// Pick's candidates with the same SQL share one description.
+	rec.sqls, rec.got = nil, nil
+	if _, err := eng.Pick(context.Background(), "How many employees are active?", []string{a, b, a}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.got) != 3 || rec.sqls[0] != rec.sqls[2] || rec.got[0] == nil || rec.got[0] != rec.got[2] || rec.got[1] == rec.got[0] {
+		t.Errorf("Pick of %q, %q and %q again: descriptions %+v, want the first shared by the third", a, b, a, rec.got)
 	}
 }

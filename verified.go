@@ -240,7 +240,7 @@ func (e *Engine) runVerified(ctx context.Context, rq *request, res *Result, f fi
 	if err != nil {
 		return executionError("the verified query failed to run", err)
 	}
-	res.setRows(er, rq.ac.maxRows, rq.ac.askedRows)
+	res.setRows(er, nil, rq.ac.maxRows, rq.ac.askedRows)
 	return nil
 }
 

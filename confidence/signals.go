@@ -279,7 +279,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	qa, ea := in.Analyses()
 	allowed := cues.Read(qa, ea)
 	owed := cues.Read(qa)
-	d, _ := describe.SQL(c.SQL)
+	d := c.Describe()
 	if d == nil {
 		d = &describe.Description{}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/confidence"
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
@@ -223,5 +224,30 @@ func TestSignalsWithoutTheEngineAnalyses(t *testing.T) {
 	if a := confidence.Of(in, plain, 0); a.QuestionCovered != bare.QuestionCovered || a.QueryNamed != bare.QueryNamed || a.TablesNamed != bare.TablesNamed ||
 		a.ColumnsOutOfOrder != bare.ColumnsOutOfOrder || !slices.Equal(a.Vector(), bare.Vector()) || !slices.Equal(a.Reasons(), bare.Reasons()) {
 		t.Errorf("signals %+v with the analyses, %+v without", a, bare)
+	}
+}
+
+// TestSignalsReadTheCarriedDescription: the signals read the description
+// the candidate carries (the Engine's, made once), and describe its SQL
+// when it carries none.
+func TestSignalsReadTheCarriedDescription(t *testing.T) {
+	const keyFirst, countFirst = "SELECT language, count(*) FROM tv_channel GROUP BY language", "SELECT count(*), language FROM tv_channel GROUP BY language"
+	of := func(sql string, d *describe.Description) confidence.Signals {
+		in := &score.Input{Question: "For each language, list the number of TV channels that use it.", ContextTables: []string{"public.tv_channel"},
+			Candidates: []score.Candidate{{SQL: sql, Votes: 1, Tables: []string{"public.tv_channel"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1, Description: d}}}
+		return confidence.Of(in, []float64{1}, 0)
+	}
+	if s := of(keyFirst, nil); s.ColumnsOutOfOrder {
+		t.Errorf("%q described from its SQL: out of order", keyFirst)
+	}
+	if s := of(countFirst, nil); !s.ColumnsOutOfOrder {
+		t.Errorf("%q described from its SQL: in order", countFirst)
+	}
+	other, err := describe.SQL(countFirst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := of(keyFirst, other); !s.ColumnsOutOfOrder {
+		t.Errorf("%q carrying the description of %q: in order, want the carried description's order", keyFirst, countFirst)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
 	"github.com/nl2sqlgo/nl2sql/plan"
@@ -126,7 +125,7 @@ func (Default) Score(_ context.Context, in *Input) []float64 {
 			s -= weightLinkedColumns * (1 - cues.Coverage(c.Columns, in.Columns))
 		}
 		s += weightQuestionTerms * termCoverage(qTerms, c)
-		if d, err := describe.SQL(c.SQL); err == nil && !cues.OutOfOrder(words, d.Columns) {
+		if d := c.Describe(); d != nil && !cues.OutOfOrder(words, d.Columns) {
 			s += weightQuestionOrder
 		}
 		if defect {

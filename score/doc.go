@@ -18,7 +18,10 @@
 // repeats, constants no row holds, a join that counts rows twice
 // (FanOut), a measure computed otherwise than the semantic model defines
 // it (Deviations). A field the Engine did not measure is -1 (Agreement,
-// OrderedAgreement, ResultRows, ResultGroup) or empty.
+// OrderedAgreement, ResultRows, ResultGroup) or empty. Description is
+// what the query returns in words (describe.SQL), made once by the
+// Engine and read by Default and package confidence; nil is described
+// when needed ([Candidate.Describe]).
 //
 // The Scorer returns one score per candidate, higher is better; the Engine
 // runs the best, ties going to the earlier candidate, and counts a score

@@ -3,6 +3,7 @@ package score
 import (
 	"context"
 
+	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/plan"
 	"github.com/nl2sqlgo/nl2sql/semantic"
@@ -122,4 +123,22 @@ type Candidate struct {
 	// back is arbitrary. The Engine runs the probe (rewrite.NewTieProbe)
 	// for the chosen candidate only, after scoring: a Scorer sees false.
 	TiedAtCut bool `json:",omitempty"`
+	// Description is describe.SQL of SQL (default glosser) when the
+	// caller has it: the Engine describes each candidate once, and
+	// Default, confidence.Of and the Result's description read that one.
+	// Nil: computed when needed (Candidate.Describe). It is shared, so
+	// it is read, never changed; a program that changes SQL sets it to
+	// nil.
+	Description *describe.Description `json:"-"`
+}
+
+// Describe returns what SQL returns in words: Description when it is
+// set, describe.SQL(SQL) otherwise; nil when SQL is not one query
+// describe reads.
+func (c *Candidate) Describe() *describe.Description {
+	if c.Description != nil {
+		return c.Description
+	}
+	d, _ := describe.SQL(c.SQL)
+	return d
 }

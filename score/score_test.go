@@ -158,16 +158,21 @@ func TestValueCountsWhereItIsStored(t *testing.T) {
 	}
 }
 
-// TestColumnsInTheQuestionsOrder: of two candidates alike but for the
-// order of their columns, the one returning what the question names in
-// the order it names it scores higher, whichever order that is.
-func TestColumnsInTheQuestionsOrder(t *testing.T) {
+// languageCounts are two candidates alike but for the order of their
+// columns: the language first, and the count first.
+func languageCounts() (keyFirst, countFirst score.Candidate) {
 	cand := func(sql string) score.Candidate {
 		return score.Candidate{SQL: sql, Votes: 1, Agreement: 1, OrderedAgreement: 0, ResultRows: 5, Grouped: true,
 			Tables: []string{"public.tv_channel"}, Columns: []string{"public.tv_channel.language"}}
 	}
-	keyFirst := cand("SELECT language, count(*) FROM tv_channel GROUP BY language")
-	countFirst := cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+	return cand("SELECT language, count(*) FROM tv_channel GROUP BY language"), cand("SELECT count(*), language FROM tv_channel GROUP BY language")
+}
+
+// TestColumnsInTheQuestionsOrder: of two candidates alike but for the
+// order of their columns, the one returning what the question names in
+// the order it names it scores higher, whichever order that is.
+func TestColumnsInTheQuestionsOrder(t *testing.T) {
+	keyFirst, countFirst := languageCounts()
 	for _, c := range []struct {
 		question string
 		want     int // the index of the candidate that should win
@@ -186,5 +191,38 @@ func TestColumnsInTheQuestionsOrder(t *testing.T) {
 				t.Errorf("%q: scores %v for %q, %q; want %q first", c.question, s, cands[0].SQL, cands[1].SQL, wantSQL)
 			}
 		}
+	}
+}
+
+// TestCarriedDescription: the column-order tie-breaker reads the
+// description a Candidate carries, not the one describe.SQL would give;
+// without one (a program that built the input) it describes the SQL.
+func TestCarriedDescription(t *testing.T) {
+	keyFirst, countFirst := languageCounts()
+	const question = "For each language, list the number of TV channels that use it."
+	best := func(cands ...score.Candidate) string {
+		s := score.Default{}.Score(context.Background(), &score.Input{Question: question, Candidates: cands})
+		if s[1] > s[0] {
+			return cands[1].SQL
+		}
+		return cands[0].SQL
+	}
+	if got := best(countFirst, keyFirst); got != keyFirst.SQL {
+		t.Errorf("no description carried: %q won, want %q (described from its SQL)", got, keyFirst.SQL)
+	}
+	// Each carries the other's description: the order follows them.
+	dk, dc := keyFirst.Describe(), countFirst.Describe()
+	if dk == nil || dc == nil || slices.Equal(dk.Columns, dc.Columns) {
+		t.Fatalf("descriptions %+v, %+v: want two, of different column orders", dk, dc)
+	}
+	keyFirst.Description, countFirst.Description = dc, dk
+	if got := best(countFirst, keyFirst); got != countFirst.SQL {
+		t.Errorf("descriptions swapped: %q won, want %q (the carried description returns the language first)", got, countFirst.SQL)
+	}
+	if keyFirst.Describe() != dc {
+		t.Error("Describe did not return the carried description")
+	}
+	if (&score.Candidate{SQL: "DELETE FROM tv_channel"}).Describe() != nil {
+		t.Error("Describe of no query is not nil")
 	}
 }
