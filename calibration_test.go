@@ -44,6 +44,12 @@ type calibRow struct {
 // column swapped is a wrong answer to this question, fitted as one.
 func (r calibRow) madeUp() bool { return r.shuffled }
 
+// real reports whether the row is a spider-pools pick of its own
+// question's candidates: what the issue's figures are measured on.
+func (r calibRow) real() bool {
+	return r.exam == "" && r.mutant == "" && !r.single && !r.constant && !r.shuffled
+}
+
 // calibrationBars are figures of the calibrated confidence on
 // spider-pools, cross-validated by database: the bars issue 27 set, and
 // the floors this test enforces (the measured figures less a small margin:
@@ -338,7 +344,9 @@ func measureCalibration(rows []calibRow, p []float64, questions int) calibration
 			}
 			continue
 		}
-		rp, ry = append(rp, p[i]), append(ry, r.right)
+		if r.real() {
+			rp, ry = append(rp, p[i]), append(ry, r.right)
+		}
 	}
 	f.AUROC, f.ECE = calib.AUROC(rp, ry), calib.ECE(rp, ry)
 	f.Thresholds = calib.AtThresholds(rp, ry, []float64{0.5, 0.7, 0.8, 0.9, 0.95})
@@ -369,7 +377,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	var ry []bool
 	reordered := 0
 	for i, r := range rows {
-		if r.exam == "" && r.mutant == "" && !r.single && !r.shuffled {
+		if r.real() {
 			rp, ry = append(rp, p[i]), append(ry, r.right || r.reordered)
 			reordered += b2i(r.reordered)
 		}
@@ -377,19 +385,16 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	t.Logf("wrong picks returning the gold rows with the columns in another order: %d; AUROC with them counted right %.3f", reordered, calib.AUROC(rp, ry))
 	// The measure that decides what stays: the exams' out-of-fold
 	// log-loss, their picks pooled (gold, another question's gold, near
-	// misses), each probability kept within [1e-6, 1-1e-6].
-	loss, n := 0.0, 0
+	// misses).
+	var ep []float64
+	var ey []bool
 	for i, r := range rows {
 		if r.exam != "" {
-			q := min(max(p[i], 1e-6), 1-1e-6)
-			if !r.right {
-				q = 1 - q
-			}
-			loss, n = loss-math.Log(q), n+1
+			ep, ey = append(ep, p[i]), append(ey, r.right)
 		}
 	}
-	if n > 0 {
-		t.Logf("exams (defog, demo ERP), out of fold: log-loss %.4f over %d picks", loss/float64(n), n)
+	if len(ep) > 0 {
+		t.Logf("exams (defog, demo ERP), out of fold: log-loss %.4f over %d picks", calib.LogLoss(ep, ey), len(ep))
 	}
 	for _, exam := range []string{"erp", "defog"} {
 		ef, n := examFigures(rows, p, exam)

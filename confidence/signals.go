@@ -422,7 +422,7 @@ func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *
 		}
 	}
 	inJoined := func(t string) bool {
-		return len(t) >= 4 && slices.ContainsFunc(joined, func(n string) bool { return len(n) > len(t) && strings.Contains(n, t) })
+		return slices.ContainsFunc(joined, func(n string) bool { return runTogether(t, n) })
 	}
 	var qterms []string
 	seen := map[string]bool{}
@@ -553,7 +553,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 func unaskedColumns(columns []string, asked map[string]bool) []string {
 	glued := func(t string) bool {
 		for k := range asked {
-			if len(k) >= 4 && len(t) > len(k) && strings.Contains(t, k) {
+			if runTogether(k, t) {
 				return true
 			}
 		}
@@ -577,6 +577,13 @@ func unaskedColumns(columns []string, asked map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// runTogether reports whether the word w (4 letters at least) stands
+// inside the longer name n written without separators: "expectancy" in
+// lifeexpectancy, "name" in sbcustname.
+func runTogether(w, n string) bool {
+	return len(w) >= 4 && len(n) > len(w) && strings.Contains(n, w)
 }
 
 // rateUnits follow "per" in a rate, not in a grouping: "miles per

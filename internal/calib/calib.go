@@ -232,6 +232,24 @@ func ECE(p []float64, y []bool) float64 {
 	return e / float64(len(p))
 }
 
+// LogLoss is the mean negative log-likelihood of the outcomes y under the
+// probabilities p, each kept within [1e-6, 1-1e-6] so that one certain
+// mistake does not make it infinite; 0 without answers.
+func LogLoss(p []float64, y []bool) float64 {
+	if len(p) == 0 {
+		return 0
+	}
+	loss := 0.0
+	for i, v := range p {
+		v = min(max(v, 1e-6), 1-1e-6)
+		if !y[i] {
+			v = 1 - v
+		}
+		loss -= math.Log(v)
+	}
+	return loss / float64(len(p))
+}
+
 // Threshold is the accuracy of the answers with p at or above At, and the
 // share of all answers they are.
 type Threshold struct {

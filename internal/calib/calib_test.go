@@ -48,6 +48,22 @@ func TestECEAndReliability(t *testing.T) {
 	}
 }
 
+func TestLogLoss(t *testing.T) {
+	if got := LogLoss(nil, nil); got != 0 {
+		t.Errorf("LogLoss of nothing = %v", got)
+	}
+	if got, want := LogLoss([]float64{0.5, 0.5}, []bool{true, false}), math.Log(2); math.Abs(got-want) > 1e-12 {
+		t.Errorf("LogLoss at 0.5 = %v, want ln 2", got)
+	}
+	if got, want := LogLoss([]float64{0.8, 0.1}, []bool{true, false}), -(math.Log(0.8)+math.Log(0.9))/2; math.Abs(got-want) > 1e-12 {
+		t.Errorf("LogLoss = %v, want %v", got, want)
+	}
+	// A certain mistake is bounded: p kept within [1e-6, 1-1e-6].
+	if got, want := LogLoss([]float64{0}, []bool{true}), -math.Log(1e-6); math.Abs(got-want) > 1e-9 {
+		t.Errorf("LogLoss of a certain mistake = %v, want %v", got, want)
+	}
+}
+
 func TestFit(t *testing.T) {
 	// y is true when x > 0.5, with noise at the boundary: the weight is
 	// positive and the probability rises with x.
