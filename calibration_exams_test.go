@@ -86,7 +86,7 @@ func examCalibration(t *testing.T, eng *nl2sql.Engine, pool *pgxpool.Pool, items
 			rows = append(rows, calibRow{db: db, exam: exam, sig: *r.Signals, right: j == i || keys[j] == keys[i], shuffled: j != i, sql: items[j].gold, question: it.question})
 		}
 		for _, m := range mutants(ctx, eng, pool, it.question, it.evidence, it.gold, keys[i], cols) {
-			rows = append(rows, calibRow{db: db, exam: exam, sig: m.sig, right: m.right, mutant: m.kind})
+			rows = append(rows, calibRow{db: db, exam: exam, sig: m.sig, right: m.right, mutant: m.kind, sql: m.sql, question: it.question})
 		}
 	}
 	return rows

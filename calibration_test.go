@@ -145,7 +145,7 @@ func calibrationRows(outcomes []spiderOutcome) (real, shuffled, extra []calibRow
 		}
 		shuffled = append(shuffled, calibRow{db: o.pool.DB, sig: confidence.Of(&cp, scores, best), right: right, shuffled: true, sql: cp.Candidates[best].SQL, question: o.pool.Question})
 		for _, m := range o.mutants {
-			extra = append(extra, calibRow{db: o.pool.DB, sig: m.sig, right: m.right, mutant: m.kind})
+			extra = append(extra, calibRow{db: o.pool.DB, sig: m.sig, right: m.right, mutant: m.kind, sql: m.sql, question: o.pool.Question})
 		}
 		extra = append(extra, constantRow(o.pool.DB, in), singleRow(calibRow{db: o.pool.DB, right: right, shuffled: true}, &cp, best))
 	}
@@ -279,6 +279,7 @@ var signalGroups = []struct {
 	{"the unasked constants (session 12)", []string{"constants_unasked"}},
 	{"all five of session 12", []string{"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked"}},
 	{"the unasked columns (session 14)", []string{"columns_unasked"}},
+	{"the missed columns (session 15)", []string{"columns_missed"}},
 }
 
 // logAblations logs the out-of-fold figures without each signal group,
@@ -604,7 +605,7 @@ func mutants(ctx context.Context, eng *nl2sql.Engine, pool *pgxpool.Pool, questi
 			continue
 		}
 		res, err := spiderRun(ctx, pool, r.SQL)
-		out = append(out, mutant{kind: m.kind, sig: *r.Signals, right: err == nil && res == key})
+		out = append(out, mutant{kind: m.kind, sig: *r.Signals, right: err == nil && res == key, sql: r.SQL})
 	}
 	return out
 }

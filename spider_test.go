@@ -64,6 +64,7 @@ type mutant struct {
 	kind  string // "dropped", "swapped"
 	sig   confidence.Signals
 	right bool
+	sql   string // the SQL picked, for NL2SQL_CALIBRATION_DUMP
 }
 
 // evaluateSpider runs every pool through the engine: each candidate

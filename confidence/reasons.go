@@ -2,6 +2,7 @@ package confidence
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +33,9 @@ func (s *Signals) Reasons() []string {
 	}
 	if s.Tied {
 		out = append(out, "the query keeps the first rows of a sort, and the next row ties with the last one kept: another answer is as right")
+	}
+	if len(s.missedCols) > 0 {
+		out = append(out, missedReason(s.missedCols))
 	}
 	if len(s.unaskedCols) > 0 {
 		out = append(out, "the query returns "+list(s.unaskedCols, 3)+", which the question does not ask for")
@@ -88,4 +92,21 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// missedReason says which linked columns of the tables read the query
+// leaves unused: "the query reads countrylanguage but not its isofficial,
+// which the question names".
+func missedReason(cols []string) string {
+	var tables, names []string
+	for _, c := range cols {
+		i := strings.LastIndexByte(c, '.')
+		t := c[strings.LastIndexByte(c[:i], '.')+1 : i]
+		if !slices.Contains(tables, t) {
+			tables = append(tables, t)
+		}
+		names = append(names, c[i+1:])
+	}
+	return "the query reads " + list(tables, 3) + " but not " + pick(len(tables) > 1, "their ", "its ") + list(names, 3) +
+		", which the question names"
 }

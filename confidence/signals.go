@@ -149,6 +149,14 @@ type Signals struct {
 	// "how many singers are from each country?"). Counts, names and keys
 	// are judged by the shape checks instead.
 	ColumnsUnasked int `json:"columns_unasked"`
+	// ColumnsMissed is the number of columns the question links to
+	// strongly, of tables the query reads, that the query does not use:
+	// countrylanguage.isofficial for "countries where English is an
+	// official language" answered without it. A linked column of a table
+	// the query does not read counts in ColumnsLinked only: linking also
+	// finds columns of tables the answer has no need of. Logistic weighs
+	// whether there is one.
+	ColumnsMissed int `json:"columns_missed"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -163,6 +171,7 @@ type Signals struct {
 	missingValues []string // numbers and strings of the question the query lacks
 	unasked       []string // constants of the query the question does not name
 	unaskedCols   []string // columns the query returns that the question does not ask for
+	missedCols    []string // "countrylanguage.isofficial": linked, of a table read, unused
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
@@ -175,6 +184,7 @@ var signalNames = []string{
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
 	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked", "columns_unasked",
+	"columns_missed",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -193,7 +203,7 @@ func (s *Signals) Vector() []float64 {
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
-		float64(min(s.ColumnsUnasked, 2)),
+		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0),
 	}
 }
 
@@ -303,7 +313,10 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	s.ColumnsLinked = 1
 	if len(in.Columns) > 0 {
-		s.ColumnsLinked = cues.Coverage(usedColumns(c, in.Columns), in.Columns)
+		used := usedColumns(c, in.Columns)
+		s.ColumnsLinked = cues.Coverage(used, in.Columns)
+		s.missedCols = missedColumns(c.Tables, used, in.Columns)
+		s.ColumnsMissed = len(s.missedCols)
 	}
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
@@ -905,6 +918,18 @@ func countAsked(q *cues.Reading, columns []string) bool {
 		return true
 	}
 	return false
+}
+
+// missedColumns are the linked columns (qualified names) of the tables
+// read that are not among used.
+func missedColumns(tables, used, linked []string) []string {
+	var out []string
+	for _, l := range linked {
+		if i := strings.LastIndexByte(l, '.'); i > 0 && slices.Contains(tables, l[:i]) && !slices.Contains(used, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // usedColumns are the columns the query uses, and those of linked that

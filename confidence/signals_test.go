@@ -166,6 +166,61 @@ func TestSignals(t *testing.T) {
 	}
 }
 
+// TestColumnsMissed: a column the question links to, of a table the
+// query reads, that the query leaves unused is a condition or a column
+// the answer lacks; a linked column of a table it does not read, or one
+// named after a table it reads, is not.
+func TestColumnsMissed(t *testing.T) {
+	const q = "What are the names of countries where English is an official language?"
+	linked := []string{"public.countrylanguage.isofficial", "public.countrylanguage.language", "public.city.name"}
+	read := []string{"public.country", "public.countrylanguage"}
+	for _, c := range []struct {
+		name, sql string
+		columns   []string
+		missed    int
+		reason    string
+	}{
+		{"official left out", "SELECT c.name FROM country c JOIN countrylanguage l ON c.code = l.countrycode WHERE l.language = 'English'",
+			[]string{"public.country.name", "public.country.code", "public.countrylanguage.countrycode", "public.countrylanguage.language"}, 1,
+			"the query reads countrylanguage but not its isofficial, which the question names"},
+		{"official used", "SELECT c.name FROM country c JOIN countrylanguage l ON c.code = l.countrycode WHERE l.language = 'English' AND l.isofficial = 'T'",
+			[]string{"public.country.name", "public.country.code", "public.countrylanguage.countrycode", "public.countrylanguage.language", "public.countrylanguage.isofficial"}, 0, ""},
+	} {
+		in := &score.Input{Question: q, Columns: linked,
+			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: read, Columns: c.columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		s := confidence.Of(in, []float64{1}, 0)
+		// city.name is linked too, but the query reads no city: that
+		// lowers ColumnsLinked only.
+		if s.ColumnsMissed != c.missed || s.ColumnsLinked == 1 {
+			t.Errorf("%s: columns missed %d (want %d), linked %.2f", c.name, s.ColumnsMissed, c.missed, s.ColumnsLinked)
+		}
+		reasons := strings.Join(s.Reasons(), " | ")
+		if c.reason != "" && !strings.Contains(reasons, c.reason) || c.reason == "" && strings.Contains(reasons, "which the question names") {
+			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
+		}
+	}
+	// A linked column named after a table the query reads counts as used
+	// (usedColumns): "How many customers placed orders?" is answered by
+	// count(*) FROM customers without orders.customer_id.
+	in := &score.Input{Question: "How many customers placed orders?", Columns: []string{"public.customers.customer_id"},
+		Candidates: []score.Candidate{{SQL: "SELECT count(*) FROM customers", Votes: 1, Tables: []string{"public.customers"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
+		t.Errorf("column named after the table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
+	}
+	// Its vector entry says whether any is missed.
+	names := confidence.Names()
+	i := slices.Index(names, "columns_missed")
+	if i < 0 {
+		t.Fatal("columns_missed is no input of Logistic")
+	}
+	if v := (&confidence.Signals{ColumnsMissed: 3}).Vector(); v[i] != 1 {
+		t.Errorf("vector entry %v, want 1", v[i])
+	}
+	if !confidence.OnQuestionInputs()[i] {
+		t.Error("columns_missed is no input of the on-question model")
+	}
+}
+
 // TestSignalsEvidence: the evidence is help, not a demand. Its words,
 // numbers and shapes are no part of what the query owes (defog's
 // instructions define every other question's terms too), but a column
