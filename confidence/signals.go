@@ -154,8 +154,8 @@ type Signals struct {
 	// countrylanguage.isofficial for "countries where English is an
 	// official language" answered without it. A linked column of a table
 	// the query does not read counts in ColumnsLinked only: linking also
-	// finds columns of tables the answer has no need of. Logistic weighs
-	// whether there is one.
+	// finds columns of tables the answer has no need of; nor does a key
+	// (a name ending in "id"). Logistic weighs whether there is one.
 	ColumnsMissed int `json:"columns_missed"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
@@ -921,13 +921,18 @@ func countAsked(q *cues.Reading, columns []string) bool {
 }
 
 // missedColumns are the linked columns (qualified names) of the tables
-// read that are not among used.
+// read that are not among used. A key (a name ending in "id") is how
+// tables meet, not what the question asks about: an anti-join reads
+// sales to find the salespersons without any, and "salesperson ID" links
+// to sales.id as well.
 func missedColumns(tables, used, linked []string) []string {
 	var out []string
 	for _, l := range linked {
-		if i := strings.LastIndexByte(l, '.'); i > 0 && slices.Contains(tables, l[:i]) && !slices.Contains(used, l) {
-			out = append(out, l)
+		i := strings.LastIndexByte(l, '.')
+		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.Contains(used, l) || strings.HasSuffix(strings.ToLower(l[i+1:]), "id") {
+			continue
 		}
+		out = append(out, l)
 	}
 	return out
 }

@@ -207,6 +207,14 @@ func TestColumnsMissed(t *testing.T) {
 	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
 		t.Errorf("column named after the table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
 	}
+	// A key is how tables meet: an anti-join reads sales without its id,
+	// which "salesperson ID" links to.
+	in = &score.Input{Question: "Return the salesperson ID of salespersons that have no sales", Columns: []string{"public.sales.id", "public.salespersons.id"},
+		Candidates: []score.Candidate{{SQL: "SELECT s.id FROM salespersons s LEFT JOIN sales sa ON s.id = sa.salesperson_id WHERE sa.salesperson_id IS NULL", Votes: 1,
+			Tables: []string{"public.salespersons", "public.sales"}, Columns: []string{"public.salespersons.id", "public.sales.salesperson_id"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
+		t.Errorf("a key of a table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
+	}
 	// Its vector entry says whether any is missed.
 	names := confidence.Names()
 	i := slices.Index(names, "columns_missed")
