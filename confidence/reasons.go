@@ -34,6 +34,9 @@ func (s *Signals) Reasons() []string {
 	if s.Tied {
 		out = append(out, "the query keeps the first rows of a sort, and the next row ties with the last one kept: another answer is as right")
 	}
+	if s.PeriodOpen {
+		out = append(out, "the question names a year; the query bounds "+s.openColumn+" from one side only")
+	}
 	if len(s.missedCols) > 0 {
 		out = append(out, missedReason(s.missedCols))
 	}

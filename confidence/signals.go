@@ -157,6 +157,17 @@ type Signals struct {
 	// finds columns of tables the answer has no need of; nor does a key
 	// (a name ending in "id"). Logistic weighs whether there is one.
 	ColumnsMissed int `json:"columns_missed"`
+	// PeriodOpen is true when the question names a year as a whole
+	// period ("in 2024", "the 2024 budget") and the query bounds a date
+	// or year it compares with that year from one side only
+	// ("shipped_on >= '2024-01-01'" answers "since 2024"). A year after
+	// "since", "before", "between"... or before "or after" asks for one
+	// side, and a query that writes no such comparison is judged by
+	// ValuesUsed. It is a reason, no input of Logistic: the only
+	// examples (the demo ERP exam's gold with a bound dropped) are right
+	// 7 times of 19, when the data ends inside the year, so no fit can
+	// weigh it.
+	PeriodOpen bool `json:"period_open,omitempty"`
 	// Deviations is the number of measures the question names that the
 	// query computes otherwise than the semantic model defines them (see
 	// score.Candidate.Deviations). It is no input of Logistic (no
@@ -172,6 +183,7 @@ type Signals struct {
 	unasked       []string // constants of the query the question does not name
 	unaskedCols   []string // columns the query returns that the question does not ask for
 	missedCols    []string // "countrylanguage.isofficial": linked, of a table read, unused
+	openColumn    string   // the column PeriodOpen bounds from one side
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
@@ -302,6 +314,8 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.CountsDisputed = c.CountsDisputed
 	tree := parseTree(c.SQL)
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(tree)
+	s.openColumn = openPeriod(tree, periodYears(qa))
+	s.PeriodOpen = s.openColumn != ""
 	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement

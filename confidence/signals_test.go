@@ -36,6 +36,10 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool {
 				return s.ShapeAsked == 1 && s.ShapeMissed == 0 && s.TopRows && !s.TopGroups
 			}, ""},
+		{"year open", "How many orders were placed in 2024?", "SELECT count(*) FROM orders WHERE placed_on >= '2024-01-01'::date", orders,
+			func(s confidence.Signals) bool { return s.PeriodOpen && s.ValuesUsed == 1 }, "the question names a year; the query bounds placed_on from one side only"},
+		{"year closed", "How many orders were placed in 2024?", "SELECT count(*) FROM orders WHERE placed_on >= '2024-01-01' AND placed_on < '2025-01-01'", orders,
+			func(s confidence.Signals) bool { return !s.PeriodOpen }, ""},
 		{"year left out", "How many orders in 2024?", "SELECT count(*) FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ValuesUsed == 0 }, `the question names "2024"`},
 		{"quoted value used", `How many orders have status "Open"?`, "SELECT count(*) FROM orders WHERE status = 'Open'", orders,
