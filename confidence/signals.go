@@ -592,7 +592,11 @@ func unaskedColumns(columns []string, asked map[string]bool) []string {
 			continue
 		}
 		judged, named := false, false
-		for _, t := range gloss.Terms(cues.StringLiteral.ReplaceAllString(col, "")) {
+		terms := gloss.Terms(cues.StringLiteral.ReplaceAllString(col, ""))
+		if personName(terms) {
+			continue // "full name", "first name": a name, which the shape checks judge
+		}
+		for _, t := range terms {
 			if shapeWords[t] || strings.HasSuffix(t, "id") || strings.ContainsAny(t, "0123456789") {
 				continue
 			}
@@ -604,6 +608,22 @@ func unaskedColumns(columns []string, asked map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// nameParts are the words of a name's part: "full name", "last name".
+var nameParts = map[string]bool{"full": true, "first": true, "last": true, "middle": true, "given": true, "family": true, "nick": true, "sur": true}
+
+// personName reports whether terms are a name's part and "name".
+func personName(terms []string) bool {
+	if len(terms) < 2 || terms[len(terms)-1] != "name" {
+		return false
+	}
+	for _, t := range terms[:len(terms)-1] {
+		if !nameParts[t] {
+			return false
+		}
+	}
+	return true
 }
 
 // runTogether reports whether the word w (4 letters at least) stands
@@ -896,6 +916,10 @@ func shareIn(terms []string, set map[string]bool) float64 {
 var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": true, "cell": true, "fax": true, "id": true,
 	"serial": true, "account": true, "contact": true, "registration": true, "reference": true, "house": true, "street": true}
 
+// averageWords before "number of" ask for an average of numbers, which
+// the average shape judges: "the average number of injuries".
+var averageWords = map[string]bool{"average": true, "mean": true, "median": true}
+
 // countAsked reports whether the question asks for a count: "count", or
 // "how many" and "number of" that are no stored number (a column that
 // holds it: "how many cylinders" for cylinders, "number of products" for
@@ -915,7 +939,7 @@ func countAsked(q *cues.Reading, columns []string) bool {
 			return true
 		}
 		before, after, hasBefore, hasAfter := q.WordAround(m)
-		if m.Text == "number of" && (hasBefore && numberHolders[before.Text] || stored) {
+		if m.Text == "number of" && (hasBefore && (numberHolders[before.Text] || averageWords[before.Text]) || stored) {
 			continue
 		}
 		// "how many days after the invoice", "the number of days

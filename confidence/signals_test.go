@@ -36,6 +36,12 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool {
 				return s.ShapeAsked == 1 && s.ShapeMissed == 0 && s.TopRows && !s.TopGroups
 			}, ""},
+		{"an average number is no count", "What is the average number of items in an order?", "SELECT avg(items) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 0 }, ""},
+		{"a full name is a name", "What are the names and ids of all customers?", "SELECT full_name, id FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
+		{"a city's name is no customer's", "What are the names and ids of all customers?", "SELECT city_name, id FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 1 }, "the query returns city name, which the question does not ask for"},
 		{"year open", "How many orders were placed in 2024?", "SELECT count(*) FROM orders WHERE placed_on >= '2024-01-01'::date", orders,
 			func(s confidence.Signals) bool { return s.PeriodOpen && s.ValuesUsed == 1 }, "the question names a year; the query bounds placed_on from one side only"},
 		{"year closed", "How many orders were placed in 2024?", "SELECT count(*) FROM orders WHERE placed_on >= '2024-01-01' AND placed_on < '2025-01-01'", orders,
