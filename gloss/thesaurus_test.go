@@ -56,6 +56,7 @@ func TestCuratedLinks(t *testing.T) {
 		{"personnel", "employee"},
 		{"workforce", "employee"},
 		{"people", "employee"},
+		{"people", "population"}, // "how many people live in Asia"
 		{"clients", "customer"},
 		{"client", "customer"},
 		{"account holder", "customer"},
