@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
@@ -57,7 +58,9 @@ type Signals struct {
 	ColumnsLinked float64 `json:"columns_linked"`
 	// ValuesUsed is the share of the stored values, numbers, years and
 	// quoted strings the question names that the query uses; 1 when it
-	// names none. A number is read as written ("30,000", "2 million"; a
+	// names none. A stored value is named when the question writes it
+	// out, if need be but for its words' endings ('Disputed' for "in
+	// dispute"). A number is read as written ("30,000", "2 million"; a
 	// percentage also as its share: "70%" is 0.7), a name also by its
 	// code ('CA' for "California").
 	ValuesUsed float64 `json:"values_used"`
@@ -319,7 +322,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
-	s.values(owed, in.Values, c.SQL)
+	s.values(owed, in.Values, c.SQL, qa.Words)
 	s.properNouns(owed, c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
@@ -699,7 +702,11 @@ func topN(q *cues.Reading) (n int64, ok bool) {
 
 // values measures the share of the stored values, numbers and quoted
 // strings the question names that the query uses.
-func (s *Signals) values(q *cues.Reading, stored []string, sql string) {
+func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []gloss.Word) {
+	stems := map[string]bool{}
+	for _, w := range qwords {
+		stems[w.Stem] = true
+	}
 	named, used := 0, 0
 	look := func(v string, inSQL bool) {
 		named++
@@ -709,21 +716,32 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string) {
 			s.missingValues = append(s.missingValues, v)
 		}
 	}
-	seen := map[string]bool{}
+	// The value index also returns values sharing a word with the
+	// question ("Eastern Asia" for "Asia"): only a value the question
+	// writes out is named, if need be but for its words' endings
+	// ('Disputed' for "in dispute", 'Monday' for "on Mondays"). Values
+	// that differ only so ('Republic', 'Republics') are one value named,
+	// used when the query uses either.
+	var keys []string
+	first, usedAny := map[string]string{}, map[string]bool{}
 	for _, v := range stored {
-		// The value index also returns values sharing a word with the
-		// question ("Eastern Asia" for "Asia"): only a value the question
-		// writes out is named.
-		if !q.Contains(v) {
+		if !q.Contains(v) && !stemsIn(v, stems) {
 			continue
 		}
-		if !seen[strings.ToLower(v)] {
-			seen[strings.ToLower(v)] = true
-			look(v, usesValue(sql, v))
+		k := valueKey(v)
+		if _, ok := first[k]; !ok {
+			first[k] = v
+			keys = append(keys, k)
 		}
+		usedAny[k] = usedAny[k] || usesValue(sql, v)
+	}
+	seen := map[string]bool{}
+	for _, k := range keys {
+		seen[strings.ToLower(first[k])] = true
+		look(first[k], usedAny[k])
 	}
 	for _, v := range q.Quoted() {
-		if !seen[strings.ToLower(v)] {
+		if !seen[strings.ToLower(v)] && first[valueKey(v)] == "" {
 			seen[strings.ToLower(v)] = true
 			look(v, usesValue(sql, v))
 		}
@@ -1130,4 +1148,32 @@ func (s *Signals) definitions(c score.Candidate) {
 	for _, d := range c.Deviations {
 		s.deviations = append(s.deviations, d.String())
 	}
+}
+
+// valueWords are the words of a stored value, lower case.
+func valueWords(v string) []string {
+	return strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// stemsIn reports whether every word of the value v is a word of the
+// question (stems) but for its ending (endingVariant): 'Disputed' for
+// "in dispute"; not 'US Airways' for "Jetblue Airways".
+func stemsIn(v string, stems map[string]bool) bool {
+	ws := valueWords(v)
+	for _, w := range ws {
+		if t := gloss.Stem(w); !stems[t] && !variantIn(t, stems) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// valueKey is a value's words stemmed: 'Republic' and 'Republics' are
+// one value.
+func valueKey(v string) string {
+	ws := valueWords(v)
+	for i, w := range ws {
+		ws[i] = gloss.Stem(w)
+	}
+	return strings.Join(ws, " ")
 }

@@ -167,6 +167,31 @@ func TestSignals(t *testing.T) {
 	if s := confidence.Of(in, []float64{1}, 0); s.ValuesUsed != 1 {
 		t.Errorf("stored values: used %.2f (%v)", s.ValuesUsed, s.Reasons())
 	}
+	// A stored value the question writes but for its words' endings is
+	// named ('Disputed' for "in dispute", 'Monday' and 'Mondays' are one
+	// value); one that shares only some of its words is not ('US Airways'
+	// for "Jetblue Airways").
+	for _, c := range []struct {
+		q, sql string
+		values []string
+		used   float64
+		reason string
+	}{
+		{"How many invoices are in dispute?", "SELECT count(*) FROM orders", []string{"Disputed"}, 0, `the question names "Disputed"; the query does not use it`},
+		{"How many invoices are in dispute?", "SELECT count(*) FROM orders WHERE status = 'Disputed'", []string{"Disputed"}, 1, ""},
+		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, ""},
+		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, ""},
+	} {
+		in := &score.Input{Question: c.q, Values: c.values,
+			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: orders, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		s := confidence.Of(in, []float64{1}, 0)
+		if s.ValuesUsed != c.used {
+			t.Errorf("%q / %q: values used %.2f, want %.2f (%v)", c.q, c.sql, s.ValuesUsed, c.used, s.Reasons())
+		}
+		if r := strings.Join(s.Reasons(), " | "); c.reason != "" && !strings.Contains(r, c.reason) {
+			t.Errorf("%q: reasons %q, want %q", c.q, r, c.reason)
+		}
+	}
 	// Bad input: no candidates, or scores of another length: no panic.
 	if s := confidence.Of(&score.Input{}, nil, 0); s.Candidates != 0 {
 		t.Errorf("empty input: %+v", s)
