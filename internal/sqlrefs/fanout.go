@@ -76,6 +76,34 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 		fix(e.From)
 		fix(e.To)
 	}
+	// An anti-join (LEFT JOIN sales s ... WHERE s.car_id IS NULL) keeps
+	// only the rows no row of the joined table matches, each once: a
+	// table whose join column, or a column that is never NULL, the WHERE
+	// requires to be NULL repeats nothing.
+	joined := map[string][]string{}
+	for t, cols := range fixed {
+		joined[t] = slices.Clone(cols)
+	}
+	anti := map[string]bool{}
+	conjuncts(s.WhereClause, func(n *pg_query.Node) {
+		nt := n.GetNullTest()
+		if nt == nil || nt.Nulltesttype != pg_query.NullTestType_IS_NULL {
+			return
+		}
+		c := nt.Arg.GetColumnRef()
+		if c == nil {
+			return
+		}
+		col := w.resolve(c, sc)
+		if col == "" {
+			return
+		}
+		t := tableOf(col)
+		name := col[len(t)+1:]
+		if slices.Contains(joined[t], name) || neverNull(tables[t], name) {
+			anti[t] = true
+		}
+	})
 	for _, g := range s.GroupClause {
 		if c := g.GetColumnRef(); c != nil {
 			fix(w.resolve(c, sc))
@@ -103,14 +131,23 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 		}
 		switch name {
 		case "sum", "avg":
+			// An aggregate of columns of several tables (avg(r.received_on
+			// - o.expected_dt)) is one of the joined rows, each once: only
+			// one of a single table's columns can count its rows twice.
+			of := map[string]bool{}
 			pgparse.WalkNodes(fc.Args[0].ProtoReflect(), func(a *pg_query.Node) bool {
 				if c := a.GetColumnRef(); c != nil {
 					if col := w.resolve(c, sc); col != "" {
-						summed[tableOf(col)] = true
+						of[tableOf(col)] = true
 					}
 				}
 				return true
 			})
+			if len(of) == 1 {
+				for t := range of {
+					summed[t] = true
+				}
+			}
 		}
 		return true
 	})
@@ -139,7 +176,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 			})
 		}
 		for b, t := range tables {
-			if !summed[b] && len(summed) > 0 && repeated(t, fixed[b], repeats) {
+			if !summed[b] && !anti[b] && len(summed) > 0 && repeated(t, fixed[b], repeats) {
 				return true
 			}
 		}
@@ -147,7 +184,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 	}
 	for a := range summed {
 		for b, t := range tables {
-			if b != a && repeated(t, fixed[b], repeats) {
+			if b != a && !anti[b] && repeated(t, fixed[b], repeats) {
 				return true
 			}
 		}
@@ -211,6 +248,24 @@ func dedupe(cols []string) []string {
 	out := slices.Clone(cols)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// neverNull reports whether column name of t holds no NULL (declared NOT
+// NULL or part of the primary key): IS NULL on it is true only of a row a
+// LEFT JOIN made up.
+func neverNull(t *schema.Table, name string) bool {
+	if t == nil {
+		return false
+	}
+	if slices.Contains(t.PrimaryKey, name) {
+		return true
+	}
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c.NotNull || c.PrimaryKey
+		}
+	}
+	return false
 }
 
 func hasKey(t *schema.Table) bool { return len(t.PrimaryKey) > 0 || len(t.Unique) > 0 }

@@ -53,8 +53,22 @@ func TestFanOut(t *testing.T) {
 		{"unicode escape", `SELECT avg(U&"gr\0061de") FROM students s JOIN friend f ON s.id = f.student_id`, true},
 		// A plain list repeated by a table it shows nothing of.
 		{"list of dogs joined to treatments", "SELECT d.age FROM dogs d JOIN treatments t ON t.dog_id = d.dog_id", true},
+		// An anti-join keeps each row once, but only when the NULL test
+		// is on a join column or a column that is never NULL, in the
+		// WHERE's AND chain.
+		{"an aggregate of one table's columns beside another's", "SELECT avg(d.age), sum(t.cost) FROM dogs d JOIN treatments t ON t.dog_id = d.dog_id", true},
+		{"IS NULL on a column that may be NULL", "SELECT d.age FROM dogs d LEFT JOIN treatments t ON t.dog_id = d.dog_id WHERE t.cost IS NULL", true},
+		{"IS NOT NULL", "SELECT d.age FROM dogs d LEFT JOIN treatments t ON t.dog_id = d.dog_id WHERE t.dog_id IS NOT NULL", true},
+		{"IS NULL inside an OR", "SELECT d.age FROM dogs d LEFT JOIN treatments t ON t.dog_id = d.dog_id WHERE t.dog_id IS NULL OR d.age > 3", true},
+		{"IS NULL on the other table", "SELECT d.age FROM dogs d JOIN treatments t ON t.dog_id = d.dog_id WHERE d.breed IS NULL", true},
 
 		// Not repeated.
+		{"a quoted key fixed by a constant", `SELECT o."Name" FROM "Clinic"."Owner" o JOIN "Clinic"."Pet" p ON p."OwnerID" = o."OwnerID" WHERE p."PetID" = 5`, false},
+		{"an aggregate of both tables' columns", "SELECT avg(t.cost - d.age) FROM dogs d JOIN treatments t ON t.dog_id = d.dog_id", false},
+		{"anti-join on the join column", "SELECT d.age FROM dogs d LEFT JOIN treatments t ON t.dog_id = d.dog_id WHERE t.dog_id IS NULL", false},
+		{"anti-join, upper case and quoted", `SELECT D.AGE FROM DOGS D LEFT OUTER JOIN TREATMENTS T ON T.DOG_ID = D.DOG_ID WHERE T."dog_id" IS NULL AND D.AGE > 2`, false},
+		{"anti-join on the joined table's key", "SELECT d.age FROM dogs d LEFT JOIN visits v ON v.dog_id = d.dog_id WHERE v.visit_id IS NULL", false},
+		{"anti-join with an aggregate", "SELECT avg(d.age) FROM dogs d LEFT JOIN treatments t ON t.dog_id = d.dog_id WHERE t.dog_id IS NULL", false},
 		{"semi-join with IN", "SELECT avg(grade) FROM students WHERE id IN (SELECT student_id FROM friend)", false},
 		{"the many side's own rows", "SELECT sum(t.cost) FROM treatments t JOIN dogs d ON d.dog_id = t.dog_id", false},
 		{"count of the many side", "SELECT count(*) FROM students s JOIN friend f ON s.id = f.student_id", false},
