@@ -553,7 +553,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	// each; "the name of each teacher" is a list.
 	per, perAsked := perGroupCue(q)
 	perGroup := perAsked && (countAsked(q, c.Columns) || q.Has(cueAverage) || q.Has(cueTotal) || superlAsked)
-	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed,
+	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed || perGroup && rowPerGroup(q, per, c, d),
 		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
 	check(q.Has(cueAverage), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
 	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
@@ -640,6 +640,24 @@ func runTogether(w, n string) bool {
 // gallon", "people per square kilometer", "per capita".
 var rateUnits = map[string]bool{"square": true, "cubic": true, "capita": true, "cent": true, "gallon": true, "litre": true,
 	"liter": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "unit": true, "person": true, "head": true}
+
+// rowPerGroup reports whether the query answers "each" with the rows of
+// the table the word after it names, aggregating nothing: "the highest
+// point in each state" from a table of states, "the ratio ... for each
+// aircraft" from aircraft.
+func rowPerGroup(q *cues.Reading, per cues.Match, c score.Candidate, d *describe.Description) bool {
+	_, after, _, hasAfter := q.WordAround(per)
+	if !hasAfter || len(d.Measures) > 0 || d.Limit != nil || len(d.GroupBy) > 0 {
+		return false
+	}
+	for _, t := range c.Tables {
+		name := t[strings.LastIndexByte(t, '.')+1:]
+		if slices.Contains(gloss.Terms(gloss.Text(name)), after.Stem) || runTogether(after.Stem, strings.ToLower(name)) {
+			return true
+		}
+	}
+	return false
+}
 
 // perGroupCue finds the first word asking for one result per group
 // ("each", "per", "for every"), "per" in a rate aside.

@@ -127,6 +127,21 @@ func TestSignals(t *testing.T) {
 			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
 		}
 	}
+	// "each" answered by the rows of the table it names, aggregating
+	// nothing; an aggregate over that table is one row, not one per row.
+	perRow := func(sql string, tables []string) bool {
+		s := one("What is the average price of each order?", sql, tables, nil)
+		return strings.Contains(strings.Join(s.Reasons(), " | "), "a result per group")
+	}
+	if perRow("SELECT id, avg_price FROM orders", orders) {
+		t.Error("each order, one row per order: doubted as no group")
+	}
+	if !perRow("SELECT avg(price) FROM orders", orders) {
+		t.Error("each order, one average of all orders: not doubted")
+	}
+	if !perRow("SELECT id, avg_price FROM customers", []string{"public.customers"}) {
+		t.Error("each order, the rows of another table: not doubted")
+	}
 	// An extreme stored in a column answers the superlative: "the highest
 	// point" is highlow.highest_point; another column does not.
 	if s := one("What is the highest point of Texas?", "SELECT highest_point FROM orders WHERE state = 'Texas'", orders, []string{"public.orders.highest_point", "public.orders.state"}); s.ShapeMissed != 0 {
