@@ -22,8 +22,8 @@ func (s *Signals) Reasons() []string {
 		out = append(out, r)
 	}
 	out = append(out, s.shapeProblems...)
-	if len(s.missingValues) > 0 {
-		out = append(out, "the question names "+list(quoteAll(s.missingValues), 3)+"; the query does not use "+pick(len(s.missingValues) > 1, "them", "it"))
+	if vs := distinctValues(s.missingValues); len(vs) > 0 {
+		out = append(out, "the question names "+list(quoteAll(vs), 3)+"; the query does not use "+pick(len(vs) > 1, "them", "it"))
 	}
 	if s.UnknownValue {
 		out = append(out, "the query compares a column with a value no row holds")
@@ -112,4 +112,20 @@ func missedReason(cols []string) string {
 	}
 	return "the query reads " + list(tables, 3) + " but not " + pick(len(tables) > 1, "their ", "its ") + list(names, 3) +
 		", which the question names"
+}
+
+// distinctValues are vs without repeats (a stored value and the same name
+// written with a capital, 'March' and 'March    ' of a padded column),
+// in order.
+func distinctValues(vs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		k := strings.ToLower(strings.TrimSpace(v))
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

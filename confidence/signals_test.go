@@ -193,6 +193,7 @@ func TestSignals(t *testing.T) {
 		reason string
 	}{
 		{"How many invoices are in dispute?", "SELECT count(*) FROM orders", []string{"Disputed"}, 0, `the question names "Disputed"; the query does not use it`},
+		{"Which products are stored in Rotterdam?", "SELECT count(*) FROM orders", []string{"Rotterdam", "Rotterdam  "}, 0, `the question names "Rotterdam"; the query does not use it`},
 		{"How many invoices are in dispute?", "SELECT count(*) FROM orders WHERE status = 'Disputed'", []string{"Disputed"}, 1, ""},
 		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, ""},
 		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, ""},
