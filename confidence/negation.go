@@ -21,7 +21,12 @@ var negationWords = map[string]bool{
 
 // questionNegates reports whether the question says that something is
 // excluded: a negation word, or a contraction ending in n't ("don't",
-// "isn't"). "other" counts only in "other than".
+// "isn't"). "other" counts only in "other than". Some negations ask for
+// no exclusion: a bound ("not higher than 4", "do not have more than 3
+// cylinders" is "<= 4", "<= 3"), the current period left out ("excluding
+// the current month", "not including today": an upper bound on a date),
+// and "no" that is no determiner ("the no. of students", "0 stands for
+// no.").
 func questionNegates(a *gloss.Analysis) bool {
 	if a == nil {
 		return false
@@ -31,17 +36,68 @@ func questionNegates(a *gloss.Analysis) bool {
 			continue
 		}
 		w := strings.ReplaceAll(t.Lower, "’", "'")
+		negates := false
 		switch {
 		case strings.HasSuffix(w, "n't"):
-			return true
+			negates = true
 		case w == "other":
-			if i+1 < len(a.Tokens) && a.Tokens[i+1].Lower == "than" {
-				return true
-			}
+			negates = i+1 < len(a.Tokens) && a.Tokens[i+1].Lower == "than"
+		case w == "no":
+			negates = !noDeterminer(a, i)
 		case negationWords[w]:
-			return true
+			negates = true
 		case w == "t" && i > 0 && strings.HasSuffix(a.Tokens[i-1].Lower, "n") && a.Tokens[i-1].End+1 == t.Start:
-			return true // "don" "'" "t" split by the tokenizer
+			negates = true // "don" "'" "t" split by the tokenizer
+		}
+		if negates && !boundAfter(a, i) && !currentPeriodAfter(a, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// noDeterminer reports whether "no" at token i is no determiner: followed
+// by a full stop, a comma or a question mark ("no. of days", "stands for
+// no"), or last.
+func noDeterminer(a *gloss.Analysis, i int) bool {
+	end := a.Tokens[i].End
+	if i+1 == len(a.Tokens) {
+		return true
+	}
+	rest := strings.TrimLeft(a.Text[end:], " ")
+	return rest != "" && strings.ContainsRune(".,?!;:", rune(rest[0]))
+}
+
+// comparatives make a negation before them a bound: "not higher than".
+var comparatives = map[string]bool{
+	"more": true, "less": true, "fewer": true, "higher": true, "lower": true, "greater": true, "larger": true,
+	"smaller": true, "bigger": true, "above": true, "below": true, "over": true, "under": true, "exceed": true,
+	"exceeds": true, "exceeding": true, "older": true, "younger": true, "later": true, "earlier": true,
+	"longer": true, "shorter": true, "cheaper": true,
+}
+
+// boundAfter reports whether a comparative follows the negation at token
+// i within three words ("not higher than", "do not have more than").
+func boundAfter(a *gloss.Analysis, i int) bool {
+	for j := i + 1; j < len(a.Tokens) && j <= i+3; j++ {
+		if comparatives[a.Tokens[j].Lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// currentPeriod are the words after a negation that leave out the period
+// under way: "excluding the current month", "not including this week",
+// "except today".
+var currentPeriod = map[string]bool{"current": true, "this": true, "today": true, "today's": true, "ongoing": true}
+
+// currentPeriodAfter reports whether the negation at token i leaves out
+// the current period (within three words after it, "including" aside).
+func currentPeriodAfter(a *gloss.Analysis, i int) bool {
+	for j := i + 1; j < len(a.Tokens) && j <= i+3; j++ {
+		if currentPeriod[a.Tokens[j].Lower] {
+			return true
 		}
 	}
 	return false
@@ -70,12 +126,14 @@ func sqlNegates(tree *pg_query.ParseResult) bool {
 			case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 				neg = true
 			default:
-				neg = negatingOperator(n.Name)
+				neg = negatingOperator(n.Name) || equalsNone(n)
 			}
 		case *pg_query.SubLink:
 			neg = negatingOperator(n.OperName)
 		case *pg_query.NullTest:
 			neg = n.Nulltesttype == pg_query.NullTestType_IS_NULL
+		case *pg_query.BooleanTest:
+			neg = n.Booltesttype == pg_query.BoolTestType_IS_FALSE || n.Booltesttype == pg_query.BoolTestType_IS_NOT_TRUE
 		case *pg_query.SelectStmt:
 			neg = n.Op == pg_query.SetOperation_SETOP_EXCEPT
 		}
@@ -92,6 +150,34 @@ func parseTree(sql string) *pg_query.ParseResult {
 		return nil
 	}
 	return tree
+}
+
+// equalsNone reports whether an expression compares with false or zero
+// (is_in_inventory = FALSE, connections = 0): what is not there.
+func equalsNone(e *pg_query.A_Expr) bool {
+	if e.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(e.Name) == 0 || e.Name[len(e.Name)-1].GetString_().GetSval() != "=" {
+		return false
+	}
+	for _, side := range []*pg_query.Node{e.Lexpr, e.Rexpr} {
+		for side != nil && side.GetTypeCast() != nil {
+			side = side.GetTypeCast().Arg
+		}
+		c := side.GetAConst()
+		if c == nil {
+			continue
+		}
+		switch v := c.Val.(type) {
+		case *pg_query.A_Const_Boolval:
+			if !v.Boolval.Boolval {
+				return true
+			}
+		case *pg_query.A_Const_Ival:
+			if v.Ival.Ival == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // negatingOperator reports whether an operator name (possibly qualified:

@@ -27,6 +27,16 @@ func TestQuestionNegates(t *testing.T) {
 		"Show the other columns of the table":                     false,
 		"Find products named 'not for sale'":                      false,
 		"Which dons teach in Oxford?":                             false,
+		// A bound, the current period left out, "no" that is no
+		// determiner: no exclusion asked.
+		"What is the average age of visitors whose level is not higher than 4?":      false,
+		"Which cars do not have more than 3 cylinders?":                              false,
+		"How many orders in each of the last 6 months, excluding the current month?": false,
+		"Show the daily totals of the previous week, not including this week":        false,
+		"Return the no. of students per month":                                       false,
+		"Were the dogs abandoned? 1 stands for yes, and 0 stands for no.":            false,
+		"Which customers have no orders, not counting this year's?":                  true,
+		"Which singers are not older or younger than anyone?":                        false,
 	} {
 		if got := questionNegates(gloss.Analyze(q)); got != want {
 			t.Errorf("questionNegates(%q) = %v, want %v", q, got, want)
@@ -55,6 +65,10 @@ func TestSQLNegates(t *testing.T) {
 		"SELECT * FROM t, LATERAL (SELECT * FROM u WHERE u.a <> t.a) l":                                      true,
 		"SELECT * FROM t WHERE a <> ALL (SELECT b FROM u)":                                                   true,
 		"SELECT * FROM (VALUES (1), (2)) v(x) WHERE x <> 1":                                                  true,
+		"SELECT name FROM cars WHERE is_in_inventory = FALSE":                                                true,
+		"SELECT name FROM cars WHERE is_in_inventory IS NOT TRUE":                                            true,
+		"SELECT count(*) FROM flights WHERE connections = 0":                                                 true,
+		"SELECT count(*) FROM flights WHERE connections = 1":                                                 false,
 		"SELECT count(*) FROM singer":                                                                        false,
 		"SELECT name FROM singer WHERE note = 'not French'":                                                  false,
 		`SELECT "not" FROM singer WHERE age IS NOT NULL`:                                                     false,
