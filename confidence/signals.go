@@ -323,7 +323,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(owed, in.Values, c.SQL, qa.Words)
-	s.properNouns(owed, c)
+	s.properNouns(owed, cues.Read(ea), c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = cues.Coverage(c.Tables, named)
@@ -579,7 +579,8 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 // with others (sbcustname holds "name"). Counts, the words of the
 // answer's shape ("name", "total", "average") and keys (aid, doc_id)
 // are judged by the shape checks, not here: people.name is judged on
-// "people" alone, a column of a key or a name only on nothing.
+// "people" alone, a column of a key or a name only on nothing; a full or
+// last name is a name.
 func unaskedColumns(columns []string, asked map[string]bool) []string {
 	glued := func(t string) bool {
 		for k := range asked {
@@ -751,7 +752,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -881,7 +882,7 @@ func describedTerms(d *describe.Description) []string {
 // properNouns counts the capitalised names of the question (past its first
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
-func (s *Signals) properNouns(q *cues.Reading, c score.Candidate) {
+func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate) {
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -894,7 +895,10 @@ func (s *Signals) properNouns(q *cues.Reading, c score.Candidate) {
 		}
 	}
 	for _, m := range q.Names() {
-		if usesValue(c.SQL, m) || !nameLike(m) {
+		// A name the evidence defines ("PMCS = per month customer
+		// signups") is a measure the query computes, not a value it
+		// writes.
+		if usesValue(c.SQL, m) || usesCode(q, c.SQL, m) || !nameLike(m) || evidence.Contains(m) {
 			continue
 		}
 		known := false
@@ -1166,6 +1170,21 @@ func (s *Signals) definitions(c score.Candidate) {
 	for _, d := range c.Deviations {
 		s.deviations = append(s.deviations, d.String())
 	}
+}
+
+// usesCode reports whether the query compares with the code the question
+// writes in parentheses after the name v: 'ORD' for "Chicago (ORD)".
+func usesCode(q *cues.Reading, sql, v string) bool {
+	code := q.Parenthesised(v)
+	if code == "" {
+		return false
+	}
+	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
+		if strings.EqualFold(strings.Trim(lit, "'% "), code) {
+			return true
+		}
+	}
+	return false
 }
 
 // valueWords are the words of a stored value, lower case.

@@ -310,6 +310,22 @@ func TestSignalsEvidence(t *testing.T) {
 	if s := measure(q, "", "SELECT count(*) FROM orders WHERE status = 'OPN'"); s.ConstantsUnasked != 1 {
 		t.Errorf("a constant nothing names not counted: %+v", s)
 	}
+	// A name the evidence defines is a measure the query computes, not a
+	// value it writes; undefined, it is a name the query misses.
+	pmcs, pmcsSQL := "What is the PMCS of each month?", "SELECT date_trunc('month', signup) AS month, count(*) FROM orders GROUP BY 1"
+	if s := measure(pmcs, "PMCS = per month customer signups", pmcsSQL); s.NamesMissed != 0 {
+		t.Errorf("a name the evidence defines counted missed: %v", s.Reasons())
+	}
+	if s := measure(pmcs, "", pmcsSQL); s.NamesMissed != 1 {
+		t.Errorf("an undefined name not counted missed: %+v", s)
+	}
+	// A name is used through the code the question writes after it.
+	if s := measure("How many orders ship to Chicago (ORD)?", "", "SELECT count(*) FROM orders WHERE to_airport = 'ORD'"); s.NamesMissed != 0 || s.ValuesUsed != 1 {
+		t.Errorf("a name used through its code counted missed: %v", s.Reasons())
+	}
+	if s := measure("How many orders ship to Chicago (ORD)?", "", "SELECT count(*) FROM orders WHERE to_airport = 'JFK'"); s.NamesMissed == 0 || !strings.Contains(strings.Join(s.Reasons(), " | "), `"Chicago"`) {
+		t.Errorf("another code: %+v", s)
+	}
 }
 
 // TestSignalsWithoutTheEngineAnalyses: Default and the signals give the

@@ -426,6 +426,31 @@ func (r *Reading) WordAround(m Match) (before, after gloss.Word, hasBefore, hasA
 	return before, after, hasBefore, hasAfter
 }
 
+// Parenthesised returns what the text writes in parentheses right after
+// phrase ("ORD" for "Chicago" in "flights to Chicago (ORD)"), "" when it
+// writes none there.
+func (r *Reading) Parenthesised(phrase string) string {
+	text := r.text()
+	lower, p := strings.ToLower(text), strings.ToLower(phrase)
+	if p == "" {
+		return ""
+	}
+	for from := 0; ; {
+		i := strings.Index(lower[from:], p)
+		if i < 0 {
+			return ""
+		}
+		at := from + i + len(p)
+		rest := strings.TrimLeft(text[at:], " ")
+		if strings.HasPrefix(rest, "(") {
+			if j := strings.IndexByte(rest, ')'); j > 1 {
+				return strings.TrimSpace(rest[1:j])
+			}
+		}
+		from = at
+	}
+}
+
 // Contains reports whether the text of the analyses (joined by a space)
 // holds phrase between word boundaries, in any case: a stored value the
 // question writes out, punctuation and all.

@@ -86,3 +86,14 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestParenthesised: what the text writes in parentheses right after a
+// phrase, in any case of the phrase; nothing elsewhere.
+func TestParenthesised(t *testing.T) {
+	r := Read(gloss.Analyze("Flights from Chicago (ORD) to new york ( JFK ) and to Boston"))
+	for phrase, want := range map[string]string{"Chicago": "ORD", "New York": "JFK", "Boston": "", "flights": "", "": ""} {
+		if got := r.Parenthesised(phrase); got != want {
+			t.Errorf("Parenthesised(%q) = %q, want %q", phrase, got, want)
+		}
+	}
+}
