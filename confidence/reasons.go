@@ -99,9 +99,10 @@ func pick(c bool, a, b string) string {
 
 // missedReason says which linked columns of the tables read the query
 // leaves unused: "the query reads countrylanguage but not its isofficial,
-// which the question names".
+// which the question names"; of several tables, each column with its
+// table ("author.name and domain.name").
 func missedReason(cols []string) string {
-	var tables, names []string
+	var tables, names, qualified []string
 	for _, c := range cols {
 		i := strings.LastIndexByte(c, '.')
 		t := c[strings.LastIndexByte(c[:i], '.')+1 : i]
@@ -109,9 +110,12 @@ func missedReason(cols []string) string {
 			tables = append(tables, t)
 		}
 		names = append(names, c[i+1:])
+		qualified = append(qualified, t+"."+c[i+1:])
 	}
-	return "the query reads " + list(tables, 3) + " but not " + pick(len(tables) > 1, "their ", "its ") + list(names, 3) +
-		", which the question names"
+	if len(tables) > 1 {
+		return "the query reads " + list(tables, 3) + " but not " + list(qualified, 3) + ", which the question names"
+	}
+	return "the query reads " + tables[0] + " but not its " + list(names, 3) + ", which the question names"
 }
 
 // distinctValues are vs without repeats (a stored value and the same name

@@ -258,6 +258,14 @@ func TestColumnsMissed(t *testing.T) {
 	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
 		t.Errorf("column named after the table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
 	}
+	// Columns of several tables are named with their tables.
+	in = &score.Input{Question: "Which authors write about a domain named Databases?", Columns: []string{"public.author.name", "public.domain.name"},
+		Candidates: []score.Candidate{{SQL: "SELECT a.aid FROM author a JOIN domain_author d ON a.aid = d.aid", Votes: 1,
+			Tables: []string{"public.author", "public.domain"}, Columns: []string{"public.author.aid"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	two := confidence.Of(in, []float64{1}, 0)
+	if r := strings.Join(two.Reasons(), " | "); !strings.Contains(r, "the query reads author and domain but not author.name and domain.name") {
+		t.Errorf("columns of two tables: %q", r)
+	}
 	// A key is how tables meet: an anti-join reads sales without its id,
 	// which "salesperson ID" links to.
 	in = &score.Input{Question: "Return the salesperson ID of salespersons that have no sales", Columns: []string{"public.sales.id", "public.salespersons.id"},
