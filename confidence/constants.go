@@ -96,6 +96,25 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			if n.Quals != nil {
 				quals = append(quals, n.Quals.ProtoReflect())
 			}
+		case *pg_query.CaseExpr:
+			// CASE month WHEN 'January' THEN 1 ...: a conversion table,
+			// whose values and results the question need not name; a
+			// searched CASE's conditions still compare.
+			for _, w := range n.Args {
+				cw := w.GetCaseWhen()
+				if cw == nil {
+					continue
+				}
+				if c := cw.Result.GetAConst(); c != nil {
+					notValues[c] = true
+				}
+				if c := cw.Expr.GetAConst(); c != nil && n.Arg != nil {
+					notValues[c] = true
+				}
+			}
+			if c := n.Defresult.GetAConst(); c != nil {
+				notValues[c] = true
+			}
 		case *pg_query.FuncCall:
 			// date_part('year', d), to_char(d, 'YYYY-MM'): a field or a
 			// format, no value a question names.

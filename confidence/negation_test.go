@@ -182,6 +182,10 @@ func TestUnaskedConstantsSpelledOut(t *testing.T) {
 		{"Which states have fewer than a hundred thousand people?", "SELECT state_name FROM state WHERE population < 100000", ""},
 		{"Which licenses use less than 70 percent of their seats?", "SELECT name FROM licenses WHERE seats_used < 0.7 * seats", ""},
 		{"Which licenses use less than 70 percent of their seats?", "SELECT name FROM licenses WHERE seats_used < 0.8 * seats", "0.8"},
+		// A simple CASE is a conversion table: its values and results
+		// are no filters; a searched CASE's conditions are.
+		{"How many months in 2021 had reviews?", "SELECT count(*) FROM review WHERE year = 2021 AND CASE month WHEN 'January' THEN 1 WHEN 'February' THEN 2 ELSE 0 END > 0", ""},
+		{"How many reviews in 2021?", "SELECT count(*) FROM review WHERE year = 2021 AND CASE WHEN month = 'March' THEN 1 ELSE 0 END = 1", "March"},
 		{"Which channels have high definition TV?", `SELECT name FROM tv_channel WHERE 'yes' = "Hight_definition_TV"`, ""},
 		{"Which channels are cheap?", `SELECT name FROM tv_channel WHERE "Hight_definition_TV" = 'yes'`, "yes"},
 		{"Which official languages?", `SELECT language FROM countrylanguage WHERE IsOfficial = U&'\0054'`, ""},
