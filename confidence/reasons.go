@@ -52,8 +52,11 @@ func (s *Signals) Reasons() []string {
 	if s.CountsDisputed {
 		out = append(out, "the candidate queries return the same rows but disagree on how often each one comes back (DISTINCT or not)")
 	}
-	if s.Defect || s.Duplicates {
+	if s.Defect {
 		out = append(out, "the query may count rows twice or has a condition that is never true")
+	}
+	if s.Duplicates {
+		out = append(out, "the query returns some rows more than once")
 	}
 	if s.Candidates > 1 && s.Support < 0.5 {
 		what := "queries"

@@ -208,6 +208,13 @@ func TestSignals(t *testing.T) {
 			t.Errorf("%q: reasons %q, want %q", c.q, r, c.reason)
 		}
 	}
+	// Repeated rows are said as such, not as a defect.
+	dup := &score.Input{Question: "List the order statuses.", Candidates: []score.Candidate{{SQL: "SELECT status FROM orders", Votes: 1, Tables: orders,
+		Agreement: -1, OrderedAgreement: -1, ResultRows: 3, ResultGroup: -1, DuplicateRows: true}}}
+	if s := confidence.Of(dup, []float64{1}, 0); !s.Duplicates || s.Defect || !slices.Contains(s.Reasons(), "the query returns some rows more than once") ||
+		strings.Contains(strings.Join(s.Reasons(), " | "), "count rows twice") {
+		t.Errorf("repeated rows: %v", s.Reasons())
+	}
 	// Bad input: no candidates, or scores of another length: no panic.
 	if s := confidence.Of(&score.Input{}, nil, 0); s.Candidates != 0 {
 		t.Errorf("empty input: %+v", s)
