@@ -14,7 +14,8 @@
 // stored values, numbers, years, quoted strings and capitalised names it
 // writes), whether its shape is the one the question asks for (a count,
 // top N, a superlative, one row per group, an average, a total, distinct
-// values, a ratio; and what it gives unasked, columns included), whether
+// values, a ratio; and what it gives unasked, columns included), which
+// columns the question names the query leaves unused, whether
 // its plain-English description (package describe) reads back as the
 // question, where retrieval ranked the tables it reads, and what its run
 // and lint found. What the query owes is read off the question alone;
@@ -33,7 +34,9 @@
 // question's.
 //
 // [Signals.Reasons] says the weak ones in words, strongest doubt first
-// ("the question asks for 5 rows; the query returns one count"). Signals
+// ("the question asks for 5 rows; the query returns one count"), and a
+// few doubts no benchmark can weigh ("the question names a year; the
+// query bounds order_date from one side only": Signals.PeriodOpen). Signals
 // marshal to JSON by stable names, so that an exam can record them and
 // `nl2sql calibrate` refit a calibrator on a user's own questions.
 //
