@@ -664,8 +664,9 @@ func rowPerGroup(q *cues.Reading, per cues.Match, c score.Candidate, d *describe
 // ("each", "per", "for every"), "per" in a rate aside.
 func perGroupCue(q *cues.Reading) (cues.Match, bool) {
 	for _, m := range q.FindAll(cuePerGroup) {
-		if _, after, _, hasAfter := q.WordAround(m); m.Text == "per" && hasAfter && rateUnits[after.Text] {
-			continue
+		_, after, _, hasAfter := q.WordAround(m)
+		if hasAfter && (m.Text == "per" && rateUnits[after.Text] || after.Text == "time") {
+			continue // "miles per gallon"; "each time" is whenever, no group
 		}
 		return m, true
 	}
@@ -752,7 +753,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -1170,6 +1171,25 @@ func (s *Signals) definitions(c score.Candidate) {
 	for _, d := range c.Deviations {
 		s.deviations = append(s.deviations, d.String())
 	}
+}
+
+// months are the months' numbers by name.
+var months = map[string]string{"january": "01", "february": "02", "march": "03", "april": "04", "may": "05", "june": "06",
+	"july": "07", "august": "08", "september": "09", "october": "10", "november": "11", "december": "12"}
+
+// datesMonth reports whether v is a month's name and the query writes a
+// date in that month: 'March' for DATE '2024-03-01'.
+func datesMonth(sql, v string) bool {
+	mm, ok := months[strings.ToLower(strings.TrimSpace(v))]
+	if !ok {
+		return false
+	}
+	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
+		if d := strings.Trim(lit, "'"); reDate.MatchString(d) && d[5:7] == mm {
+			return true
+		}
+	}
+	return false
 }
 
 // usesCode reports whether the query compares with the code the question

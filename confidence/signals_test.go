@@ -109,6 +109,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"per in a rate is no group", "Which car has the highest miles per gallon?", "SELECT id FROM orders ORDER BY mpg DESC LIMIT 1", orders,
 			func(s confidence.Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 0 }, ""},
+		{"each time is no group", "What is the average number of items ordered each time?", "SELECT avg(items) FROM orders", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
 		{"per a month is", "How many orders per month?", "SELECT count(*) FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, `the question asks for a result per group ("per")`},
 		{"several rows in order answer a superlative", "What are the most common reasons for returns?", "SELECT reason, count(*) FROM orders GROUP BY reason ORDER BY count(*) DESC", orders,
@@ -195,6 +197,8 @@ func TestSignals(t *testing.T) {
 		{"How many invoices are in dispute?", "SELECT count(*) FROM orders", []string{"Disputed"}, 0, `the question names "Disputed"; the query does not use it`},
 		{"Which products are stored in Rotterdam?", "SELECT count(*) FROM orders", []string{"Rotterdam", "Rotterdam  "}, 0, `the question names "Rotterdam"; the query does not use it`},
 		{"How many invoices are in dispute?", "SELECT count(*) FROM orders WHERE status = 'Disputed'", []string{"Disputed"}, 1, ""},
+		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-03-01'", []string{"March"}, 1, ""},
+		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-04-01'", []string{"March"}, 2.0 / 3, `the question names "March"`},
 		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, ""},
 		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, ""},
 	} {
