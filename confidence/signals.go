@@ -520,7 +520,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	// "The ratio of the number of students who ... to ...": a ratio of
 	// counts answers the count inside it.
 	ratio := returnsRatio(d)
-	check(q.Has(cueRatio), ratio, "the question asks for a ratio; the query divides nothing")
+	check(q.Has(cueRatio), ratio || storesShape(c, "ratio", "proportion", "fraction"), "the question asks for a ratio; the query divides nothing")
 	// A count sorted or filtered on answers "the most number of" and "at
 	// least 3 of" too.
 	ranked := q.Has(cueSuperl) || q.Has(cueSorted) // "the most number of", "at least 3", "in order of count"
@@ -555,8 +555,8 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	perGroup := perAsked && (countAsked(q, c.Columns) || q.Has(cueAverage) || q.Has(cueTotal) || superlAsked)
 	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed || perGroup && rowPerGroup(q, per, c, d),
 		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
-	check(q.Has(cueAverage), strings.Contains(upper, "AVG("), "the question asks for an average; the query computes none")
-	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts, "the question asks for a total; the query adds nothing up")
+	check(q.Has(cueAverage), strings.Contains(upper, "AVG(") || storesShape(c, "average", "avg", "mean"), "the question asks for an average; the query computes none")
+	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts || storesShape(c, "total", "sum"), "the question asks for a total; the query adds nothing up")
 	check(q.Has(cues.Distinct), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
 	check(q.Has(cueOrderAsked), len(d.Order) > 0 || strings.Contains(upper, "OVER ("), "the question asks for the rows in an order; the query does not sort them")
 	extra := func(gives, asked bool, problem string) {
@@ -641,6 +641,21 @@ func runTogether(w, n string) bool {
 // gallon", "people per square kilometer", "per capita".
 var rateUnits = map[string]bool{"square": true, "cubic": true, "capita": true, "cent": true, "gallon": true, "litre": true,
 	"liter": true, "kilometer": true, "kilometre": true, "km": true, "mile": true, "unit": true, "person": true, "head": true}
+
+// storesShape reports whether the query reads a column whose name says
+// it holds the shape asked (one of words: "the highest average
+// attendance" in stadium.average, "the pixel aspect ratio" in
+// pixel_aspect_ratio_par): the measure is stored, not computed.
+func storesShape(c score.Candidate, words ...string) bool {
+	for _, col := range c.Columns {
+		for _, w := range strings.FieldsFunc(strings.ToLower(col[strings.LastIndexByte(col, '.')+1:]), func(r rune) bool { return r == '_' }) {
+			if slices.Contains(words, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // rowPerGroup reports whether the query answers "each" with the rows of
 // the table the word after it names, aggregating nothing: "the highest

@@ -129,6 +129,16 @@ func TestSignals(t *testing.T) {
 			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
 		}
 	}
+	// A ratio or an average stored in a column answers the shape.
+	if s := one("What is the pixel aspect ratio of the orders?", "SELECT pixel_aspect_ratio_par FROM orders", orders, []string{"public.orders.pixel_aspect_ratio_par"}); s.ShapeMissed != 0 {
+		t.Errorf("stored ratio: %v", s.Reasons())
+	}
+	if s := one("What is the pixel aspect ratio of the orders?", "SELECT pixel_aspect FROM orders", orders, []string{"public.orders.pixel_aspect"}); s.ShapeMissed != 1 {
+		t.Errorf("no ratio: %+v", s)
+	}
+	if s := one("Which order has the highest average amount?", "SELECT id FROM orders ORDER BY average DESC LIMIT 1", orders, []string{"public.orders.average", "public.orders.id"}); s.ShapeMissed != 0 {
+		t.Errorf("stored average: %v", s.Reasons())
+	}
 	// "each" answered by the rows of the table it names, aggregating
 	// nothing; an aggregate over that table is one row, not one per row.
 	perRow := func(sql string, tables []string) bool {
