@@ -281,7 +281,7 @@ var shapeWords = func() map[string]bool {
 	for _, w := range strings.Fields(`many number count total sum average mean maximum minimum max min highest lowest
 		top most least largest smallest biggest best worst list show find give return display tell different distinct
 		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records ratio proportion fraction
-		information info detail details respectively corresponding along both either whose name names
+		information info detail details respectively corresponding along both either whose name names title titles
 		one two three four five six seven eight nine ten when first last id ids his her their its but about ever
 		across through youngest oldest younger older old newest latest earliest cheapest fewest greatest common`) {
 		m[gloss.Stem(w)] = true

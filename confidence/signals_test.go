@@ -40,6 +40,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ShapeAsked == 1 && s.ShapeMissed == 0 }, ""},
 		{"a full name is a name", "What are the names and ids of all customers?", "SELECT full_name, id FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
+		{"a title names a publication", "What are the top 3 publications by citations?", "SELECT title, citation_num FROM orders ORDER BY citation_num DESC LIMIT 3", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"a city's name is no customer's", "What are the names and ids of all customers?", "SELECT city_name, id FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 1 }, "the query returns city name, which the question does not ask for"},
 		{"year open", "How many orders were placed in 2024?", "SELECT count(*) FROM orders WHERE placed_on >= '2024-01-01'::date", orders,
