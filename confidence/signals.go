@@ -308,7 +308,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if d == nil {
 		d = &describe.Description{}
 	}
-	s.questionWords(qa.Words, in.Words(), c, d)
+	s.questionWords(qa.Words, in.Words(), identifiers(qa, ea), c, d)
 	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
@@ -406,7 +406,7 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 // query's words meet, both ways, through the thesaurus: the query should
 // use every word of the question, and what it reads should be named by
 // the question or its evidence (words).
-func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *describe.Description) {
+func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description) {
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
@@ -483,6 +483,13 @@ func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *
 			}
 		}
 	}
+	// A name the question writes as the schema does (doc_id) asks for
+	// what the schema's name reads as ("document id").
+	for _, id := range idents {
+		for _, t := range gloss.Terms(gloss.Text(id)) {
+			asked[t] = true
+		}
+	}
 	slices.Sort(read)
 	read = slices.Compact(read)
 	for _, t := range read {
@@ -495,6 +502,23 @@ func (s *Signals) questionWords(owed, words []gloss.Word, c score.Candidate, d *
 	s.ColumnsUnasked = len(s.unaskedCols)
 	slices.Sort(s.queryWords)
 	s.queryWords = slices.Compact(s.queryWords)
+}
+
+// identifiers are the tokens of the analyses written as a schema writes
+// names (doc_id, sales.orders).
+func identifiers(analyses ...*gloss.Analysis) []string {
+	var out []string
+	for _, a := range analyses {
+		if a == nil {
+			continue
+		}
+		for _, t := range a.Tokens {
+			if t.Identifier && !t.Quoted {
+				out = append(out, t.Text)
+			}
+		}
+	}
+	return out
 }
 
 // shape compares the answer shapes the question asks for with the query's.
@@ -597,7 +621,7 @@ func unaskedColumns(columns []string, asked map[string]bool) []string {
 		}
 		judged, named := false, false
 		terms := gloss.Terms(cues.StringLiteral.ReplaceAllString(col, ""))
-		if personName(terms) {
+		if personName(terms) || personName(joinedName(terms)) {
 			continue // "full name", "first name": a name, which the shape checks judge
 		}
 		for _, t := range terms {
@@ -628,6 +652,23 @@ func personName(terms []string) bool {
 		}
 	}
 	return true
+}
+
+// joinedName is the terms of "first name and last name put together"
+// (a concatenation, as describe reads it) as those of one name, "first
+// last name"; other terms are returned as they are.
+func joinedName(terms []string) []string {
+	n := len(terms)
+	if n < 4 || terms[n-2] != "put" || terms[n-1] != "together" {
+		return terms
+	}
+	var out []string
+	for _, t := range terms[:n-2] {
+		if t != "name" && t != "and" {
+			out = append(out, t)
+		}
+	}
+	return append(out, "name")
 }
 
 // runTogether reports whether the word w (4 letters at least) stands
