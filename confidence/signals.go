@@ -234,8 +234,7 @@ var (
 	cueAverage  = cues.NewCue("average", "mean")
 	cueTotal    = cues.NewCue("total", "sum")
 	cuePerGroup = cues.NewCue("each", "per", "for every", "every")
-	cueSuperl   = cues.NewCue("most", "least", "fewest", "greatest", "highest", "lowest", "largest", "smallest", "best", "worst", "biggest",
-		"maximum", "minimum", "oldest", "youngest", "newest", "latest", "earliest", "cheapest", "longest", "shortest")
+	cueSuperl   = cues.NewCue(superlatives...)
 	// cueBound is "at least 3", "at most 2": a bound, not a superlative.
 	cueBound = cues.NewCue("at least", "at most")
 	// cueSorted is a question asking for an order ("in ascending order of").
@@ -253,6 +252,10 @@ var (
 	// reNumber is a number in the SQL.
 	reNumber = regexp.MustCompile(`\b\d+(?:\.\d+)?\b`)
 )
+
+// superlatives are the words that ask for an extreme.
+var superlatives = []string{"most", "least", "fewest", "greatest", "highest", "lowest", "largest", "smallest", "best", "worst", "biggest",
+	"maximum", "minimum", "oldest", "youngest", "newest", "latest", "earliest", "cheapest", "longest", "shortest"}
 
 // topFirst and topCount ("top 5", "first three") and countTop and
 // topWords ("3 oldest") ask for that many rows.
@@ -471,11 +474,16 @@ func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c sco
 		}
 	}
 	s.QuestionCovered = shareIn(qterms, have)
-	// The question's words and their relatives, to read the query back.
+	// The question's words and their relatives, to read the query back;
+	// a superlative asks for what it is the most of ("the highest price":
+	// high, "the earliest date": early).
 	asked := map[string]bool{}
 	for _, w := range words {
 		if !w.Stop {
 			asked[w.Stem] = true
+			if b := superlativeBase(w.Text); b != "" {
+				asked[gloss.Stem(b)] = true
+			}
 		}
 		for _, r := range th.Related(w.Text) {
 			for _, t := range gloss.Terms(r.Text) {
@@ -502,6 +510,21 @@ func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c sco
 	s.ColumnsUnasked = len(s.unaskedCols)
 	slices.Sort(s.queryWords)
 	s.queryWords = slices.Compact(s.queryWords)
+}
+
+// superlativeBase is the adjective of a superlative the shape checks
+// know ("highest": high, "earliest": early, "largest": larg, which meets
+// "large" but for its ending), "" for other words.
+func superlativeBase(w string) string {
+	switch {
+	case !slices.Contains(superlatives, w):
+		return ""
+	case strings.HasSuffix(w, "iest"):
+		return w[:len(w)-4] + "y"
+	case strings.HasSuffix(w, "est"):
+		return w[:len(w)-3]
+	}
+	return ""
 }
 
 // identifiers are the tokens of the analyses written as a schema writes

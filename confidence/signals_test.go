@@ -44,6 +44,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"a name written as the schema writes it", "Return each doctor's doc_id and specialty", "SELECT doc_id, specialty FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
+		{"a superlative asks for what it is the most of", "What are the highest and lowest prices of each ticker?", "SELECT ticker, max(high) AS h, min(low) AS l FROM orders GROUP BY ticker", orders,
+			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"a title names a publication", "What are the top 3 publications by citations?", "SELECT title, citation_num FROM orders ORDER BY citation_num DESC LIMIT 3", orders,
 			func(s confidence.Signals) bool { return s.ColumnsUnasked == 0 }, ""},
 		{"a city's name is no customer's", "What are the names and ids of all customers?", "SELECT city_name, id FROM orders", orders,
