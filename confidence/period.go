@@ -203,15 +203,5 @@ func yearConstant(n *pg_query.Node) (string, bool) {
 	for n != nil && n.GetTypeCast() != nil {
 		n = n.GetTypeCast().Arg
 	}
-	c := n.GetAConst()
-	if c == nil || c.Isnull {
-		return "", false
-	}
-	switch v := c.Val.(type) {
-	case *pg_query.A_Const_Ival:
-		return strconv.Itoa(int(v.Ival.Ival)), true
-	case *pg_query.A_Const_Sval:
-		return v.Sval.Sval, true
-	}
-	return "", false
+	return pgparse.ConstText(n)
 }

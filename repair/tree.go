@@ -2,7 +2,6 @@ package repair
 
 import (
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -259,23 +258,7 @@ func replace(n, with *pg_query.Node) { n.Node = with.Node }
 func wrap(n *pg_query.Node) *pg_query.Node { return &pg_query.Node{Node: n.Node} }
 
 // constText renders an A_Const as SQL literal text ("" for non-constants).
-func constText(n *pg_query.Node) (string, bool) {
-	c := n.GetAConst()
-	if c == nil || c.Isnull {
-		return "", false
-	}
-	switch v := c.Val.(type) {
-	case *pg_query.A_Const_Ival:
-		return strconv.Itoa(int(v.Ival.Ival)), true
-	case *pg_query.A_Const_Fval:
-		return v.Fval.Fval, true
-	case *pg_query.A_Const_Sval:
-		return v.Sval.Sval, true
-	case *pg_query.A_Const_Boolval:
-		return strconv.FormatBool(v.Boolval.Boolval), true
-	}
-	return "", false
-}
+func constText(n *pg_query.Node) (string, bool) { return pgparse.ConstText(n) }
 
 func isNumberConst(n *pg_query.Node) bool {
 	c := n.GetAConst()

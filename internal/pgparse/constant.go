@@ -1,0 +1,27 @@
+package pgparse
+
+import (
+	"strconv"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+)
+
+// ConstText returns the text of a constant node (42, 3.5, 'text', true),
+// false for anything else, NULL included.
+func ConstText(n *pg.Node) (string, bool) {
+	c := n.GetAConst()
+	if c == nil || c.Isnull {
+		return "", false
+	}
+	switch v := c.Val.(type) {
+	case *pg.A_Const_Ival:
+		return strconv.Itoa(int(v.Ival.Ival)), true
+	case *pg.A_Const_Fval:
+		return v.Fval.Fval, true
+	case *pg.A_Const_Sval:
+		return v.Sval.Sval, true
+	case *pg.A_Const_Boolval:
+		return strconv.FormatBool(v.Boolval.Boolval), true
+	}
+	return "", false
+}

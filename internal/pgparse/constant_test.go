@@ -1,0 +1,21 @@
+package pgparse
+
+import "testing"
+
+// TestConstText: the text of each kind of constant; NULL, a column and a
+// cast are none.
+func TestConstText(t *testing.T) {
+	for sql, want := range map[string]string{
+		"SELECT 42": "42", "SELECT 3.5": "3.5", "SELECT 'x y'": "x y", "SELECT $$d$$": "d", "SELECT true": "true",
+		"SELECT NULL": "", "SELECT a FROM t": "", "SELECT '1'::int": "",
+	} {
+		tree, err := Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := ConstText(tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+		if got != want || ok != (want != "") {
+			t.Errorf("ConstText(%q) = %q, %v; want %q", sql, got, ok, want)
+		}
+	}
+}
