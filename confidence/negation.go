@@ -49,7 +49,7 @@ func questionNegates(a *gloss.Analysis) bool {
 		case w == "t" && i > 0 && strings.HasSuffix(a.Tokens[i-1].Lower, "n") && a.Tokens[i-1].End+1 == t.Start:
 			negates = true // "don" "'" "t" split by the tokenizer
 		}
-		if negates && !boundAfter(a, i) && !currentPeriodAfter(a, i) {
+		if negates && !followedBy(a, i, comparatives) && !followedBy(a, i, currentPeriod) {
 			return true
 		}
 	}
@@ -76,27 +76,17 @@ var comparatives = map[string]bool{
 	"longer": true, "shorter": true, "cheaper": true,
 }
 
-// boundAfter reports whether a comparative follows the negation at token
-// i within three words ("not higher than", "do not have more than").
-func boundAfter(a *gloss.Analysis, i int) bool {
-	for j := i + 1; j < len(a.Tokens) && j <= i+3; j++ {
-		if comparatives[a.Tokens[j].Lower] {
-			return true
-		}
-	}
-	return false
-}
-
 // currentPeriod are the words after a negation that leave out the period
 // under way: "excluding the current month", "not including this week",
 // "except today".
 var currentPeriod = map[string]bool{"current": true, "this": true, "today": true, "today's": true, "ongoing": true}
 
-// currentPeriodAfter reports whether the negation at token i leaves out
-// the current period (within three words after it, "including" aside).
-func currentPeriodAfter(a *gloss.Analysis, i int) bool {
+// followedBy reports whether one of words follows the negation at token
+// i within three words: a comparative ("not higher than", "do not have
+// more than"), the current period ("not including this week").
+func followedBy(a *gloss.Analysis, i int, words map[string]bool) bool {
 	for j := i + 1; j < len(a.Tokens) && j <= i+3; j++ {
-		if currentPeriod[a.Tokens[j].Lower] {
+		if words[a.Tokens[j].Lower] {
 			return true
 		}
 	}
@@ -159,10 +149,7 @@ func equalsNone(e *pg_query.A_Expr) bool {
 		return false
 	}
 	for _, side := range []*pg_query.Node{e.Lexpr, e.Rexpr} {
-		for side != nil && side.GetTypeCast() != nil {
-			side = side.GetTypeCast().Arg
-		}
-		c := side.GetAConst()
+		c := pgparse.Uncast(side).GetAConst()
 		if c == nil {
 			continue
 		}

@@ -135,7 +135,7 @@ func openPeriod(tree *pg_query.ParseResult, years []int) string {
 		default:
 			return true
 		}
-		if c, ok := yearConstant(other); ok && startsWithYear(c, years) {
+		if c, ok := pgparse.ConstText(pgparse.Uncast(other)); ok && startsWithYear(c, years) { // '2024-01-01'::date
 			b.year = true
 		}
 		return true
@@ -152,9 +152,7 @@ func openPeriod(tree *pg_query.ParseResult, years []int) string {
 // whether through a function of it (extract, date_trunc, to_char): ""
 // for anything else.
 func boundColumn(n *pg_query.Node) (col string, inFunc bool) {
-	for n != nil && n.GetTypeCast() != nil {
-		n = n.GetTypeCast().Arg
-	}
+	n = pgparse.Uncast(n)
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
 		return strings.ToLower(cr.Fields[len(cr.Fields)-1].GetString_().GetSval()), false
 	}
@@ -196,12 +194,4 @@ func startsWithYear(text string, years []int) bool {
 		}
 	}
 	return false
-}
-
-// yearConstant is the text of a constant, through casts ('2024-01-01'::date).
-func yearConstant(n *pg_query.Node) (string, bool) {
-	for n != nil && n.GetTypeCast() != nil {
-		n = n.GetTypeCast().Arg
-	}
-	return pgparse.ConstText(n)
 }

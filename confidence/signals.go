@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
@@ -1252,17 +1253,14 @@ func (s *Signals) definitions(c score.Candidate) {
 	}
 }
 
-// months are the months' numbers by name.
-var months = map[string]string{"january": "01", "february": "02", "march": "03", "april": "04", "may": "05", "june": "06",
-	"july": "07", "august": "08", "september": "09", "october": "10", "november": "11", "december": "12"}
-
 // datesMonth reports whether v is a month's name and the query writes a
 // date in that month: 'March' for DATE '2024-03-01'.
 func datesMonth(sql, v string) bool {
-	mm, ok := months[strings.ToLower(strings.TrimSpace(v))]
-	if !ok {
+	month, err := time.Parse("January", strings.TrimSpace(v)) // any case
+	if err != nil {
 		return false
 	}
+	mm := month.Format("01")
 	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
 		if d := strings.Trim(lit, "'"); reDate.MatchString(d) && d[5:7] == mm {
 			return true

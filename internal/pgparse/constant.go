@@ -25,3 +25,12 @@ func ConstText(n *pg.Node) (string, bool) {
 	}
 	return "", false
 }
+
+// Uncast returns the expression under n's casts ('2024-01-01'::date is
+// '2024-01-01', x::text::int is x); n itself when it is no cast.
+func Uncast(n *pg.Node) *pg.Node {
+	for n != nil && n.GetTypeCast() != nil {
+		n = n.GetTypeCast().Arg
+	}
+	return n
+}

@@ -19,3 +19,19 @@ func TestConstText(t *testing.T) {
 		}
 	}
 }
+
+// TestUncast: the expression under any number of casts.
+func TestUncast(t *testing.T) {
+	for sql, want := range map[string]string{"SELECT '1'::int": "1", "SELECT '2024-01-01'::text::date": "2024-01-01", "SELECT 7": "7"} {
+		tree, err := Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := ConstText(Uncast(tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)); got != want {
+			t.Errorf("ConstText(Uncast(%q)) = %q, want %q", sql, got, want)
+		}
+	}
+	if Uncast(nil) != nil {
+		t.Error("Uncast(nil) is not nil")
+	}
+}

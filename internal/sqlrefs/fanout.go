@@ -79,11 +79,8 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 	// An anti-join (LEFT JOIN sales s ... WHERE s.car_id IS NULL) keeps
 	// only the rows no row of the joined table matches, each once: a
 	// table whose join column, or a column that is never NULL, the WHERE
-	// requires to be NULL repeats nothing.
-	joined := map[string][]string{}
-	for t, cols := range fixed {
-		joined[t] = slices.Clone(cols)
-	}
+	// requires to be NULL repeats nothing. fixed holds the join columns
+	// only until the GROUP BY and constants below are added.
 	anti := map[string]bool{}
 	conjuncts(s.WhereClause, func(n *pg_query.Node) {
 		nt := n.GetNullTest()
@@ -100,7 +97,7 @@ func FanOut(sql string, cat *schema.Catalog, searchPath []string, repeats func(t
 		}
 		t := tableOf(col)
 		name := col[len(t)+1:]
-		if slices.Contains(joined[t], name) || neverNull(tables[t], name) {
+		if slices.Contains(fixed[t], name) || neverNull(tables[t], name) {
 			anti[t] = true
 		}
 	})
@@ -257,15 +254,8 @@ func neverNull(t *schema.Table, name string) bool {
 	if t == nil {
 		return false
 	}
-	if slices.Contains(t.PrimaryKey, name) {
-		return true
-	}
-	for _, c := range t.Columns {
-		if c.Name == name {
-			return c.NotNull || c.PrimaryKey
-		}
-	}
-	return false
+	c := t.Column(name)
+	return slices.Contains(t.PrimaryKey, name) || c != nil && (c.NotNull || c.PrimaryKey)
 }
 
 func hasKey(t *schema.Table) bool { return len(t.PrimaryKey) > 0 || len(t.Unique) > 0 }
