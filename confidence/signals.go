@@ -334,7 +334,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	s.ColumnsLinked = 1
 	if len(in.Columns) > 0 {
-		used := usedColumns(c, in.Columns)
+		used := usedColumns(c, in.Columns, qa.Words)
 		s.ColumnsLinked = cues.Coverage(used, in.Columns)
 		s.missedCols = missedColumns(c.Tables, used, in.Columns)
 		s.ColumnsMissed = len(s.missedCols)
@@ -1100,14 +1100,28 @@ func missedColumns(tables, used, linked []string) []string {
 // are named after a table it reads, whichever table holds them
 // (singer_in_concert.singer_id, car_makers.country): "How many singers
 // do we have?" links to singer_in_concert.singer_id through "singers",
-// and count(*) FROM singer answers it without naming a column.
-func usedColumns(c score.Candidate, linked []string) []string {
+// and count(*) FROM singer answers it without naming a column. A
+// question that writes the column's own name ("city names", "semester
+// id") asks for the column, not the table: it counts only when the query
+// uses it, or a column of that name in another table (a key the tables
+// share).
+func usedColumns(c score.Candidate, linked []string, question []gloss.Word) []string {
 	out := slices.Clone(c.Columns)
+	var said []string
+	for _, w := range question {
+		if !w.Stop {
+			said = append(said, w.Stem)
+		}
+	}
 	read := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range entityWords(t[strings.LastIndexByte(t, '.')+1:]) {
 			read[w] = true
 		}
+	}
+	bare := map[string]bool{}
+	for _, col := range c.Columns {
+		bare[strings.ToLower(col[strings.LastIndexByte(col, '.')+1:])] = true
 	}
 	for _, l := range linked {
 		if slices.Contains(out, l) {
@@ -1116,17 +1130,31 @@ func usedColumns(c score.Candidate, linked []string) []string {
 		// Every word of the column's name, identifiers aside, names a
 		// table the query reads, and one at least does ("name" alone
 		// names none).
-		named, all := false, true
-		for _, w := range entityWords(l[strings.LastIndexByte(l, '.')+1:]) {
+		col := l[strings.LastIndexByte(l, '.')+1:]
+		words := entityWords(col)
+		named, all, ident := false, true, false
+		for _, w := range words {
 			if !identifierWords[w] {
 				named, all = true, all && read[w]
+			} else {
+				ident = true
 			}
 		}
-		if named && all {
+		if named && all && (!ident || bare[strings.ToLower(col)] || !phraseIn(said, words)) {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// phraseIn reports whether words stand in text one after the other.
+func phraseIn(text, words []string) bool {
+	for i := 0; i+len(words) <= len(text); i++ {
+		if slices.Equal(text[i:i+len(words)], words) {
+			return true
+		}
+	}
+	return false
 }
 
 // entityWords are the stemmed words of a name, glued ones split

@@ -287,6 +287,34 @@ func TestColumnsMissed(t *testing.T) {
 	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
 		t.Errorf("column named after the table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
 	}
+	// But a question that asks for the column by its name ("city names",
+	// "semester id") asks for it, not only for the table: the query must
+	// use it, or a column of its name in another table (a key the tables
+	// share).
+	for _, c := range []struct {
+		name, q, sql string
+		columns      []string
+		missed       int
+	}{
+		{"asked by its name, another returned", "What are the 5 city names with the largest population?", "SELECT country_name FROM city ORDER BY population DESC LIMIT 5",
+			[]string{"public.city.country_name", "public.city.population"}, 1},
+		{"asked by its name, returned", "What are the 5 city names with the largest population?", "SELECT city_name FROM city ORDER BY population DESC LIMIT 5",
+			[]string{"public.city.city_name", "public.city.population"}, 0},
+		{"the table alone named", "How many cities have a population over 5000?", "SELECT count(*) FROM city WHERE population > 5000",
+			[]string{"public.city.population"}, 0},
+	} {
+		in := &score.Input{Question: c.q, Columns: []string{"public.city.city_name", "public.city.population"},
+			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: []string{"public.city"}, Columns: c.columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != c.missed {
+			t.Errorf("%s: missed %d, want %d (%v)", c.name, s.ColumnsMissed, c.missed, s.Reasons())
+		}
+	}
+	in = &score.Input{Question: "How many courses are offered for each semester id?", Columns: []string{"public.semester.semester_id", "public.course_offering.semester_id"},
+		Candidates: []score.Candidate{{SQL: "SELECT s.semester_id, count(*) FROM semester s JOIN course_offering o ON o.semester_id = s.semester_id GROUP BY 1", Votes: 1,
+			Tables: []string{"public.semester", "public.course_offering"}, Columns: []string{"public.semester.semester_id"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsLinked != 1 {
+		t.Errorf("a key asked by its name, used in one table: linked %.2f, want 1", s.ColumnsLinked)
+	}
 	// Columns of several tables are named with their tables.
 	in = &score.Input{Question: "Which authors write about a domain named Databases?", Columns: []string{"public.author.name", "public.domain.name"},
 		Candidates: []score.Candidate{{SQL: "SELECT a.aid FROM author a JOIN domain_author d ON a.aid = d.aid", Votes: 1,

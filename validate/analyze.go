@@ -77,6 +77,9 @@ type analyzer struct {
 func analyze(c *checker, s *pg.SelectStmt, lint bool) {
 	a := &analyzer{c: c, lint: lint, nonEqui: map[*pg.SelectStmt]bool{}}
 	a.selectStmt(s, nil, nil, true)
+	if lint {
+		a.unusedRanking(s)
+	}
 }
 
 func (a *analyzer) warn(code string, loc int, format string, args ...any) {

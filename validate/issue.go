@@ -151,6 +151,7 @@ const (
 	CodeUnknownColumn = "L009" // column not found in any FROM relation of known columns
 	CodeFanTrap       = "L010" // SUM/AVG/COUNT over rows a one-to-many join repeats (needs Table keys)
 	CodeContradiction = "L011" // a column equated to two different constants in one AND chain (never true)
+	CodeUnusedRanking = "L012" // a ranking (row_number, rank, ...) a CTE or subquery computes and nothing reads: every ranked row is returned
 )
 
 // Rewrite notes (SeverityInfo).
