@@ -1200,6 +1200,11 @@ func usesValue(sql, v string) bool {
 		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 || abbreviates(strings.Trim(lit, "%_ "), lv) {
 			return true
 		}
+		// A pattern searching for the value's distinctive words: '%Ontario%'
+		// for 'Lake Ontario'.
+		if core := strings.Trim(lit, "%_ "); strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.Fields(core)) {
+			return true
+		}
 	}
 	return false
 }

@@ -446,3 +446,27 @@ func TestSignalsReadTheCarriedDescription(t *testing.T) {
 		t.Errorf("%q carrying the description of %q: in order, want the carried description's order", keyFirst, countFirst)
 	}
 }
+
+// TestValueSearched: a stored value the question names is used by a
+// pattern that searches for its distinctive words ('%Ontario%' for 'Lake
+// Ontario'), not by a pattern of some other word or one too short to say.
+func TestValueSearched(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		used float64
+	}{
+		{"SELECT border FROM lake WHERE lake_name ILIKE '%Ontario%'", 1},
+		{"SELECT border FROM lake WHERE lake_name LIKE 'Lake Ont%'", 1},
+		{"SELECT border FROM lake WHERE lake_name = 'Lake Ontario'", 1},
+		{"SELECT border FROM lake WHERE lake_name ILIKE '%Erie%'", 0},
+		{"SELECT border FROM lake WHERE lake_name ILIKE '%ke%'", 0},
+		{"SELECT border FROM lake WHERE lake_name = 'Ontario'", 0},
+		{"SELECT border FROM lake", 0},
+	} {
+		in := &score.Input{Question: "Which states border the state where lake ontario is?", Values: []string{"Lake Ontario"},
+			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: []string{"public.lake"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		if s := confidence.Of(in, []float64{1}, 0); s.ValuesUsed != c.used {
+			t.Errorf("%s: values used %.2f, want %.2f (%v)", c.sql, s.ValuesUsed, c.used, s.Reasons())
+		}
+	}
+}

@@ -86,6 +86,9 @@ func (a *analyzer) unusedRanking(s *pg.SelectStmt) {
 			opaque = opaque || j.IsNatural || len(j.UsingClause) > 0
 		case n.GetColumnRef() != nil:
 			f := n.GetColumnRef().Fields
+			if len(f) == 0 {
+				break
+			}
 			last := f[len(f)-1]
 			if last.GetAStar() != nil {
 				opaque = true
