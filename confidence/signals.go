@@ -312,14 +312,14 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if d == nil {
 		d = &describe.Description{}
 	}
-	s.questionWords(qa.Words, in.Words(), identifiers(qa, ea), c, d)
+	tree := parseTree(c.SQL)
+	s.questionWords(qa.Words, in.Words(), identifiers(qa, ea), c, d, readsClock(tree))
 	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
 	s.Tied = c.TiedAtCut
 	s.CountsDisputed = c.CountsDisputed
-	tree := parseTree(c.SQL)
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(tree)
 	s.openColumn = openPeriod(tree, periodYears(qa))
 	s.PeriodOpen = s.openColumn != ""
@@ -410,7 +410,7 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 // query's words meet, both ways, through the thesaurus: the query should
 // use every word of the question, and what it reads should be named by
 // the question or its evidence (words).
-func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description) {
+func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock bool) {
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
@@ -445,6 +445,11 @@ func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c sco
 	add(strings.Join(c.Computes, " "))
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
 		have[n] = true
+	}
+	if clock {
+		for w := range relativeWords {
+			have[w] = true
+		}
 	}
 	// Names written run together (lifeexpectancy, highschooler) hold the
 	// question's words without a separator to split them on.

@@ -1,0 +1,49 @@
+package confidence
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+)
+
+// relativeWords say where a period lies from today ("the past 30 days,
+// inclusive of today", "the last 6 months excluding the current month",
+// "the previous ISO week"): a query answers them by computing from the
+// current date, not by naming them.
+var relativeWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`past last current previous next recent inclusive exclusive including excluding
+		calendar today ago whole now yesterday tomorrow`) {
+		m[gloss.Stem(w)] = true
+	}
+	return m
+}()
+
+// nowFunctions read the clock (CURRENT_DATE and the other SQL value
+// functions aside, which the parser gives their own node).
+var nowFunctions = map[string]bool{"now": true, "clock_timestamp": true, "statement_timestamp": true, "transaction_timestamp": true}
+
+// readsClock reports whether the query computes from the current date or
+// time (CURRENT_DATE, now(), ...).
+func readsClock(tree *pg_query.ParseResult) bool {
+	if tree == nil {
+		return false
+	}
+	found := false
+	pgparse.WalkNodes(tree.ProtoReflect(), func(n *pg_query.Node) bool {
+		if found {
+			return false
+		}
+		if n.GetSqlvalueFunction() != nil {
+			found = true
+		} else if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) > 0 {
+			name := strings.ToLower(fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval())
+			found = nowFunctions[name] && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog")
+		}
+		return !found
+	})
+	return found
+}
