@@ -313,7 +313,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		d = &describe.Description{}
 	}
 	tree := parseTree(c.SQL)
-	s.questionWords(qa.Words, in.Words(), identifiers(qa, ea), c, d, readsClock(tree))
+	s.questionWords(qa, in.Words(), identifiers(qa, ea), c, d, readsClock(tree))
 	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
@@ -410,7 +410,8 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 // query's words meet, both ways, through the thesaurus: the query should
 // use every word of the question, and what it reads should be named by
 // the question or its evidence (words).
-func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock bool) {
+func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock bool) {
+	owed := qa.Words
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
 	add := func(text string) {
@@ -462,6 +463,17 @@ func (s *Signals) questionWords(owed, words []gloss.Word, idents []string, c sco
 	}
 	inJoined := func(t string) bool {
 		return slices.ContainsFunc(joined, func(n string) bool { return runTogether(t, n) })
+	}
+	// A word written with a hyphen ("check-ins", "e-mail") is the name
+	// written without it (checkin, email).
+	for i := 1; i < len(owed); i++ {
+		a, b := owed[i-1], owed[i]
+		if b.Token != a.Token+1 || qa.Text[qa.Tokens[a.Token].End:qa.Tokens[b.Token].Start] != "-" {
+			continue
+		}
+		if g := gloss.Stem(a.Text + b.Text); have[g] || inJoined(g) || variantIn(g, have) {
+			have[a.Stem], have[b.Stem] = true, true
+		}
 	}
 	var qterms []string
 	seen := map[string]bool{}
