@@ -15,9 +15,23 @@ import (
 // current date, not by naming them.
 var relativeWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`past last current previous next recent inclusive exclusive including excluding
-		calendar today ago whole now yesterday tomorrow`) {
+	for w := range periodFrom {
 		m[gloss.Stem(w)] = true
+	}
+	for _, w := range strings.Fields(`recent inclusive exclusive including excluding calendar today ago whole now yesterday tomorrow`) {
+		m[gloss.Stem(w)] = true
+	}
+	return m
+}()
+
+// unitWords are the stems of the units of time: "how many days late", "the
+// time in minutes" are answered by a difference of two times.
+var unitWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, units := range []map[string]bool{periodUnit, clockUnit} {
+		for w := range units {
+			m[gloss.Stem(w)] = true
+		}
 	}
 	return m
 }()
@@ -42,6 +56,34 @@ func readsClock(tree *pg_query.ParseResult) bool {
 		} else if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) > 0 {
 			name := strings.ToLower(fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval())
 			found = nowFunctions[name] && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog")
+		}
+		return !found
+	})
+	return found
+}
+
+// subtractsTimes reports whether the query computes a duration: one
+// column or clock reading less another (received_on - expected_dt,
+// CURRENT_DATE - admitted_on), or age().
+func subtractsTimes(tree *pg_query.ParseResult) bool {
+	if tree == nil {
+		return false
+	}
+	varying := func(n *pg_query.Node) bool {
+		found := false
+		pgparse.WalkNodes(n.ProtoReflect(), func(m *pg_query.Node) bool {
+			found = found || m.GetColumnRef() != nil || m.GetSqlvalueFunction() != nil
+			return !found
+		})
+		return found
+	}
+	found := false
+	pgparse.WalkNodes(tree.ProtoReflect(), func(n *pg_query.Node) bool {
+		if e := n.GetAExpr(); e != nil && e.Kind == pg_query.A_Expr_Kind_AEXPR_OP && len(e.Name) == 1 &&
+			e.Name[0].GetString_().GetSval() == "-" && e.Lexpr != nil && e.Rexpr != nil && varying(e.Lexpr) && varying(e.Rexpr) {
+			found = true
+		} else if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) > 0 && fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() == "age" {
+			found = true
 		}
 		return !found
 	})

@@ -313,7 +313,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		d = &describe.Description{}
 	}
 	tree := parseTree(c.SQL)
-	s.questionWords(qa, in.Words(), identifiers(qa, ea), c, d, readsClock(tree))
+	s.questionWords(qa, in.Words(), identifiers(qa, ea), c, d, readsClock(tree), subtractsTimes(tree))
 	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
@@ -410,7 +410,7 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 // query's words meet, both ways, through the thesaurus: the query should
 // use every word of the question, and what it reads should be named by
 // the question or its evidence (words).
-func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock bool) {
+func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock, duration bool) {
 	owed := qa.Words
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
@@ -449,6 +449,11 @@ func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents [
 	}
 	if clock {
 		for w := range relativeWords {
+			have[w] = true
+		}
+	}
+	if duration {
+		for w := range unitWords {
 			have[w] = true
 		}
 	}
