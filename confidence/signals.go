@@ -287,7 +287,10 @@ var shapeWords = func() map[string]bool {
 		unique order sort sorted ordered descending ascending alphabetical alphabetically also record records ratio proportion fraction
 		information info detail details respectively corresponding along both either whose name names title titles
 		one two three four five six seven eight nine ten when first last id ids his her their its but about ever
-		across through youngest oldest younger older old newest latest earliest cheapest fewest greatest common`) {
+		across through younger older old common`) {
+		m[gloss.Stem(w)] = true
+	}
+	for _, w := range superlatives { // the shape check judges them all
 		m[gloss.Stem(w)] = true
 	}
 	return m

@@ -86,6 +86,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.QuestionCovered > 0 }, "asks about late and deliveries,"},
 		{"a unit of time, no difference", "On average, how many days late were deliveries?", "SELECT avg(amount - 1) FROM orders", orders,
 			func(s confidence.Signals) bool { return s.QuestionCovered == 0 }, "asks about days, late and deliveries,"},
+		{"a superlative is a shape", "Which river is the longest?", "SELECT river_name FROM river ORDER BY length DESC LIMIT 1", []string{"public.river"},
+			func(s confidence.Signals) bool { return s.QuestionCovered == 1 && s.ShapeMissed == 0 }, ""},
 		{"a name written with a hyphen", "How many check-ins are there on each day?", "SELECT day, count(*) FROM checkin GROUP BY day", []string{"public.checkin"},
 			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
 		{"a hyphen glues no other name", "How many check-ins are there on each day?", "SELECT day, count(*) FROM visits GROUP BY day", []string{"public.visits"},
