@@ -18,6 +18,10 @@ func TestWords(t *testing.T) {
 		{"totAmt", "tot|amt"},
 		{"TOT_AMT", "tot|amt"},
 		{"HTTPServer", "http|server"},
+		{"IDs", "ids"}, // an acronym's plural, not "i"+"ds"
+		{"doctorIDs", "doctor|ids"},
+		{"URLsPerHost", "urls|per|host"},
+		{"HTTPSender", "http|sender"},
 		{"POLineNbr", "po|line|nbr"},
 		{"addr2", "addr|2"},
 		{"addr_line_2", "addr|line|2"},

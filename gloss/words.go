@@ -44,8 +44,9 @@ func splitRaw(s string) []string {
 				flush()
 			case unicode.IsUpper(r) && unicode.IsLower(prev):
 				flush()
-			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]):
-				// "HTTPServer": the S starts a new word.
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) && !pluralS(runes, i+1):
+				// "HTTPServer": the S starts a new word; "IDs", "URLs":
+				// an acronym's plural does not.
 				flush()
 			}
 		}
@@ -112,4 +113,10 @@ func knownWord(w string) bool {
 	}
 	// A plural of a known word is one word ("posts" is no "pos", "ts").
 	return vocabulary[w] || vocabulary[Stem(w)]
+}
+
+// pluralS reports whether runes[i] is an 's' that ends its word: the
+// plural of the acronym before it ("IDs").
+func pluralS(runes []rune, i int) bool {
+	return runes[i] == 's' && (i+1 == len(runes) || !unicode.IsLetter(runes[i+1]) || unicode.IsUpper(runes[i+1]))
 }
