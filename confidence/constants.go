@@ -51,6 +51,25 @@ func durationUnit(w string) bool { return periodUnit[w] || clockUnit[w] }
 var dateFormatFuncs = map[string]bool{"date_part": true, "date_trunc": true, "extract": true, "to_char": true,
 	"to_date": true, "to_timestamp": true, "to_number": true, "date_bin": true}
 
+// scale reports whether a constant is a whole number above 1 (12, 60,
+// 100.0): what a unit is converted by, not a share.
+func scale(c *pg_query.A_Const) bool {
+	var v float64
+	switch x := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		v = float64(x.Ival.Ival)
+	case *pg_query.A_Const_Fval:
+		f, err := strconv.ParseFloat(x.Fval.Fval, 64)
+		if err != nil {
+			return false
+		}
+		v = f
+	default:
+		return false
+	}
+	return v >= 2 && v == float64(int64(v))
+}
+
 // reInterval is a count and a word, an interval constant when the word
 // is a durationUnit: '6 days', '1 year'.
 var reInterval = regexp.MustCompile(`^\d+\s*([a-z]+)$`)
@@ -114,6 +133,19 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			}
 			if c := n.Defresult.GetAConst(); c != nil {
 				notValues[c] = true
+			}
+		case *pg_query.A_Expr:
+			// year * 12 + month, minutes / 60, 100.0 * part / whole, y ||
+			// '-01': a unit's conversion or a piece of a format, no value a
+			// question names (a share, 0.7 * seats, is one).
+			if n.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(n.Name) != 1 {
+				break
+			}
+			op := n.Name[0].GetString_().GetSval()
+			for _, side := range []*pg_query.Node{n.Lexpr, n.Rexpr} {
+				if c := pgparse.Uncast(side).GetAConst(); c != nil && (op == "||" || (op == "*" || op == "/") && scale(c)) {
+					notValues[c] = true
+				}
 			}
 		case *pg_query.FuncCall:
 			// date_part('year', d), to_char(d, 'YYYY-MM'): a field or a
