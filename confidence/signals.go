@@ -293,6 +293,13 @@ var shapeWords = func() map[string]bool {
 	for _, w := range superlatives { // the shape check judges them all
 		m[gloss.Stem(w)] = true
 	}
+	// Words that instruct how to write or give the answer ("by joining
+	// the customers and sales tables", "calculate", "give the answer as
+	// an integer rounded to 2 decimal places") ask for no data either.
+	for _, w := range strings.Fields(`database table tables join joining joined based calculate compute computed
+		answer answers result results integer decimal decimals place places rounded round convert converted query`) {
+		m[gloss.Stem(w)] = true
+	}
 	return m
 }()
 

@@ -94,6 +94,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ConstantsUnasked == 0 }, ""},
 		{"a compared number is", "Which orders took more than 2 hours?", "SELECT id FROM orders WHERE minutes > 60", orders,
 			func(s confidence.Signals) bool { return s.ConstantsUnasked == 1 }, `the query filters on "60"`},
+		{"instructions ask for no data", "Calculate the total amount of the orders by joining the orders table; give the answer as an integer.", "SELECT sum(amount)::int FROM orders", orders,
+			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
 		{"a name written with a hyphen", "How many check-ins are there on each day?", "SELECT day, count(*) FROM checkin GROUP BY day", []string{"public.checkin"},
 			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
 		{"a hyphen glues no other name", "How many check-ins are there on each day?", "SELECT day, count(*) FROM visits GROUP BY day", []string{"public.visits"},
