@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
@@ -323,7 +325,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		d = &describe.Description{}
 	}
 	tree := parseTree(c.SQL)
-	s.questionWords(qa, in.Words(), identifiers(qa, ea), c, d, readsClock(tree), subtractsTimes(tree))
+	s.questionWords(qa, owed, in.Words(), identifiers(qa, ea), c, d, tree)
 	s.shape(owed, allowed, c, d)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
@@ -420,7 +422,7 @@ func support(in *score.Input, scores []float64, i int) (share float64, groups in
 // query's words meet, both ways, through the thesaurus: the query should
 // use every word of the question, and what it reads should be named by
 // the question or its evidence (words).
-func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, clock, duration bool) {
+func (s *Signals) questionWords(qa *gloss.Analysis, q *cues.Reading, words []gloss.Word, idents []string, c score.Candidate, d *describe.Description, tree *pg_query.ParseResult) {
 	owed := qa.Words
 	th := gloss.DefaultThesaurus()
 	have := map[string]bool{}
@@ -449,20 +451,29 @@ func (s *Signals) questionWords(qa *gloss.Analysis, words []gloss.Word, idents [
 		addRelated(name)
 		s.queryWords = append(s.queryWords, name)
 	}
+	names := q.Names()
 	for _, lit := range cues.StringLiteral.FindAllString(c.SQL, -1) {
 		add(lit)
+		// A code stands for the name it abbreviates: 'CA' for
+		// "California", 'NY' for "New York".
+		code := strings.Trim(lit, "'%_ ")
+		for _, n := range names {
+			if abbreviates(code, n) {
+				add(n)
+			}
+		}
 	}
 	add(d.Text)
 	add(strings.Join(c.Computes, " "))
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
 		have[n] = true
 	}
-	if clock {
+	if readsClock(tree) {
 		for w := range relativeWords {
 			have[w] = true
 		}
 	}
-	if duration {
+	if subtractsTimes(tree) {
 		for w := range unitWords {
 			have[w] = true
 		}

@@ -131,6 +131,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.ValuesUsed == 1 && s.ConstantsUnasked == 0 }, ""},
 		{"a name by its code", "How many orders come from California?", "SELECT count(*) FROM orders WHERE state = 'CA'", orders,
 			func(s confidence.Signals) bool { return s.NamesMissed == 0 && s.ConstantsUnasked == 0 }, ""},
+		{"a name by its code is a word used", "How many orders are from New York?", "SELECT count(*) FROM orders WHERE state = 'NY'", orders,
+			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
 		{"a code of another name", "How many orders come from Texas?", "SELECT count(*) FROM orders WHERE state = 'CA'", orders,
 			func(s confidence.Signals) bool { return s.NamesMissed == 1 && s.ConstantsUnasked == 1 }, `the query filters on "CA"`},
 		{"columns not asked for", "How many orders are from each region?", "SELECT status, channel, count(*) FROM orders GROUP BY status, channel", orders,
