@@ -33,6 +33,17 @@
 // punctuation are no tokens); the Input's Analyses makes that text the
 // question's.
 //
+// A question's word is used by more than a name or a constant that holds
+// it: a query that reads the clock (CURRENT_DATE, now()) uses the words of
+// a period counted from today ("the past 30 days, inclusive of today"), a
+// difference of two times uses the units of time ("how many days late"),
+// a code uses the name it abbreviates ('NY' for "New York"), and the words
+// that say how to give the answer ("calculate", "as an integer") or that
+// the shape checks judge ("longest") ask for no data. A column the
+// question asks for by its own name ("city names") must be used itself;
+// one it links to through a table's name ("singers") is used by reading
+// the table.
+//
 // [Signals.Reasons] says the weak ones in words, strongest doubt first
 // ("the question asks for 5 rows; the query returns one count"), and a
 // few doubts no benchmark can weigh ("the question names a year; the

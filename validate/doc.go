@@ -228,7 +228,17 @@
 // ambiguous column, L004 SELECT * on a wide table, L005 = NULL / <> NULL
 // (SeverityError), L006 LIMIT without ORDER BY, L007 LIKE without wildcard,
 // L008 HAVING without GROUP BY, L009 unknown column (needs Table.Columns),
-// L010 fan trap (needs Table keys).
+// L010 fan trap (needs Table keys), L011 contradiction (one column equated
+// to two constants in one AND chain), L012 unused ranking.
+//
+// L012 warns about a ranking (row_number, rank, dense_rank, ntile,
+// percent_rank, cume_dist; built-in, unqualified or pg_catalog) that a CTE
+// or a FROM subquery returns and nothing reads: WITH r AS (SELECT ...,
+// rank() OVER (PARTITION BY dept ORDER BY salary DESC) AS rnk ...) SELECT
+// name FROM r returns every ranked row, the WHERE rnk = 1 it was written
+// for missing. Silent whenever the ranking may be read unseen: a reference
+// of its name anywhere, a star, a whole-row reference, a column alias
+// list, USING or NATURAL, a set operation, a CTE nobody reads.
 //
 // L010 reads the join conditions of each query level (ON, WHERE, USING,
 // NATURAL), resolved to FROM items like the column checks: a join that
