@@ -1,7 +1,6 @@
 package validate_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/validate"
@@ -49,22 +48,8 @@ func TestUnusedRanking(t *testing.T) {
 		{"a union", "WITH r AS (" + ranked + " UNION ALL " + ranked + ") SELECT name FROM r", 0},
 	}
 	for _, tc := range cases {
-		res, err := v.Validate(tc.sql)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		got := 0
-		for _, is := range res.Issues {
-			if is.Code == validate.CodeUnusedRanking {
-				got++
-				if !strings.Contains(is.Message, "nothing reads it") || is.Severity != validate.SeverityWarning {
-					t.Errorf("%s: %s", tc.name, is)
-				}
-			}
-		}
-		if got != tc.want {
-			t.Errorf("%s: %d L012 warnings, want %d (%v)", tc.name, got, tc.want, res.Issues)
+		if got := issuesOf(t, v, tc.name, tc.sql, validate.CodeUnusedRanking, "nothing reads it"); len(got) != tc.want {
+			t.Errorf("%s: %d L012 warnings, want %d (%v)", tc.name, len(got), tc.want, got)
 		}
 	}
 }
