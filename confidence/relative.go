@@ -40,6 +40,13 @@ var unitWords = func() map[string]bool {
 // functions aside, which the parser gives their own node).
 var nowFunctions = map[string]bool{"now": true, "clock_timestamp": true, "statement_timestamp": true, "transaction_timestamp": true}
 
+// clockValue reports whether n reads the clock as a SQL value function
+// (CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIME, ...; not CURRENT_USER).
+func clockValue(n *pg_query.Node) bool {
+	f := n.GetSqlvalueFunction()
+	return f != nil && f.Op >= pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE && f.Op <= pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N
+}
+
 // readsClock reports whether the query computes from the current date or
 // time (CURRENT_DATE, now(), ...).
 func readsClock(tree *pg_query.ParseResult) bool {
@@ -51,7 +58,7 @@ func readsClock(tree *pg_query.ParseResult) bool {
 		if found {
 			return false
 		}
-		if n.GetSqlvalueFunction() != nil {
+		if clockValue(n) {
 			found = true
 		} else if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) > 0 {
 			name := strings.ToLower(fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval())
@@ -72,7 +79,7 @@ func subtractsTimes(tree *pg_query.ParseResult) bool {
 	varying := func(n *pg_query.Node) bool {
 		found := false
 		pgparse.WalkNodes(n.ProtoReflect(), func(m *pg_query.Node) bool {
-			found = found || m.GetColumnRef() != nil || m.GetSqlvalueFunction() != nil
+			found = found || m.GetColumnRef() != nil || clockValue(m)
 			return !found
 		})
 		return found

@@ -80,6 +80,8 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
 		{"a period from today, from now()", "How many orders were placed in the previous calendar month, excluding the current one?", "SELECT count(*) FROM orders WHERE placed_at >= date_trunc('month', pg_catalog.now()) - INTERVAL '1 month' AND placed_at < date_trunc('month', now())", orders,
 			func(s confidence.Signals) bool { return s.QuestionCovered == 1 }, ""},
+		{"a period from today, no clock", "How many orders were placed in the past 30 days, inclusive of today?", "SELECT count(*) FROM orders WHERE placed_by = CURRENT_USER AND placed_at >= '2024-01-01'", orders,
+			func(s confidence.Signals) bool { return s.QuestionCovered < 1 }, "past, days, inclusive and today"},
 		{"a period from today, left out", "How many orders were placed in the past 30 days, inclusive of today?", "SELECT count(*) FROM orders WHERE placed_at >= '2024-01-01'", orders,
 			func(s confidence.Signals) bool { return s.QuestionCovered < 1 }, "past, days, inclusive and today"},
 		{"a unit of time in a difference of times", "On average, how many days late were deliveries?", "SELECT avg(received_on - expected_dt) FROM orders", orders,
