@@ -1240,12 +1240,13 @@ func usesValue(sql, v string) bool {
 	}
 	for _, lit := range cues.StringLiteral.FindAllString(lower, -1) {
 		lit = strings.TrimSpace(strings.Trim(lit, "'"))
-		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 || abbreviates(strings.Trim(lit, "%_ "), lv) {
+		core := strings.Trim(lit, "%_ ")
+		if n := commonPrefix(lit, lv); n >= 4 && n >= min(len(lit), len(lv))-1 || abbreviates(core, lv) {
 			return true
 		}
 		// A pattern searching for the value's distinctive words: '%Ontario%'
 		// for 'Lake Ontario'.
-		if core := strings.Trim(lit, "%_ "); strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.Fields(core)) {
+		if strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.Fields(core)) {
 			return true
 		}
 	}

@@ -44,19 +44,15 @@ func (a *analyzer) unusedRanking(s *pg.SelectStmt) {
 		for _, t := range sel.TargetList {
 			rt := t.GetResTarget()
 			fc := rt.GetVal().GetFuncCall()
-			if fc == nil || fc.Over == nil || len(fc.Funcname) == 0 {
+			if fc == nil || fc.Over == nil {
 				continue
 			}
-			if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" || len(fc.Funcname) > 2 {
-				continue
-			}
-			fn := fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval()
-			if !rankingFunctions[fn] {
+			if qn := splitName(fc.Funcname); !rankingFunctions[qn.name] || qn.catalog || qn.schema != "" && qn.schema != "pg_catalog" {
 				continue
 			}
 			name := rt.Name
 			if name == "" {
-				name = fn
+				name = figureColname(rt.Val)
 			}
 			found = append(found, ranking{name: name, rel: rel, loc: fc.Location, cte: cte})
 		}
