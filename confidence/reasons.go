@@ -40,6 +40,9 @@ func (s *Signals) Reasons() []string {
 	if len(s.missedCols) > 0 {
 		out = append(out, missedReason(s.missedCols))
 	}
+	if len(s.unreturned) > 0 {
+		out = append(out, unreturnedReason(s.unreturned))
+	}
 	if len(s.unaskedCols) > 0 {
 		out = append(out, "the query returns "+list(s.unaskedCols, 3)+", which the question does not ask for")
 	}
@@ -119,6 +122,17 @@ func missedReason(cols []string) string {
 		return "the query reads " + list(tables, 3) + " but not " + list(qualified, 3) + ", which the question names"
 	}
 	return "the query reads " + tables[0] + " but not its " + list(names, 3) + ", which the question names"
+}
+
+// unreturnedReason says which columns the question asks to show the
+// query leaves out of its rows: "the question asks to show make; the
+// query does not return it".
+func unreturnedReason(cols []string) string {
+	var names []string
+	for _, c := range cols {
+		names = append(names, c[strings.LastIndexByte(c, '.')+1:])
+	}
+	return "the question asks to show " + list(names, 3) + "; the query does not return " + pick(len(names) > 1, "them", "it")
 }
 
 // distinctValues are vs without repeats (a stored value and the same name

@@ -163,6 +163,13 @@ type Signals struct {
 	// finds columns of tables the answer has no need of; nor does a key
 	// (a name ending in "id"). Logistic weighs whether there is one.
 	ColumnsMissed int `json:"columns_missed"`
+	// ColumnsUnreturned is the number of columns the question asks to
+	// show by their own name, in a sentence that says what to show
+	// ("Return the make, model and total revenue"), that the query uses
+	// but shows in no output: cars.make for a query that groups by make
+	// and returns model twice. A column asked and not used at all counts
+	// in ColumnsMissed instead. Logistic weighs whether there is one.
+	ColumnsUnreturned int `json:"columns_unreturned"`
 	// PeriodOpen is true when the question names a year as a whole
 	// period ("in 2024", "the 2024 budget") and the query bounds a date
 	// or year it compares with that year from one side only
@@ -189,6 +196,7 @@ type Signals struct {
 	unasked       []string // constants of the query the question does not name
 	unaskedCols   []string // columns the query returns that the question does not ask for
 	missedCols    []string // "countrylanguage.isofficial": linked, of a table read, unused
+	unreturned    []string // "cars.make": asked to be shown, used, not shown
 	openColumn    string   // the column PeriodOpen bounds from one side
 	deviations    []string // "the query computes revenue without its filter ..."
 }
@@ -202,7 +210,7 @@ var signalNames = []string{
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
 	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked", "columns_unasked",
-	"columns_missed",
+	"columns_missed", "columns_unreturned",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -221,7 +229,7 @@ func (s *Signals) Vector() []float64 {
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
-		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0),
+		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0), f01(s.ColumnsUnreturned > 0),
 	}
 }
 
@@ -350,6 +358,12 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		s.ColumnsLinked = cues.Coverage(used, in.Columns)
 		s.missedCols = missedColumns(c.Tables, used, in.Columns)
 		s.ColumnsMissed = len(s.missedCols)
+		for _, col := range unreturnedColumns(owed, c.Tables, in.Columns, tree) {
+			if !slices.Contains(s.missedCols, col) {
+				s.unreturned = append(s.unreturned, col)
+			}
+		}
+		s.ColumnsUnreturned = len(s.unreturned)
 	}
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
@@ -1156,12 +1170,7 @@ func usedColumns(c score.Candidate, linked []string, question []gloss.Word) []st
 			said = append(said, w.Stem)
 		}
 	}
-	read := map[string]bool{}
-	for _, t := range c.Tables {
-		for _, w := range entityWords(t[strings.LastIndexByte(t, '.')+1:]) {
-			read[w] = true
-		}
-	}
+	read := tableWords(c.Tables)
 	bare := map[string]bool{}
 	for _, col := range c.Columns {
 		bare[strings.ToLower(col[strings.LastIndexByte(col, '.')+1:])] = true
@@ -1188,6 +1197,18 @@ func usedColumns(c score.Candidate, linked []string, question []gloss.Word) []st
 		}
 	}
 	return out
+}
+
+// tableWords are the words of the tables' names (qualified names):
+// what a question names when it names one of them.
+func tableWords(tables []string) map[string]bool {
+	read := map[string]bool{}
+	for _, t := range tables {
+		for _, w := range entityWords(t[strings.LastIndexByte(t, '.')+1:]) {
+			read[w] = true
+		}
+	}
+	return read
 }
 
 // phraseIn reports whether words stand in text one after the other.

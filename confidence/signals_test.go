@@ -498,3 +498,81 @@ func TestValueSearched(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsUnreturned: a column the question asks to show by its own
+// name ("Return the make, model ...") that the query uses but returns in
+// no output is a doubt; a column shown through a step, a star, another
+// key for a key, a column named after a table read and a name that is
+// another thing's ("the continent name") are not.
+func TestColumnsUnreturned(t *testing.T) {
+	const cars = "What are the top 5 car models by total revenue? Return the make, model and total revenue."
+	carsLinked := []string{"public.cars.make", "public.cars.model", "public.sales.sale_price"}
+	carsRead := []string{"public.cars", "public.sales"}
+	carsUsed := []string{"public.cars.make", "public.cars.model", "public.cars.id", "public.sales.car_id", "public.sales.sale_price"}
+	for _, c := range []struct {
+		name, q, sql string
+		linked, read []string
+		used         []string
+		want         int
+		reason       string
+	}{
+		{"make swapped for model", cars, "SELECT c.model, c.model, sum(s.sale_price) AS total_revenue FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY c.make, c.model ORDER BY 3 DESC LIMIT 5",
+			carsLinked, carsRead, carsUsed, 1, "the question asks to show make; the query does not return it"},
+		{"make and model returned", cars, "SELECT c.make, c.model, sum(s.sale_price) AS total_revenue FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY c.make, c.model ORDER BY 3 DESC LIMIT 5",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"quoted, upper case", cars, `SELECT "C"."MAKE" AS m, C.MODEL, sum(S.SALE_PRICE) FROM SALES S JOIN CARS "C" ON S.CAR_ID = "C".ID GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 5`,
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"shown through a step", cars, "WITH r AS (SELECT c.make AS brand, c.model, sum(s.sale_price) AS rev FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY 1, 2) SELECT brand, model, rev FROM r ORDER BY rev DESC LIMIT 5",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"shown by a subquery in FROM", cars, "SELECT x.* FROM (SELECT c.make, c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY 1, 2) x LIMIT 5",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"a star", cars, "SELECT * FROM cars c JOIN sales s ON s.car_id = c.id WHERE c.make <> ''",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"shown by its alias", cars, "SELECT upper(c.model) AS make, c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY c.make, c.model LIMIT 5",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"not used at all: ColumnsMissed instead", cars, "SELECT c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY c.model LIMIT 5",
+			carsLinked, carsRead, []string{"public.cars.model", "public.cars.id", "public.sales.car_id", "public.sales.sale_price"}, 0, ""},
+		{"asked in a question, not a request", "Which car makes and models sold best?", "SELECT c.model FROM sales s JOIN cars c ON s.car_id = c.id GROUP BY c.make, c.model ORDER BY count(*) DESC LIMIT 1",
+			carsLinked, carsRead, carsUsed, 0, ""},
+		{"what are the ...", "What are the make and model of the cheapest car?", "SELECT c.model, c.model FROM cars c WHERE c.make <> '' ORDER BY c.price LIMIT 1",
+			[]string{"public.cars.make", "public.cars.model"}, []string{"public.cars"}, []string{"public.cars.make", "public.cars.model", "public.cars.price"}, 1, "the question asks to show make"},
+		{"a key shown by another key", "Return the coupon ID and total amount.", "SELECT c.cid, sum(t.amount) FROM coupons c JOIN transactions t ON c.cid = t.coupon_id GROUP BY c.cid",
+			[]string{"public.transactions.coupon_id"}, []string{"public.coupons", "public.transactions"}, []string{"public.coupons.cid", "public.transactions.coupon_id", "public.transactions.amount"}, 0, ""},
+		{"a key not shown", "Return the coupon ID and total amount.", "SELECT sum(t.amount) FROM coupons c JOIN transactions t ON c.cid = t.coupon_id GROUP BY t.coupon_id",
+			[]string{"public.transactions.coupon_id"}, []string{"public.coupons", "public.transactions"}, []string{"public.coupons.cid", "public.transactions.coupon_id", "public.transactions.amount"}, 1, "the question asks to show coupon_id"},
+		{"a column named after the table read", "Return the number of airlines in the USA.", "SELECT count(*) FROM airlines WHERE country = 'USA'",
+			[]string{"public.airlines.airline", "public.airlines.country"}, []string{"public.airlines"}, []string{"public.airlines.airline", "public.airlines.country"}, 0, ""},
+		{"another thing's name", "What is the continent name which Anguilla belongs to?", "SELECT continent FROM country WHERE name = 'Anguilla'",
+			[]string{"public.country.name", "public.country.continent"}, []string{"public.country"}, []string{"public.country.name", "public.country.continent"}, 0, ""},
+		{"the table's name", "List the country name and its continent.", "SELECT continent FROM country WHERE name <> ''",
+			[]string{"public.country.name", "public.country.continent"}, []string{"public.country"}, []string{"public.country.name", "public.country.continent"}, 1, "the question asks to show name"},
+		{"a condition, not a column to show", "List all cartoons directed by Ben Jones.", "SELECT title FROM cartoon WHERE directed_by = 'Ben Jones'",
+			[]string{"public.cartoon.directed_by"}, []string{"public.cartoon"}, []string{"public.cartoon.title", "public.cartoon.directed_by"}, 0, ""},
+		{"shown by another table's column of its name", cars, "SELECT m.car_make, c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id JOIN makers m ON m.id = c.maker_id GROUP BY 1, 2 LIMIT 5",
+			carsLinked, append([]string{"public.makers"}, carsRead...), carsUsed, 0, ""},
+		{"a column of a table not read", cars, "SELECT m.model, m.model FROM models m LIMIT 5",
+			carsLinked, []string{"public.models"}, []string{"public.models.model"}, 0, ""},
+	} {
+		in := &score.Input{Question: c.q, Columns: c.linked,
+			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: c.read, Columns: c.used, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		s := confidence.Of(in, []float64{1}, 0)
+		if s.ColumnsUnreturned != c.want {
+			t.Errorf("%s: unreturned %d, want %d (%v)", c.name, s.ColumnsUnreturned, c.want, s.Reasons())
+		}
+		reasons := strings.Join(s.Reasons(), " | ")
+		if c.reason != "" && !strings.Contains(reasons, c.reason) || c.reason == "" && strings.Contains(reasons, "asks to show") {
+			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
+		}
+	}
+	names := confidence.Names()
+	i := slices.Index(names, "columns_unreturned")
+	if i < 0 {
+		t.Fatal("columns_unreturned is no input of Logistic")
+	}
+	if v := (&confidence.Signals{ColumnsUnreturned: 2}).Vector(); v[i] != 1 {
+		t.Errorf("vector entry %v, want 1", v[i])
+	}
+	if !confidence.OnQuestionInputs()[i] {
+		t.Error("columns_unreturned is no input of the on-question model")
+	}
+}

@@ -1,0 +1,133 @@
+package confidence
+
+import (
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
+	"github.com/nl2sqlgo/nl2sql/internal/cues"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
+)
+
+// unreturnedColumns are the linked columns (qualified names) of the
+// tables the query reads that the question asks to show by their own
+// name ("Return the make, model and total revenue": cars.make) and that
+// no output of the query holds: a query grouping by make and returning
+// model twice answers another question. An output is any column a
+// select list (of the query, a WITH query or a subquery) reads or
+// names, so a column shown through a step counts; a star shows every
+// column, and nothing is then missing.
+func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.ParseResult) []string {
+	requests := q.Requests()
+	if len(requests) == 0 || tree == nil {
+		return nil
+	}
+	var asked [][]string
+	for _, r := range requests {
+		var stems []string
+		for _, w := range r {
+			stems = append(stems, gloss.Stem(w))
+		}
+		asked = append(asked, stems)
+	}
+	shown, all := outputNames(tree)
+	if all {
+		return nil
+	}
+	read := tableWords(tables)
+	var out []string
+	for _, l := range linked {
+		i := strings.LastIndexByte(l, '.')
+		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.Contains(out, l) {
+			continue
+		}
+		col := strings.ToLower(l[i+1:])
+		words := entityWords(col)
+		if len(words) == 0 || !slices.ContainsFunc(asked, func(r []string) bool { return requestsColumn(r, words, l[:i]) }) {
+			continue
+		}
+		// A column named after a table read (airlines.airline,
+		// cartoon.channel) is what "the number of airlines" counts, not
+		// a column to show.
+		if !slices.ContainsFunc(words, func(w string) bool { return !identifierWords[w] && !read[w] }) &&
+			!slices.ContainsFunc(words, func(w string) bool { return identifierWords[w] }) {
+			continue
+		}
+		// A key is shown by any key: "the coupon ID" is the coupon's
+		// key (coupons.cid) as well as the sales' reference to it.
+		key := strings.HasSuffix(col, "id")
+		if slices.ContainsFunc(shown, func(n string) bool {
+			return n == col || phraseIn(entityWords(n), words) || key && strings.HasSuffix(n, "id")
+		}) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// outputNames are the names (in lower case) of the columns every select
+// list of the tree reads, and the names it gives its outputs; all is
+// true when one holds a star.
+func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		s, ok := m.Interface().(*pg_query.SelectStmt)
+		if !ok {
+			return true
+		}
+		for _, t := range s.TargetList {
+			rt := t.GetResTarget()
+			if rt == nil {
+				continue
+			}
+			if rt.Name != "" {
+				names = append(names, strings.ToLower(rt.Name))
+			}
+			if rt.Val == nil {
+				continue
+			}
+			pgparse.Walk(rt.Val.ProtoReflect(), func(m protoreflect.Message) bool {
+				ref, ok := m.Interface().(*pg_query.ColumnRef)
+				if !ok || len(ref.Fields) == 0 {
+					return true
+				}
+				last := ref.Fields[len(ref.Fields)-1]
+				if last.GetAStar() != nil {
+					all = true
+				} else if s := last.GetString_(); s != nil {
+					names = append(names, strings.ToLower(s.Sval))
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return names, all
+}
+
+// requestsColumn reports whether a request's words (stemmed) name a
+// column by its name's words. A name that only identifies ("name", "id",
+// "code") is the column's when nothing but a determiner, a list's "and"
+// or a word of its table stands before it: "the continent name" is the
+// continent's, not country.name.
+func requestsColumn(request, words []string, table string) bool {
+	own := tableWords([]string{table})
+	for i := 0; i+len(words) <= len(request); i++ {
+		if !slices.Equal(request[i:i+len(words)], words) {
+			continue
+		}
+		if slices.ContainsFunc(words, func(w string) bool { return !identifierWords[w] }) || i == 0 {
+			return true
+		}
+		if before := request[i-1]; own[before] || listWords[before] {
+			return true
+		}
+	}
+	return false
+}
+
+// listWords may stand before a name in a list of things to show.
+var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "it": true, "his": true, "her": true, "each": true, "all": true}
