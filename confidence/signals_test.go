@@ -550,6 +550,10 @@ func TestColumnsUnreturned(t *testing.T) {
 			[]string{"public.cartoon.directed_by"}, []string{"public.cartoon"}, []string{"public.cartoon.title", "public.cartoon.directed_by"}, 0, ""},
 		{"shown by another table's column of its name", cars, "SELECT m.car_make, c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id JOIN makers m ON m.id = c.maker_id GROUP BY 1, 2 LIMIT 5",
 			carsLinked, append([]string{"public.makers"}, carsRead...), carsUsed, 0, ""},
+		{"a group's key swapped", "How many courses are offered for each semester id?", "SELECT s.year, count(*) FROM semester s JOIN course_offering o ON o.semester_id = s.semester_id GROUP BY s.semester_id",
+			[]string{"public.semester.semester_id"}, []string{"public.semester", "public.course_offering"}, []string{"public.semester.semester_id", "public.semester.year", "public.course_offering.semester_id"}, 1, "the question asks to show semester_id"},
+		{"a group's key shown", "How many courses are offered for each semester id?", "SELECT o.semester_id, count(*) FROM course_offering o GROUP BY 1",
+			[]string{"public.semester.semester_id", "public.course_offering.semester_id"}, []string{"public.course_offering"}, []string{"public.course_offering.semester_id"}, 0, ""},
 		{"a column of a table not read", cars, "SELECT m.model, m.model FROM models m LIMIT 5",
 			carsLinked, []string{"public.models"}, []string{"public.models.model"}, 0, ""},
 	} {

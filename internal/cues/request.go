@@ -40,57 +40,68 @@ var irregularParticiples = map[string]bool{"written": true, "made": true, "sold"
 	"taken": true, "known": true, "built": true, "paid": true, "spent": true, "won": true, "led": true, "bought": true, "seen": true,
 	"shown": true, "sent": true, "found": true, "owned": true, "run": true, "done": true, "kept": true, "taught": true, "set": true}
 
-// Requests returns, for each sentence of the first analysis (the
-// question) that opens with a verb asking to show something ("Return",
-// "List", "Show me", "Please give"), the words of what it asks to show,
-// in lower case: the words after the verb up to the first one that says
-// which rows rather than what they show ("in", "with", "who", "for"...)
-// or a participle ("directed", "sorted") or the sentence's end. "Return the make, model and year of cars sold
-// in 2023." asks to show "the make model and year of cars sold". A
-// question asking "What are ..." is no request: its subject is read by
-// the shape checks.
+// groupWords ask for one row per group of what follows them ("for each
+// semester id", "per airport code"): the answer shows what names the
+// group.
+var groupWords = map[string]bool{"each": true, "per": true, "every": true}
+
+// Requests returns what the question (the first analysis) asks the
+// answer to show, each request's words in lower case:
+//   - a sentence that opens with a verb asking to show something
+//     ("Return", "List", "Show me", "Please give") or with "what is" or
+//     "what are" requests the words after them;
+//   - "each", "per" or "every" requests what names the group after it
+//     ("for each semester id").
+//
+// A request's words run up to the first one that says which rows rather
+// than what they show ("of", "in", "with", "who"..., or a participle:
+// "directed", "sorted") or the sentence's end: "Return the make, model
+// and year of cars sold in 2023." requests "the make model and year". A
+// request holds a word that is no stopword.
 func (r *Reading) Requests() [][]string {
 	var out [][]string
-	start := true // at a sentence's start
-	for i := 0; i < len(r.words); i++ {
-		w := r.words[i]
-		if w.ana != 0 {
-			break
-		}
-		open := start
-		start = false
-		if i+1 < len(r.words) && strings.ContainsAny(r.between(i), ".?!;:") {
-			start = true
-		}
-		if !open {
-			continue
-		}
-		if requestLead[w.lower] && !start && i+1 < len(r.words) {
-			start = true // the verb may follow
-			continue
-		}
-		if !requestVerbs[w.lower] {
-			// "What are the names and ages of ...": the same request,
-			// asked.
-			if w.lower != "what" || i+1 >= len(r.words) || !copulas[r.words[i+1].lower] || r.between(i) != " " {
-				continue
-			}
-			i++
-		}
-		var words []string
-		for j := i + 1; j < len(r.words) && r.words[j].ana == 0; j++ {
-			lw := r.words[j].lower
-			if lw == "of" || gloss.Stopword(lw) && !requestKeeps[lw] || participle(lw) && !determiners[r.words[j-1].lower] {
-				break
-			}
-			words = append(words, r.words[j].lower)
-			if j+1 < len(r.words) && strings.ContainsAny(r.between(j), ".?!;:") {
-				break
-			}
-		}
+	add := func(words []string) {
 		if slices.ContainsFunc(words, func(w string) bool { return !gloss.Stopword(w) }) {
 			out = append(out, words)
 		}
 	}
+	start := true // at a sentence's start
+	for i := 0; i < len(r.words) && r.words[i].ana == 0; i++ {
+		w := r.words[i].lower
+		open := start
+		start = i+1 < len(r.words) && strings.ContainsAny(r.between(i), ".?!;:")
+		if groupWords[w] {
+			add(r.requested(i + 1))
+			continue
+		}
+		if !open {
+			continue
+		}
+		switch {
+		case requestLead[w] && !start:
+			start = true // the verb may follow
+		case requestVerbs[w]:
+			add(r.requested(i + 1))
+		case w == "what" && i+1 < len(r.words) && copulas[r.words[i+1].lower] && r.between(i) == " ":
+			add(r.requested(i + 2))
+		}
+	}
 	return out
+}
+
+// requested returns the words of a request from word i > 0 on (see
+// Requests).
+func (r *Reading) requested(i int) []string {
+	var words []string
+	for j := i; j < len(r.words) && r.words[j].ana == 0; j++ {
+		w := r.words[j].lower
+		if w == "of" || gloss.Stopword(w) && !requestKeeps[w] || participle(w) && !determiners[r.words[j-1].lower] {
+			break
+		}
+		words = append(words, w)
+		if j+1 < len(r.words) && strings.ContainsAny(r.between(j), ".?!;:") {
+			break
+		}
+	}
+	return words
 }

@@ -29,6 +29,10 @@ func TestRequests(t *testing.T) {
 		{"What was the sku", "", []string{"the sku"}},
 		{"Return", "", nil},
 		{"Which products are below their reorder point? Give sku and product name", "", []string{"sku and product name"}},
+		{"How many courses are offered for each semester id?", "", []string{"semester id"}},
+		{"What is the average fare per airport code, and the count for every airline in 2023?", "", []string{"the average fare", "airport code and the count", "airline"}},
+		{"Show the total for each of the regions", "", []string{"the total"}},
+		{"Count the orders for each returning customer", "", nil},
 		// No request: the verb does not open a sentence, a question
 		// asked otherwise, the evidence's sentences.
 		{"How many orders did we ship and return in 2024?", "", nil},
