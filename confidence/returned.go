@@ -29,7 +29,10 @@ func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.
 	for _, r := range requests {
 		var stems []string
 		for _, w := range r {
-			stems = append(stems, gloss.Stem(w))
+			if w != "," {
+				w = gloss.Stem(w)
+			}
+			stems = append(stems, w)
 		}
 		asked = append(asked, stems)
 	}
@@ -41,10 +44,10 @@ func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.
 	var out []string
 	for _, l := range linked {
 		i := strings.LastIndexByte(l, '.')
-		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.Contains(out, l) {
+		col := strings.ToLower(l[i+1:])
+		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o[strings.LastIndexByte(o, '.')+1:], col) }) {
 			continue
 		}
-		col := strings.ToLower(l[i+1:])
 		words := entityWords(col)
 		if len(words) == 0 || !slices.ContainsFunc(asked, func(r []string) bool { return requestsColumn(r, words, l[:i]) }) {
 			continue
@@ -112,11 +115,24 @@ func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 // column by its name's words. A name that only identifies ("name", "id",
 // "code") is the column's when nothing but a determiner, a list's "and"
 // or a word of its table stands before it: "the continent name" is the
-// continent's, not country.name.
+// continent's, not country.name. The words end an item of the request
+// (the placebo of "the placebo treatment id" says which treatments),
+// and two may stand apart as in "first and last name".
 func requestsColumn(request, words []string, table string) bool {
 	own := tableWords([]string{table})
+	// An item's last words: "placebo" in "the placebo treatment id"
+	// says which treatments.
+	last := func(end int) bool { return end == len(request) || itemEnds[request[end]] }
+	// "their first and last name" requests first_name as well.
+	if len(words) == 2 {
+		for i := 0; i+3 < len(request); i++ {
+			if request[i] == words[0] && (request[i+1] == "and" || request[i+1] == "or") && request[i+3] == words[1] && last(i+4) {
+				return true
+			}
+		}
+	}
 	for i := 0; i+len(words) <= len(request); i++ {
-		if !slices.Equal(request[i:i+len(words)], words) {
+		if !slices.Equal(request[i:i+len(words)], words) || !last(i+len(words)) {
 			continue
 		}
 		if slices.ContainsFunc(words, func(w string) bool { return !identifierWords[w] }) || i == 0 {
@@ -128,6 +144,9 @@ func requestsColumn(request, words []string, table string) bool {
 	}
 	return false
 }
+
+// itemEnds end an item of a list of things to show.
+var itemEnds = map[string]bool{",": true, "and": true, "or": true}
 
 // listWords may stand before a name in a list of things to show.
 var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "it": true, "his": true, "her": true, "each": true, "all": true}

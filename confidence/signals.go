@@ -358,13 +358,15 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		s.ColumnsLinked = cues.Coverage(used, in.Columns)
 		s.missedCols = missedColumns(c.Tables, used, in.Columns)
 		s.ColumnsMissed = len(s.missedCols)
-		for _, col := range unreturnedColumns(owed, c.Tables, in.Columns, tree) {
-			if !slices.Contains(s.missedCols, col) {
-				s.unreturned = append(s.unreturned, col)
-			}
-		}
-		s.ColumnsUnreturned = len(s.unreturned)
 	}
+	// What the question asks to show, of the columns linked or used; one
+	// not used at all is missed instead.
+	for _, col := range unreturnedColumns(owed, c.Tables, append(slices.Clone(in.Columns), c.Columns...), tree) {
+		if !slices.Contains(s.missedCols, col) {
+			s.unreturned = append(s.unreturned, col)
+		}
+	}
+	s.ColumnsUnreturned = len(s.unreturned)
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
 	for _, t := range c.Tables {

@@ -57,7 +57,8 @@ var groupWords = map[string]bool{"each": true, "per": true, "every": true}
 // than what they show ("of", "in", "with", "who"..., or a participle:
 // "directed", "sorted") or the sentence's end: "Return the make, model
 // and year of cars sold in 2023." requests "the make model and year". A
-// request holds a word that is no stopword.
+// request holds a word that is no stopword; a comma between two of its
+// words is one of them (","): it ends an item of a list.
 func (r *Reading) Requests() [][]string {
 	var out [][]string
 	add := func(words []string) {
@@ -99,8 +100,12 @@ func (r *Reading) requested(i int) []string {
 			break
 		}
 		words = append(words, w)
-		if j+1 < len(r.words) && strings.ContainsAny(r.between(j), ".?!;:") {
-			break
+		if j+1 < len(r.words) {
+			if between := r.between(j); strings.ContainsAny(between, ".?!;:") {
+				break
+			} else if strings.Contains(between, ",") {
+				words = append(words, ",")
+			}
 		}
 	}
 	return words

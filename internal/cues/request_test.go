@@ -18,8 +18,8 @@ func TestRequests(t *testing.T) {
 		want        []string // each request's words, one space apart
 	}{
 		{"What are the top 5 best selling car models by total revenue? Return the make, model, total number of sales and total revenue.", "",
-			[]string{"the make model total number"}},
-		{"Return the first name, last name and specialty of doctors.", "", []string{"the first name last name and specialty"}},
+			[]string{"the make , model , total number"}},
+		{"Return the first name, last name and specialty of doctors.", "", []string{"the first name , last name and specialty"}},
 		{"List all cartoons directed by Ben Jones.", "", []string{"all cartoons"}},
 		{"List all cartoons written by Ben Jones.", "", []string{"all cartoons"}},
 		{"Show the assigned driver and the route.", "", []string{"the assigned driver and the route"}},
@@ -30,7 +30,7 @@ func TestRequests(t *testing.T) {
 		{"Return", "", nil},
 		{"Which products are below their reorder point? Give sku and product name", "", []string{"sku and product name"}},
 		{"How many courses are offered for each semester id?", "", []string{"semester id"}},
-		{"What is the average fare per airport code, and the count for every airline in 2023?", "", []string{"the average fare", "airport code and the count", "airline"}},
+		{"What is the average fare per airport code, and the count for every airline in 2023?", "", []string{"the average fare", "airport code , and the count", "airline"}},
 		{"Show the total for each of the regions", "", []string{"the total"}},
 		{"Count the orders for each returning customer", "", nil},
 		// No request: the verb does not open a sentence, a question
