@@ -20,7 +20,7 @@ import (
 // select list (of the query, a WITH query or a subquery) reads or
 // names, so a column shown through a step counts; a star shows every
 // column, and nothing is then missing.
-func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.ParseResult) []string {
+func unreturnedColumns(q *cues.Reading, tables, linked, used []string, tree *pg_query.ParseResult) []string {
 	requests := q.Requests()
 	if len(requests) == 0 || tree == nil {
 		return nil
@@ -42,7 +42,7 @@ func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.
 	}
 	read := tableWords(tables)
 	var out []string
-	for _, l := range linked {
+	for _, l := range append(slices.Clone(linked), used...) {
 		i := strings.LastIndexByte(l, '.')
 		col := strings.ToLower(l[i+1:])
 		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o[strings.LastIndexByte(o, '.')+1:], col) }) {
@@ -59,11 +59,13 @@ func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.
 			!slices.ContainsFunc(words, func(w string) bool { return identifierWords[w] }) {
 			continue
 		}
-		// A key is shown by any key: "the coupon ID" is the coupon's
-		// key (coupons.cid) as well as the sales' reference to it.
+		// A key is shown by a key of the table it names: "the coupon
+		// ID" is the coupon's key (coupons.cid) as well as the sales'
+		// reference to it (transactions.coupon_id).
+		named := nonIdentifiers(words)
 		key := strings.HasSuffix(col, "id")
 		if slices.ContainsFunc(shown, func(n string) bool {
-			return n == col || phraseIn(entityWords(n), words) || key && strings.HasSuffix(n, "id")
+			return n == col || phraseIn(entityWords(n), words) || key && strings.HasSuffix(n, "id") && keyOf(n, named, used)
 		}) {
 			continue
 		}
@@ -72,8 +74,36 @@ func unreturnedColumns(q *cues.Reading, tables, linked []string, tree *pg_query.
 	return out
 }
 
+// nonIdentifiers are words but "id", "name", "code"...
+func nonIdentifiers(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !identifierWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// keyOf reports whether a column of the name n, of the columns used
+// (qualified names), is of a table named by words (all of them): cid of
+// coupons for "coupon". No words: any key.
+func keyOf(n string, words, used []string) bool {
+	for _, u := range used {
+		i := strings.LastIndexByte(u, '.')
+		if i <= 0 || !strings.EqualFold(u[i+1:], n) {
+			continue
+		}
+		own := tableWords([]string{u[:i]})
+		if !slices.ContainsFunc(words, func(w string) bool { return !own[w] }) {
+			return true
+		}
+	}
+	return false
+}
+
 // outputNames are the names (in lower case) of the columns every select
-// list of the tree reads, and the names it gives its outputs; all is
+// list of the tree reads (but what count() counts), and the names it gives its outputs; all is
 // true when one holds a star.
 func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
@@ -93,6 +123,10 @@ func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 				continue
 			}
 			pgparse.Walk(rt.Val.ProtoReflect(), func(m protoreflect.Message) bool {
+				// count(x) shows how many, not x.
+				if f, ok := m.Interface().(*pg_query.FuncCall); ok && countCall(f) {
+					return false
+				}
 				ref, ok := m.Interface().(*pg_query.ColumnRef)
 				if !ok || len(ref.Fields) == 0 {
 					return true
@@ -150,3 +184,12 @@ var itemEnds = map[string]bool{",": true, "and": true, "or": true}
 
 // listWords may stand before a name in a list of things to show.
 var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "it": true, "his": true, "her": true, "each": true, "all": true}
+
+// countCall reports whether f is count() or pg_catalog.count().
+func countCall(f *pg_query.FuncCall) bool {
+	n := len(f.Funcname)
+	if n == 0 || n > 2 || n == 2 && f.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return false
+	}
+	return f.Funcname[n-1].GetString_().GetSval() == "count"
+}

@@ -361,7 +361,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	// What the question asks to show, of the columns linked or used; one
 	// not used at all is missed instead.
-	for _, col := range unreturnedColumns(owed, c.Tables, append(slices.Clone(in.Columns), c.Columns...), tree) {
+	for _, col := range unreturnedColumns(owed, c.Tables, in.Columns, c.Columns, tree) {
 		if !slices.Contains(s.missedCols, col) {
 			s.unreturned = append(s.unreturned, col)
 		}
