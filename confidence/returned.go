@@ -49,7 +49,14 @@ func unreturnedColumns(q *cues.Reading, tables, linked, used []string, tree *pg_
 			continue
 		}
 		words := entityWords(col)
-		if len(words) == 0 || !slices.ContainsFunc(asked, func(r []string) bool { return requestsColumn(r, words, l[:i]) }) {
+		named := nonIdentifiers(words)
+		// "in each city" asks to show what names the city: a column
+		// named for it (restaurant.city_name, location.city_id). A
+		// city table read names it by any of its columns instead (its
+		// name is what "the number of cities" counts).
+		thing := len(named) > 0 && len(named) < len(words) && slices.ContainsFunc(named, func(w string) bool { return !read[w] }) &&
+			slices.ContainsFunc(asked, func(r []string) bool { return requestsColumn(r, named, l[:i]) })
+		if len(words) == 0 || !thing && !slices.ContainsFunc(asked, func(r []string) bool { return requestsColumn(r, words, l[:i]) }) {
 			continue
 		}
 		// A column named after a table read (airlines.airline,
@@ -62,10 +69,10 @@ func unreturnedColumns(q *cues.Reading, tables, linked, used []string, tree *pg_
 		// A key is shown by a key of the table it names: "the coupon
 		// ID" is the coupon's key (coupons.cid) as well as the sales'
 		// reference to it (transactions.coupon_id).
-		named := nonIdentifiers(words)
 		key := strings.HasSuffix(col, "id")
 		if slices.ContainsFunc(shown, func(n string) bool {
-			return n == col || phraseIn(entityWords(n), words) || key && strings.HasSuffix(n, "id") && keyOf(n, named, used)
+			return n == col || phraseIn(entityWords(n), words) || key && strings.HasSuffix(n, "id") && keyOf(n, named, used) ||
+				thing && phraseIn(entityWords(n), named)
 		}) {
 			continue
 		}

@@ -96,6 +96,9 @@ func (r *Reading) requested(i int) []string {
 	var words []string
 	for j := i; j < len(r.words) && r.words[j].ana == 0; j++ {
 		w := r.words[j].lower
+		if before := r.between(j - 1); w == "s" && (strings.HasSuffix(before, "'") || strings.HasSuffix(before, "’")) {
+			continue // the manager's name
+		}
 		if w == "of" || gloss.Stopword(w) && !requestKeeps[w] || participle(w) && !determiners[r.words[j-1].lower] {
 			break
 		}

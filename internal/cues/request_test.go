@@ -33,6 +33,8 @@ func TestRequests(t *testing.T) {
 		{"What is the average fare per airport code, and the count for every airline in 2023?", "", []string{"the average fare", "airport code , and the count", "airline"}},
 		{"Show the total for each of the regions", "", []string{"the total"}},
 		{"Count the orders for each returning customer", "", nil},
+		{"Show the manager's name and the number of reports.", "", []string{"the manager name and the number"}},
+		{"Show the manager’s name", "", []string{"the manager name"}},
 		// No request: the verb does not open a sentence, a question
 		// asked otherwise, the evidence's sentences.
 		{"How many orders did we ship and return in 2024?", "", nil},
