@@ -99,7 +99,7 @@ func Names() []string { return slices.Clone(signalNames) }
 // asked, and a fit that let them in learnt how the made-up answers were
 // made (every system agreeing on another question's query) instead.
 var onQuestionSignals = []string{
-	"question_covered", "query_named", "tables_named", "columns_linked", "values_used", "names_missed",
+	"question_covered", "query_named", "tables_named", "columns_linked", "values_used", "values_missed", "names_missed",
 	"constants_unasked", "negation_missed", "shape_asked", "shape_missed", "shape_extra",
 	"reads_no_table", "outside_context", "context_rank", "columns_unasked", "columns_missed", "columns_unreturned",
 }

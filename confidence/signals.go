@@ -170,6 +170,10 @@ type Signals struct {
 	// and returns model twice. A column asked and not used at all counts
 	// in ColumnsMissed instead. Logistic weighs whether there is one.
 	ColumnsUnreturned int `json:"columns_unreturned"`
+	// ValuesMissed is the number of stored values, numbers and quoted
+	// strings the question names that the query does not use (what
+	// ValuesUsed is the share of). Logistic weighs whether there is one.
+	ValuesMissed int `json:"values_missed"`
 	// PeriodOpen is true when the question names a year as a whole
 	// period ("in 2024", "the 2024 budget") and the query bounds a date
 	// or year it compares with that year from one side only
@@ -210,7 +214,7 @@ var signalNames = []string{
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
 	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked", "columns_unasked",
-	"columns_missed", "columns_unreturned",
+	"columns_missed", "columns_unreturned", "values_missed",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -229,7 +233,7 @@ func (s *Signals) Vector() []float64 {
 		f01(s.Empty), f01(s.UnknownValue), f01(s.Duplicates), f01(s.Defect), float64(min(s.Warnings, 3)), f01(s.Repaired), f01(s.Candidates <= 1),
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
-		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0), f01(s.ColumnsUnreturned > 0),
+		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0), f01(s.ColumnsUnreturned > 0), f01(s.ValuesMissed > 0),
 	}
 }
 
@@ -917,6 +921,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }))
 	}
 	s.ValuesUsed = 1
+	s.ValuesMissed = named - used
 	if named > 0 {
 		s.ValuesUsed = float64(used) / float64(named)
 	}

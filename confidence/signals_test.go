@@ -238,21 +238,25 @@ func TestSignals(t *testing.T) {
 		q, sql string
 		values []string
 		used   float64
+		missed int
 		reason string
 	}{
-		{"How many invoices are in dispute?", "SELECT count(*) FROM orders", []string{"Disputed"}, 0, `the question names "Disputed"; the query does not use it`},
-		{"Which products are stored in Rotterdam?", "SELECT count(*) FROM orders", []string{"Rotterdam", "Rotterdam  "}, 0, `the question names "Rotterdam"; the query does not use it`},
-		{"How many invoices are in dispute?", "SELECT count(*) FROM orders WHERE status = 'Disputed'", []string{"Disputed"}, 1, ""},
-		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-03-01'", []string{"March"}, 1, ""},
-		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-04-01'", []string{"March"}, 2.0 / 3, `the question names "March"`},
-		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, ""},
-		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, ""},
+		{"How many invoices are in dispute?", "SELECT count(*) FROM orders", []string{"Disputed"}, 0, 1, `the question names "Disputed"; the query does not use it`},
+		{"Which products are stored in Rotterdam?", "SELECT count(*) FROM orders", []string{"Rotterdam", "Rotterdam  "}, 0, 1, `the question names "Rotterdam"; the query does not use it`},
+		{"How many invoices are in dispute?", "SELECT count(*) FROM orders WHERE status = 'Disputed'", []string{"Disputed"}, 1, 0, ""},
+		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-03-01'", []string{"March"}, 1, 0, ""},
+		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-04-01'", []string{"March"}, 2.0 / 3, 1, `the question names "March"`},
+		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, 0, ""},
+		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, 0, ""},
 	} {
 		in := &score.Input{Question: c.q, Values: c.values,
 			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: orders, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
 		s := confidence.Of(in, []float64{1}, 0)
 		if s.ValuesUsed != c.used {
 			t.Errorf("%q / %q: values used %.2f, want %.2f (%v)", c.q, c.sql, s.ValuesUsed, c.used, s.Reasons())
+		}
+		if s.ValuesMissed != c.missed || s.Vector()[slices.Index(confidence.Names(), "values_missed")] != float64(min(c.missed, 1)) {
+			t.Errorf("%q / %q: values missed %d, want %d", c.q, c.sql, s.ValuesMissed, c.missed)
 		}
 		if r := strings.Join(s.Reasons(), " | "); c.reason != "" && !strings.Contains(r, c.reason) {
 			t.Errorf("%q: reasons %q, want %q", c.q, r, c.reason)
