@@ -42,7 +42,12 @@
 // the shape checks judge ("longest") ask for no data. A column the
 // question asks for by its own name ("city names") must be used itself;
 // one it links to through a table's name ("singers") is used by reading
-// the table.
+// the table. A column the question asks to show by its own name, in a
+// sentence that says what to show ("Return the make, model and total
+// revenue", "What are the id and names of ...") or as the group it asks
+// for ("for each semester id"), must be among what the query returns:
+// grouping by make and returning model twice answers another question
+// (Signals.ColumnsUnreturned).
 //
 // [Signals.Reasons] says the weak ones in words, strongest doubt first
 // ("the question asks for 5 rows; the query returns one count"), and a

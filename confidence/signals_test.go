@@ -255,13 +255,14 @@ func TestSignals(t *testing.T) {
 		if s.ValuesUsed != c.used {
 			t.Errorf("%q / %q: values used %.2f, want %.2f (%v)", c.q, c.sql, s.ValuesUsed, c.used, s.Reasons())
 		}
-		if s.ValuesMissed != c.missed || s.Vector()[slices.Index(confidence.Names(), "values_missed")] != float64(min(c.missed, 1)) {
+		if s.ValuesMissed != c.missed {
 			t.Errorf("%q / %q: values missed %d, want %d", c.q, c.sql, s.ValuesMissed, c.missed)
 		}
 		if r := strings.Join(s.Reasons(), " | "); c.reason != "" && !strings.Contains(r, c.reason) {
 			t.Errorf("%q: reasons %q, want %q", c.q, r, c.reason)
 		}
 	}
+	checkInput(t, "values_missed", confidence.Signals{ValuesMissed: 2})
 	// Repeated rows are said as such, not as a defect.
 	dup := &score.Input{Question: "List the order statuses.", Candidates: []score.Candidate{{SQL: "SELECT status FROM orders", Votes: 1, Tables: orders,
 		Agreement: -1, OrderedAgreement: -1, ResultRows: 3, ResultGroup: -1, DuplicateRows: true}}}
@@ -364,16 +365,22 @@ func TestColumnsMissed(t *testing.T) {
 		t.Errorf("a key of a table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
 	}
 	// Its vector entry says whether any is missed.
-	names := confidence.Names()
-	i := slices.Index(names, "columns_missed")
+	checkInput(t, "columns_missed", confidence.Signals{ColumnsMissed: 3})
+}
+
+// checkInput checks that the signal name is an input of both models of
+// Logistic and that its vector entry is 1 for s.
+func checkInput(t *testing.T, name string, s confidence.Signals) {
+	t.Helper()
+	i := slices.Index(confidence.Names(), name)
 	if i < 0 {
-		t.Fatal("columns_missed is no input of Logistic")
+		t.Fatalf("%s is no input of Logistic", name)
 	}
-	if v := (&confidence.Signals{ColumnsMissed: 3}).Vector(); v[i] != 1 {
-		t.Errorf("vector entry %v, want 1", v[i])
+	if v := s.Vector(); v[i] != 1 {
+		t.Errorf("%s: vector entry %v, want 1", name, v[i])
 	}
 	if !confidence.OnQuestionInputs()[i] {
-		t.Error("columns_missed is no input of the on-question model")
+		t.Errorf("%s is no input of the on-question model", name)
 	}
 }
 
@@ -599,15 +606,5 @@ func TestColumnsUnreturned(t *testing.T) {
 			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
 		}
 	}
-	names := confidence.Names()
-	i := slices.Index(names, "columns_unreturned")
-	if i < 0 {
-		t.Fatal("columns_unreturned is no input of Logistic")
-	}
-	if v := (&confidence.Signals{ColumnsUnreturned: 2}).Vector(); v[i] != 1 {
-		t.Errorf("vector entry %v, want 1", v[i])
-	}
-	if !confidence.OnQuestionInputs()[i] {
-		t.Error("columns_unreturned is no input of the on-question model")
-	}
+	checkInput(t, "columns_unreturned", confidence.Signals{ColumnsUnreturned: 2})
 }
