@@ -12,9 +12,9 @@ import (
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
-// unreturnedColumns are the linked columns (qualified names) of the
-// tables the query reads that the question asks to show by their own
-// name ("Return the make, model and total revenue": cars.make) and that
+// unreturnedColumns are the columns (qualified names), linked or used,
+// of the tables the query reads that the question asks to show by their
+// own name ("Return the make, model and total revenue": cars.make) and that
 // no output of the query holds: a query grouping by make and returning
 // model twice answers another question. An output is any column a
 // select list (of the query, a WITH query or a subquery) reads or
@@ -44,9 +44,12 @@ func unreturnedColumns(q *cues.Reading, tables, linked, used []string, tree *pg_
 	var out []string
 	for _, l := range append(slices.Clone(linked), used...) {
 		i := strings.LastIndexByte(l, '.')
-		col := strings.ToLower(l[i+1:])
-		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o[strings.LastIndexByte(o, '.')+1:], col) }) {
+		if i <= 0 || !slices.Contains(tables, l[:i]) {
 			continue
+		}
+		col := strings.ToLower(l[i+1:])
+		if slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o[strings.LastIndexByte(o, '.')+1:], col) }) {
+			continue // one name is reported once
 		}
 		words := entityWords(col)
 		named := nonIdentifiers(words)
@@ -110,8 +113,8 @@ func keyOf(n string, words, used []string) bool {
 }
 
 // outputNames are the names (in lower case) of the columns every select
-// list of the tree reads (but what count() counts), and the names it gives its outputs; all is
-// true when one holds a star.
+// list of the tree reads (but what count() counts) and the names it gives
+// its outputs; all is true when one holds a star.
 func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		s, ok := m.Interface().(*pg_query.SelectStmt)
@@ -190,7 +193,7 @@ func requestsColumn(request, words []string, table string) bool {
 var itemEnds = map[string]bool{",": true, "and": true, "or": true}
 
 // listWords may stand before a name in a list of things to show.
-var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "it": true, "his": true, "her": true, "each": true, "all": true}
+var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "its": true, "his": true, "her": true, "each": true, "all": true}
 
 // countCall reports whether f is count() or pg_catalog.count().
 func countCall(f *pg_query.FuncCall) bool {

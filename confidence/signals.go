@@ -165,10 +165,12 @@ type Signals struct {
 	ColumnsMissed int `json:"columns_missed"`
 	// ColumnsUnreturned is the number of columns the question asks to
 	// show by their own name, in a sentence that says what to show
-	// ("Return the make, model and total revenue"), that the query uses
-	// but shows in no output: cars.make for a query that groups by make
-	// and returns model twice. A column asked and not used at all counts
-	// in ColumnsMissed instead. Logistic weighs whether there is one.
+	// ("Return the make, model and total revenue", "What are the id and
+	// names of ...") or as the group it asks for ("for each semester
+	// id"), that the query uses but shows in no select list: cars.make
+	// for a query that groups by make and returns model twice. A column
+	// asked and not used at all counts in ColumnsMissed instead.
+	// Logistic weighs whether there is one.
 	ColumnsUnreturned int `json:"columns_unreturned"`
 	// ValuesMissed is the number of stored values, numbers and quoted
 	// strings the question names that the query does not use (what

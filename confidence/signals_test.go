@@ -557,6 +557,8 @@ func TestColumnsUnreturned(t *testing.T) {
 			[]string{"public.country.name", "public.country.continent"}, []string{"public.country"}, []string{"public.country.name", "public.country.continent"}, 0, ""},
 		{"the table's name", "List the country name and its continent.", "SELECT continent FROM country WHERE name <> ''",
 			[]string{"public.country.name", "public.country.continent"}, []string{"public.country"}, []string{"public.country.name", "public.country.continent"}, 1, "the question asks to show name"},
+		{"its name", "List the country code and its name.", "SELECT code FROM country WHERE name <> ''",
+			[]string{"public.country.name", "public.country.code"}, []string{"public.country"}, []string{"public.country.name", "public.country.code"}, 1, "the question asks to show name"},
 		{"a condition, not a column to show", "List all cartoons directed by Ben Jones.", "SELECT title FROM cartoon WHERE directed_by = 'Ben Jones'",
 			[]string{"public.cartoon.directed_by"}, []string{"public.cartoon"}, []string{"public.cartoon.title", "public.cartoon.directed_by"}, 0, ""},
 		{"shown by another table's column of its name", cars, "SELECT m.car_make, c.model, sum(s.sale_price) FROM sales s JOIN cars c ON s.car_id = c.id JOIN makers m ON m.id = c.maker_id GROUP BY 1, 2 LIMIT 5",

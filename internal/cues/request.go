@@ -16,9 +16,9 @@ var requestVerbs = map[string]bool{"return": true, "show": true, "list": true, "
 var requestLead = map[string]bool{"please": true, "also": true, "then": true, "and": true}
 
 // requestKeeps are the stopwords a request's list of things to show may
-// hold ("the make, model and year of the car"); any other stopword ("in",
+// hold ("the make, model and year"); any other stopword ("of", "in",
 // "with", "who", "for") starts what the rows are, not what they show.
-var requestKeeps = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "of": true, "their": true,
+var requestKeeps = map[string]bool{"the": true, "a": true, "an": true, "and": true, "or": true, "their": true,
 	"its": true, "his": true, "her": true, "each": true, "all": true, "both": true, "me": true, "us": true, "as": true, "well": true}
 
 // copulas after "what" open a request asked as a question.
@@ -56,7 +56,7 @@ var groupWords = map[string]bool{"each": true, "per": true, "every": true}
 // A request's words run up to the first one that says which rows rather
 // than what they show ("of", "in", "with", "who"..., or a participle:
 // "directed", "sorted") or the sentence's end: "Return the make, model
-// and year of cars sold in 2023." requests "the make model and year". A
+// and year of cars sold in 2023." requests the make, model and year. A
 // request holds a word that is no stopword; a comma between two of its
 // words is one of them (","): it ends an item of a list.
 func (r *Reading) Requests() [][]string {
@@ -99,7 +99,7 @@ func (r *Reading) requested(i int) []string {
 		if before := r.between(j - 1); w == "s" && (strings.HasSuffix(before, "'") || strings.HasSuffix(before, "’")) {
 			continue // the manager's name
 		}
-		if w == "of" || gloss.Stopword(w) && !requestKeeps[w] || participle(w) && !determiners[r.words[j-1].lower] {
+		if gloss.Stopword(w) && !requestKeeps[w] || participle(w) && !determiners[r.words[j-1].lower] {
 			break
 		}
 		words = append(words, w)
