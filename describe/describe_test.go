@@ -123,6 +123,31 @@ func TestGlosser(t *testing.T) {
 	}
 }
 
+// TestAbbreviationInContext: an abbreviation in a column's name reads as
+// the word of its table it begins (doc_id of doctors is the doctor id),
+// else as the glosser reads it (doc_id of documents, of a subquery).
+func TestAbbreviationInContext(t *testing.T) {
+	for _, c := range []struct{ sql, want string }{
+		{`SELECT d.doc_id FROM treatments t JOIN doctors d ON t.doc_id = d.doc_id`, "doctor id"},
+		{`SELECT "DOC_ID" FROM "DOCTORS"`, "doctor id"},
+		{`SELECT doc_id FROM doctors`, "doctor id"},
+		{`SELECT doc_id FROM documents`, "document id"},
+		{`SELECT doc_id FROM (SELECT 1 AS doc_id) AS doctors`, "document id"},
+		{`SELECT cust_id FROM customers`, "customer id"},
+		{`SELECT amt FROM amendments`, "amount"},  // "amt" begins no word of amendments
+		{`SELECT song FROM songwriters`, "song"},  // a word, no abbreviation
+		{`SELECT act_id FROM actors`, "actor id"}, // "act" reads "actual" elsewhere
+	} {
+		d, err := describe.SQL(c.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Columns) != 1 || d.Columns[0] != c.want {
+			t.Errorf("%s: columns %q, want %q", c.sql, d.Columns, c.want)
+		}
+	}
+}
+
 func TestInvalid(t *testing.T) {
 	for _, sql := range []string{"SELEC 1", "", "SELECT 1; SELECT 2", "DELETE FROM t", "SELECT 1 INTO t"} {
 		if _, err := describe.SQL(sql); !errors.Is(err, describe.ErrInvalid) {

@@ -24,7 +24,10 @@
 // employees", so that a wrong query cannot hide behind a right name.
 //
 // Identifiers become words with a gloss.Glosser (default gloss.Words, so
-// "tot_amt" reads "total amount"; WithGlosser changes it). A generic
+// "tot_amt" reads "total amount"; WithGlosser changes it), and an
+// abbreviation the glosser expands reads as the word of the column's
+// table it begins: doc_id of doctors is the "doctor id", of documents
+// the "document id". A generic
 // column of a query over several tables is qualified by its table
 // ("region name", "sales order status"), and a table read twice is named
 // by the column it is joined on ("employees m ON m.emp_id = e.manager_id"

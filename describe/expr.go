@@ -3,11 +3,14 @@ package describe
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/gloss"
 )
 
 // generic column names read ambiguously without their table when a query
@@ -46,6 +49,7 @@ func (w *writer) colRef(c *pg.ColumnRef, sc *scope) string {
 	if r == nil {
 		return col
 	}
+	col = w.inContext(lastField(c), col, r)
 	switch {
 	case r.role != "":
 		return join(r.role, strip(col, r.entity))
@@ -53,6 +57,46 @@ func (w *writer) colRef(c *pg.ColumnRef, sc *scope) string {
 		return join(r.entity, col)
 	}
 	return col
+}
+
+// inContext reads an abbreviation in a column's name as the word of its
+// table it begins, when the glosser reads it otherwise: doc_id of doctors
+// is the doctor id, not the document id. col is the column in words.
+func (w *writer) inContext(ident, col string, r *rel) string {
+	if r.table == "" {
+		return col
+	}
+	entity := strings.Fields(r.entity)
+	out := strings.Fields(col)
+	for _, part := range gloss.Split(ident) {
+		if len(part) < 3 {
+			continue
+		}
+		read := w.glosser(part)
+		if len(read) == 0 || len(read) == 1 && read[0] == part {
+			continue // no abbreviation
+		}
+		for _, e := range entity {
+			if !strings.HasPrefix(e, part) {
+				continue
+			}
+			if i := indexWords(out, read); i >= 0 {
+				out = slices.Concat(out[:i], []string{e}, out[i+len(read):])
+			}
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// indexWords returns where sub first stands in words, or -1.
+func indexWords(words, sub []string) int {
+	for i := 0; i+len(sub) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // strip removes a leading entity from column words: "employee id" of an
