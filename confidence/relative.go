@@ -60,9 +60,8 @@ func readsClock(tree *pg_query.ParseResult) bool {
 		}
 		if clockValue(n) {
 			found = true
-		} else if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) > 0 {
-			name := strings.ToLower(fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval())
-			found = nowFunctions[name] && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog")
+		} else if fc := n.GetFuncCall(); fc != nil {
+			found = nowFunctions[strings.ToLower(builtinName(fc))]
 		}
 		return !found
 	})

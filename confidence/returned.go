@@ -134,7 +134,7 @@ func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 			}
 			pgparse.Walk(rt.Val.ProtoReflect(), func(m protoreflect.Message) bool {
 				// count(x) shows how many, not x.
-				if f, ok := m.Interface().(*pg_query.FuncCall); ok && countCall(f) {
+				if f, ok := m.Interface().(*pg_query.FuncCall); ok && builtinName(f) == "count" {
 					return false
 				}
 				ref, ok := m.Interface().(*pg_query.ColumnRef)
@@ -194,12 +194,3 @@ var itemEnds = map[string]bool{",": true, "and": true, "or": true}
 
 // listWords may stand before a name in a list of things to show.
 var listWords = map[string]bool{"the": true, "and": true, "or": true, "a": true, "an": true, "their": true, "its": true, "his": true, "her": true, "each": true, "all": true}
-
-// countCall reports whether f is count() or pg_catalog.count().
-func countCall(f *pg_query.FuncCall) bool {
-	n := len(f.Funcname)
-	if n == 0 || n > 2 || n == 2 && f.Funcname[0].GetString_().GetSval() != "pg_catalog" {
-		return false
-	}
-	return f.Funcname[n-1].GetString_().GetSval() == "count"
-}
