@@ -22,9 +22,10 @@ type examItem struct{ question, evidence, gold string }
 // defog exam (when its dataset is there): each question picked with its
 // own gold query (a real, right answer), and as made-up negatives with the
 // gold query of another question of the same database (the one half the
-// list away), with its gold query's last condition dropped and with a
-// column swapped, one candidate each; a made-up answer that returns the
-// gold rows all the same counts as right.
+// list away), and its gold query's near misses (the last condition
+// dropped, a column swapped, a limited sort flipped, an aggregate
+// changed, DISTINCT dropped), one candidate each; a made-up answer that
+// returns the gold rows all the same counts as right.
 func examRows(t *testing.T) []calibRow {
 	qs, err := erp.Exam()
 	if err != nil {

@@ -32,7 +32,7 @@ type calibRow struct {
 	shuffled  bool   // a made-up negative: shuffled, or constant
 	constant  bool   // the SELECT 1 variant
 	single    bool   // the pick alone, as an Ask with one sample sees it
-	mutant    string // a made-up negative: "dropped" (a condition), "swapped" (a column)
+	mutant    string // a near miss: "dropped" (a condition), "swapped" (a column), "flipped" (a sort), "aggregate", "distinct" (dropped)
 	exam      string // "" for spider-pools, "defog" or "erp"
 	sql       string // the answer's SQL and its question, for NL2SQL_CALIBRATION_DUMP
 	question  string
@@ -40,8 +40,9 @@ type calibRow struct {
 
 // madeUp reports whether the row answers another question (another
 // question's candidates, SELECT 1): what the on-question model learns to
-// tell from answers to this one. A pick with a condition dropped or a
-// column swapped is a wrong answer to this question, fitted as one.
+// tell from answers to this one. A near miss (a pick with a condition
+// dropped, a column swapped...) is a wrong answer to this question,
+// fitted as one.
 func (r calibRow) madeUp() bool { return r.shuffled }
 
 // real reports whether the row is a spider-pools pick of its own
@@ -53,9 +54,9 @@ func (r calibRow) real() bool {
 // calibrationBars are figures of the calibrated confidence on
 // spider-pools, cross-validated by database: the bars issue 27 set, and
 // the floors this test enforces (the measured figures less a small margin:
-// the figures are deterministic, so a drop is a regression). Of the
-// issue's bars AUROC is not reached (see docs/benchmarks.md): it is
-// logged, not enforced.
+// the figures are deterministic, so a drop is a regression). Every bar of
+// the issue is reached and enforced (AUROC by 0.0004: see
+// docs/benchmarks.md).
 type calibrationBars struct {
 	AUROC, ECE                  float64
 	PrecisionAt90, CoverageAt90 float64 // answers with confidence >= 0.9: share right, share of the questions
@@ -64,18 +65,21 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured (session 17): AUROC 0.84996, ECE 0.030, >= 0.9 95.6% right
-	// covering 54.2% (527 of 972), shuffled 21 of 958 (2.2%). ECE,
-	// precision, coverage and the shuffled share meet the issue's bars,
-	// which are their floors (the shuffled one tighter).
-	floors = calibrationBars{AUROC: 0.84, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
+	// Measured (session 18): AUROC 0.85044, ECE 0.027, >= 0.9 95.4% right
+	// covering 53.8% (523 of 972), shuffled 19 of 958 (2.0%). Every
+	// figure meets the issue's bar, which is its floor (the shuffled one
+	// tighter).
+	floors = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.900 /
-	// 0.142, defog 0.904 / 0.076 (0.900 / 0.141 and 0.882 / 0.095 after
-	// session 16, 0.890 / 0.154 and 0.872 / 0.087 after
-	// session 15, 0.873 / 0.163 and 0.859 / 0.099 after session 14, 0.857 / 0.170 and 0.816 / 0.122 after session 13;
-	// docs/benchmarks.md has each step).
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.89, ECE: 0.155}, "defog": {AUROC: 0.89, ECE: 0.09}}
+	// near misses included), less a margin: measured demo ERP 0.898 /
+	// 0.168, defog 0.884 / 0.092 since session 18, whose near misses
+	// are of five kinds (a limited sort flipped, an aggregate changed,
+	// DISTINCT dropped, besides a condition dropped and a column
+	// swapped: harder, so the floors are lower than session 17's, 0.900 /
+	// 0.142 and 0.904 / 0.076 on two kinds; 0.900 / 0.141 and 0.882 /
+	// 0.095 after session 16, 0.890 / 0.154 and 0.872 / 0.087 after
+	// session 15; docs/benchmarks.md has each step).
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.89, ECE: 0.18}, "defog": {AUROC: 0.875, ECE: 0.10}}
 )
 
 // check reports the figures of f that miss the bars b.
@@ -208,7 +212,7 @@ type calibrationFigures struct {
 	ShuffledWrong, ShuffledHigh int     // wrong shuffled answers, and those with p >= 0.5
 	Constant, ConstantHigh      int     // SELECT 1 answers, and those with p >= 0.5
 	Single, SingleRight         int     // one-candidate variants, and the right ones
-	MutantWrong, MutantHigh     int     // wrong dropped/swapped answers, and those with p >= 0.5
+	MutantWrong, MutantHigh     int     // wrong near misses, and those with p >= 0.5
 	Bins                        []calib.Bin
 	Thresholds                  []calib.Threshold
 }
@@ -226,8 +230,7 @@ type cvVariant struct {
 	without  func(calibRow) bool
 	oneModel bool
 	madeUp   float64 // weight of the made-up negatives and one-candidate variants (0: 1)
-	// nearMissOff fits the near misses (a condition dropped, a column
-	// swapped) as answers to another question.
+	// nearMissOff fits the near misses as answers to another question.
 	nearMissOff bool
 	// onEvery lets the on-question model read every signal (agreement,
 	// the score, the run), as before session 13.
@@ -284,6 +287,8 @@ var signalGroups = []struct {
 	{"the unasked columns (session 14)", []string{"columns_unasked"}},
 	{"the missed columns (session 15)", []string{"columns_missed"}},
 	{"the columns asked to be shown (session 17)", []string{"columns_unreturned"}},
+	{"the reversed extreme (session 18)", []string{"extreme_reversed"}},
+	{"the mismatched aggregate (session 18)", []string{"aggregate_mismatched"}},
 }
 
 // logAblations logs the out-of-fold figures without each signal group,
@@ -293,7 +298,7 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 		f := measureCalibration(rows, p, questions)
 		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d | %d of %d |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.MutantHigh, f.MutantWrong)
 	}
-	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 | dropped/swapped wrong >= 0.5 |")
+	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 | near misses wrong >= 0.5 |")
 	// Before issue 27: a linear map of the default scorer's score.
 	linear := make([]float64, len(rows))
 	for i := range rows {
@@ -304,7 +309,7 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 	line("one logistic regression on every example (no on-question model)", crossValidateVariant(rows, cvVariant{oneModel: true}))
 	line("near misses fitted as answers to another question", crossValidateVariant(rows, cvVariant{nearMissOff: true}))
 	line("the on-question model on every signal (agreement, score, run too)", crossValidateVariant(rows, cvVariant{onEvery: true}))
-	line("without the dropped/swapped negatives of spider-pools", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.mutant != "" && r.exam == "" }}))
+	line("without the near misses of spider-pools", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.mutant != "" && r.exam == "" }}))
 	line("without the exams (defog, demo ERP)", crossValidateVariant(rows, cvVariant{without: func(r calibRow) bool { return r.exam != "" }}))
 	for _, g := range signalGroups {
 		line("without "+g.name, crossValidateVariant(rows, cvVariant{drop: g.signals}))
@@ -371,7 +376,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	chooseNearMiss(t, rows)
 	p := crossValidate(rows)
 	f := measureCalibration(rows, p, len(outcomes))
-	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.5f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5; a condition dropped or a column swapped: %d of %d wrong answers >= 0.5",
+	t.Logf("calibrated confidence, out of fold by database (%d answers, %d shuffled): AUROC %.5f, ECE %.3f; >= 0.9: %d answers, %.1f%% right, %.1f%% of the questions; shuffled: %d of %d wrong answers >= 0.5; SELECT 1: %d of %d >= 0.5; near misses: %d of %d wrong answers >= 0.5",
 		len(real), len(shuffled), f.AUROC, f.ECE, f.At90.Answers, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.ConstantHigh, f.Constant, f.MutantHigh, f.MutantWrong)
 	t.Log(reliabilityTable(f))
 	// What the column order costs: the wrong picks that return the gold
@@ -406,14 +411,14 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 		if n == 0 {
 			continue
 		}
-		t.Logf("%s exam, out of fold: %d picks (gold, another question's gold, a condition dropped, a column swapped), AUROC %.3f, ECE %.3f; %d of %d wrong picks >= 0.5%s",
+		t.Logf("%s exam, out of fold: %d picks (gold, another question's gold, near misses), AUROC %.3f, ECE %.3f; %d of %d wrong picks >= 0.5%s",
 			exam, n, ef.AUROC, ef.ECE, ef.ShuffledHigh, ef.ShuffledWrong, reliabilityTable(ef))
 		if fl := examFloors[exam]; ef.AUROC < fl.AUROC || ef.ECE > fl.ECE {
 			t.Errorf("%s exam: AUROC %.3f, ECE %.3f: below the floors %.3f, %.3f", exam, ef.AUROC, ef.ECE, fl.AUROC, fl.ECE)
 		}
 	}
 	if miss := issueBars.check(f); len(miss) > 0 {
-		t.Logf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
+		t.Errorf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
 	}
 	if miss := floors.check(f); len(miss) > 0 {
 		t.Errorf("calibration regressed below its floors: %s", strings.Join(miss, "; "))
@@ -431,7 +436,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	for _, r := range rows {
 		ex = append(ex, confidence.Example{Signals: r.sig, Right: r.right, Weight: weightOf(r), MadeUp: r.madeUp()})
 	}
-	c, err := confidence.Fit(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers, %d of these answers alone (one candidate), %d picks with a condition dropped or a column swapped; exams: %d picks of the demo ERP and defog gold queries and their made-up negatives", len(real), len(shuffled), f.Constant, f.Single, len(extra)-f.Single-f.Constant, len(exams)))
+	c, err := confidence.Fit(ex, fmt.Sprintf("spider-pools: %d picks, %d shuffled picks (another question's candidates, same database), %d SELECT 1 answers, %d of these answers alone (one candidate), %d near misses (a condition dropped, a column swapped, a limited sort flipped, an aggregate changed, DISTINCT dropped); exams: %d picks of the demo ERP and defog gold queries and their made-up negatives", len(real), len(shuffled), f.Constant, f.Single, len(extra)-f.Single-f.Constant, len(exams)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,8 +521,9 @@ func dumpCalibration(t *testing.T, path string, rows []calibRow, p []float64) {
 const shuffledWeight = 1.0
 
 // nearMissWeight is how much a near miss (a condition dropped, a column
-// swapped) counts in the fit beside a real answer. How many near misses
-// there are is our choice (two per question), and it sets how often a
+// swapped, a limited sort flipped, an aggregate changed, DISTINCT
+// dropped) counts in the fit beside a real answer. How many near misses
+// there are is our choice (up to five per question), and it sets how often a
 // one-candidate answer is wrong in the fit, so it is chosen among
 // nearMissWeights by the out-of-fold ECE of the exams' answers other
 // than the near misses (each gold query, and another question's; defog
@@ -588,9 +594,10 @@ func tableColumns(t testing.TB, pool *pgxpool.Pool) func(string) []calib.Column 
 	return func(table string) []calib.Column { return byTable[strings.ToLower(table)] }
 }
 
-// mutants picks sql with a condition dropped and with a column swapped,
-// each as the only candidate, and says whether each returns the gold rows
-// (key) all the same.
+// mutants picks sql's near misses (a condition dropped, a column swapped,
+// a limited sort flipped, an aggregate changed, DISTINCT dropped), each as
+// the only candidate, and says whether each returns the gold rows (key)
+// all the same.
 func mutants(ctx context.Context, eng *nl2sql.Engine, pool *pgxpool.Pool, question, evidence, sql, key string, cols func(string) []calib.Column) []mutant {
 	var out []mutant
 	for _, m := range []struct {
@@ -599,6 +606,9 @@ func mutants(ctx context.Context, eng *nl2sql.Engine, pool *pgxpool.Pool, questi
 	}{
 		{"dropped", func() (string, bool) { return calib.DropCondition(sql) }},
 		{"swapped", func() (string, bool) { return calib.SwapColumn(sql, cols) }},
+		{"flipped", func() (string, bool) { return calib.FlipOrder(sql) }},
+		{"aggregate", func() (string, bool) { return calib.ChangeAggregate(sql) }},
+		{"distinct", func() (string, bool) { return calib.DropDistinct(sql) }},
 	} {
 		ms, ok := m.make()
 		if !ok {

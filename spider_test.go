@@ -53,15 +53,16 @@ type spiderOutcome struct {
 	repairedSQL, rawErrs []string
 	repairErr            []string
 	scoreInput           *score.Input
-	// mutants are the pick with a condition dropped or a column swapped:
-	// made-up negatives for the calibrator.
+	// mutants are the pick's near misses (a condition dropped, a column
+	// swapped, a limited sort flipped, an aggregate changed, DISTINCT
+	// dropped): made-up negatives for the calibrator.
 	mutants []mutant
 }
 
 // mutant is a made-up answer: the signals of its pick and whether it
 // returns the gold rows all the same.
 type mutant struct {
-	kind  string // "dropped", "swapped"
+	kind  string // "dropped", "swapped", "flipped", "aggregate", "distinct"
 	sig   confidence.Signals
 	right bool
 	sql   string // the SQL picked, for NL2SQL_CALIBRATION_DUMP

@@ -101,7 +101,7 @@ func Names() []string { return slices.Clone(signalNames) }
 var onQuestionSignals = []string{
 	"question_covered", "query_named", "tables_named", "columns_linked", "values_used", "values_missed", "names_missed",
 	"constants_unasked", "negation_missed", "shape_asked", "shape_missed", "shape_extra",
-	"reads_no_table", "outside_context", "context_rank", "columns_unasked", "columns_missed", "columns_unreturned",
+	"reads_no_table", "outside_context", "context_rank", "columns_unasked", "columns_missed", "columns_unreturned", "extreme_reversed", "aggregate_mismatched",
 }
 
 // OnQuestionInputs marks, in the order of Names, the signals a fitted

@@ -47,7 +47,13 @@
 // revenue", "What are the id and names of ...") or as the group it asks
 // for ("for each semester id"), must be among what the query returns:
 // grouping by make and returning model twice answers another question
-// (Signals.ColumnsUnreturned).
+// (Signals.ColumnsUnreturned). A query that keeps the other end of a sort
+// than the one asked for ("the most orders" answered by the fewest, "the
+// oldest singer" by the largest birth date; Signals.ExtremeReversed), or
+// aggregates a column the question names another way ("the average
+// patient height" answered by sum(height_cm); Signals.AggregateMismatched)
+// answers another question while reading and returning what this one
+// names.
 //
 // [Signals.Reasons] says the weak ones in words, strongest doubt first
 // ("the question asks for 5 rows; the query returns one count"), and a
@@ -78,10 +84,11 @@
 // it; it needs the spider-pools and defog datasets and a PostgreSQL):
 // the signals are measured on the Engine's own picks of spider-pools, the
 // defog and demo ERP exams, and negatives made from them (another
-// question's candidates, SELECT 1, the pick with a condition dropped or a
-// column swapped). Without -update the test fails when the file is not
-// the fit it computes. How well it is calibrated, cross-validated by
-// database, is in docs/benchmarks.md.
+// question's candidates, SELECT 1, and near misses of the pick: a
+// condition dropped, a column swapped, a limited sort flipped, an
+// aggregate changed, DISTINCT dropped). Without -update the test fails
+// when the file is not the fit it computes. How well it is calibrated,
+// cross-validated by database, is in docs/benchmarks.md.
 //
 // # In the Engine
 //

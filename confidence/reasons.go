@@ -22,6 +22,12 @@ func (s *Signals) Reasons() []string {
 		out = append(out, r)
 	}
 	out = append(out, s.shapeProblems...)
+	if s.ExtremeReversed {
+		out = append(out, "the question asks for the "+s.endAsked+"; the query keeps the "+s.endKept)
+	}
+	if s.AggregateMismatched {
+		out = append(out, "the question asks for the "+s.aggAsked+"; the query computes "+s.aggComputed+" instead")
+	}
 	if vs := distinctValues(s.missingValues); len(vs) > 0 {
 		out = append(out, "the question names "+list(quoteAll(vs), 3)+"; the query does not use "+pick(len(vs) > 1, "them", "it"))
 	}

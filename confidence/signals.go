@@ -176,6 +176,20 @@ type Signals struct {
 	// strings the question names that the query does not use (what
 	// ValuesUsed is the share of). Logistic weighs whether there is one.
 	ValuesMissed int `json:"values_missed"`
+	// ExtremeReversed is true when the question asks for one end of a
+	// sort ("the most", "the 3 lowest", "the top 5", "the oldest") and
+	// every end the query keeps is the other: a limited sort the other
+	// way, a minimum for "the highest". "The oldest" is a high age but
+	// an early date; a question asking for both ends, and a key whose
+	// low values are its best (a rank), say nothing.
+	ExtremeReversed bool `json:"extreme_reversed"`
+	// AggregateMismatched is true when the question names an average
+	// or a total of something ("the average patient height", "the total
+	// revenue") and the query aggregates that column only the other way:
+	// sums the heights, averages the revenue. A sum divided by something
+	// is an average; a count gives a total ("the total number of
+	// students").
+	AggregateMismatched bool `json:"aggregate_mismatched"`
 	// PeriodOpen is true when the question names a year as a whole
 	// period ("in 2024", "the 2024 budget") and the query bounds a date
 	// or year it compares with that year from one side only
@@ -204,6 +218,10 @@ type Signals struct {
 	missedCols    []string // "countrylanguage.isofficial": linked, of a table read, unused
 	unreturned    []string // "cars.make": asked to be shown, used, not shown
 	openColumn    string   // the column PeriodOpen bounds from one side
+	endAsked      string   // "highest": the end the question asks for, when the query keeps only ...
+	endKept       string   // ... "lowest"
+	aggAsked      string   // "average patient height": the aggregate asked, when the query computes only ...
+	aggComputed   string   // ... "sum(height_cm)"
 	deviations    []string // "the query computes revenue without its filter ..."
 }
 
@@ -216,7 +234,7 @@ var signalNames = []string{
 	"empty", "unknown_value", "duplicates", "defect", "warnings", "repaired", "single",
 	"unanimous", "columns_out_of_order", "top_rows", "top_groups", "names_missed", "shape_extra",
 	"tied", "columns_disputed", "counts_disputed", "negation_missed", "constants_unasked", "columns_unasked",
-	"columns_missed", "columns_unreturned", "values_missed",
+	"columns_missed", "columns_unreturned", "values_missed", "extreme_reversed", "aggregate_mismatched",
 }
 
 // Vector is the signals as numbers, in the order of Names: what a
@@ -236,6 +254,7 @@ func (s *Signals) Vector() []float64 {
 		f01(s.Candidates > 1 && s.Groups == 1), f01(s.ColumnsOutOfOrder), f01(s.TopRows), f01(s.TopGroups), float64(min(s.NamesMissed, 2)), float64(min(s.ShapeExtra, 2)),
 		f01(s.Tied), f01(s.ColumnsDisputed), f01(s.CountsDisputed), f01(s.NegationMissed), float64(min(s.ConstantsUnasked, 2)),
 		float64(min(s.ColumnsUnasked, 2)), f01(s.ColumnsMissed > 0), f01(s.ColumnsUnreturned > 0), f01(s.ValuesMissed > 0),
+		f01(s.ExtremeReversed), f01(s.AggregateMismatched),
 	}
 }
 
@@ -373,6 +392,10 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		}
 	}
 	s.ColumnsUnreturned = len(s.unreturned)
+	s.endAsked, s.endKept = reversedEnd(owed, tree)
+	s.ExtremeReversed = s.endAsked != ""
+	s.aggAsked, s.aggComputed = mismatchedAggregate(owed, tree)
+	s.AggregateMismatched = s.aggAsked != ""
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0
 	for _, t := range c.Tables {

@@ -8,9 +8,11 @@ import (
 
 // The made-up negatives a calibrator is fitted on beside real answers:
 // queries that read the question's tables and agree with themselves but
-// answer a nearby question. Both are made deterministically from a query's
-// parse tree and deparsed; a query they cannot change (no WHERE, no column
-// with a same-typed sibling, a set operation) gives ok false.
+// answer a nearby question, the mistakes models make: a condition dropped,
+// a column swapped, the other end of a sort, another aggregate, DISTINCT
+// dropped. Each is made deterministically from a query's parse tree and
+// deparsed; a query one cannot change (no WHERE, no column with a
+// same-typed sibling, no limited sort, a set operation) gives ok false.
 
 // Column is a table's column and its type, as the swap needs them.
 type Column struct{ Name, Type string }
@@ -92,6 +94,102 @@ func SwapColumn(sql string, columns func(table string) []Column) (string, bool) 
 				r.Fields[len(r.Fields)-1] = pg_query.MakeStrNode(c.Name)
 				return deparse(tree)
 			}
+		}
+	}
+	return "", false
+}
+
+// FlipOrder reverses the direction of the first sort key of a query that
+// keeps the first rows of its sort (ORDER BY ... LIMIT): the other end,
+// "the lowest" for "the highest". A sort without a limit returns the same
+// rows, so it gives ok false.
+func FlipOrder(sql string) (string, bool) {
+	tree, s, ok := topSelect(sql)
+	if !ok || len(s.SortClause) == 0 || s.LimitCount == nil {
+		return "", false
+	}
+	sb := s.SortClause[0].GetSortBy()
+	switch {
+	case sb == nil || sb.SortbyDir == pg_query.SortByDir_SORTBY_USING:
+		return "", false
+	case sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC:
+		sb.SortbyDir = pg_query.SortByDir_SORTBY_ASC
+	default:
+		sb.SortbyDir = pg_query.SortByDir_SORTBY_DESC
+	}
+	return deparse(tree)
+}
+
+// counterparts are the aggregates ChangeAggregate trades: the other
+// extreme, a mean for a sum.
+var counterparts = map[string]string{"max": "min", "min": "max", "sum": "avg", "avg": "sum"}
+
+// ChangeAggregate replaces the first of max, min, sum and avg the query
+// returns (in its select list, inside another call or a cast too) by its
+// counterpart: min for max, avg for sum and back.
+func ChangeAggregate(sql string) (string, bool) {
+	tree, s, ok := topSelect(sql)
+	if !ok {
+		return "", false
+	}
+	for _, t := range s.TargetList {
+		if f := firstAggregate(t.GetResTarget().GetVal()); f != nil {
+			name := f.Funcname[len(f.Funcname)-1].GetString_()
+			name.Sval = counterparts[strings.ToLower(name.Sval)]
+			return deparse(tree)
+		}
+	}
+	return "", false
+}
+
+// firstAggregate finds, depth first, a call of an aggregate counterparts
+// trades, written unqualified or pg_catalog-qualified.
+func firstAggregate(n *pg_query.Node) *pg_query.FuncCall {
+	switch {
+	case n == nil:
+		return nil
+	case n.GetFuncCall() != nil:
+		f := n.GetFuncCall()
+		if names := f.Funcname; len(names) == 1 || len(names) == 2 && names[0].GetString_().GetSval() == "pg_catalog" {
+			if _, ok := counterparts[strings.ToLower(names[len(names)-1].GetString_().GetSval())]; ok && f.Over == nil {
+				return f
+			}
+		}
+		for _, a := range f.Args {
+			if g := firstAggregate(a); g != nil {
+				return g
+			}
+		}
+	case n.GetTypeCast() != nil:
+		return firstAggregate(n.GetTypeCast().Arg)
+	case n.GetAExpr() != nil:
+		if g := firstAggregate(n.GetAExpr().Lexpr); g != nil {
+			return g
+		}
+		return firstAggregate(n.GetAExpr().Rexpr)
+	}
+	return nil
+}
+
+// DropDistinct removes the query's DISTINCT (not DISTINCT ON), or else
+// the DISTINCT of the first count(DISTINCT ...) it returns: the answer
+// that repeats what the question asks to list, or count, once.
+func DropDistinct(sql string) (string, bool) {
+	tree, s, ok := topSelect(sql)
+	if !ok {
+		return "", false
+	}
+	if len(s.DistinctClause) == 1 && s.DistinctClause[0].GetNode() == nil {
+		s.DistinctClause = nil
+		return deparse(tree)
+	}
+	if len(s.DistinctClause) > 0 {
+		return "", false // DISTINCT ON keeps one row per key: no plain repeat to make
+	}
+	for _, t := range s.TargetList {
+		if f := t.GetResTarget().GetVal().GetFuncCall(); f != nil && f.AggDistinct {
+			f.AggDistinct = false
+			return deparse(tree)
 		}
 	}
 	return "", false

@@ -40,3 +40,55 @@ func TestSwapColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestFlipOrder(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1"},
+		{"SELECT name FROM singer ORDER BY age LIMIT 3", "SELECT name FROM singer ORDER BY age DESC LIMIT 3"},
+		{"SELECT name FROM singer ORDER BY age ASC, name DESC LIMIT 3", "SELECT name FROM singer ORDER BY age DESC, name DESC LIMIT 3"},
+		{"SELECT name FROM singer ORDER BY age DESC", ""}, // the same rows, in another order
+		{"SELECT name FROM singer LIMIT 3", ""},
+		{"SELECT name FROM singer ORDER BY age USING < LIMIT 1", ""},
+		{"SELECT a FROM t UNION SELECT a FROM u ORDER BY a LIMIT 1", ""},
+	} {
+		got, ok := FlipOrder(c.in)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("FlipOrder(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
+func TestChangeAggregate(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT max(age) FROM singer", "SELECT min(age) FROM singer"},
+		{"SELECT name, MIN(age) FROM singer GROUP BY name", "SELECT name, max(age) FROM singer GROUP BY name"},
+		{"SELECT round(avg(age), 2) FROM singer", "SELECT round(sum(age), 2) FROM singer"},
+		{"SELECT sum(total)::numeric FROM orders", "SELECT avg(total)::numeric FROM orders"},
+		{"SELECT max(a) - min(a) FROM t", "SELECT min(a) - min(a) FROM t"},
+		{"SELECT pg_catalog.max(age) FROM singer", "SELECT pg_catalog.min(age) FROM singer"},
+		{"SELECT count(*) FROM singer", ""},
+		{"SELECT public.max(age) FROM singer", ""}, // a function of the user's own
+		{"SELECT max(age) OVER () FROM singer", ""},
+		{"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", ""},
+	} {
+		got, ok := ChangeAggregate(c.in)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("ChangeAggregate(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
+func TestDropDistinct(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"SELECT DISTINCT country FROM singer", "SELECT country FROM singer"},
+		{"SELECT count(DISTINCT country) FROM singer", "SELECT count(country) FROM singer"},
+		{"SELECT DISTINCT ON (country) name FROM singer ORDER BY country, age", ""},
+		{"SELECT country FROM singer", ""},
+		{"SELECT count(*) FROM singer", ""},
+	} {
+		got, ok := DropDistinct(c.in)
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("DropDistinct(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}

@@ -215,6 +215,18 @@ func (r *Reading) Without(c Cue) *Reading {
 	return out
 }
 
+// Unquoted returns the reading without the words of quoted values: the
+// item named 'Most Wanted' asks for no extreme.
+func (r *Reading) Unquoted() *Reading {
+	out := &Reading{analyses: r.analyses}
+	for _, w := range r.words {
+		if !r.analyses[w.ana].Tokens[w.token].Quoted {
+			out.words = append(out.words, w)
+		}
+	}
+	return out
+}
+
 // Any reports whether some word satisfies ok.
 func (r *Reading) Any(ok func(word string) bool) bool {
 	for _, w := range r.words {
@@ -424,6 +436,31 @@ func (r *Reading) WordAround(m Match) (before, after gloss.Word, hasBefore, hasA
 		}
 	}
 	return before, after, hasBefore, hasAfter
+}
+
+// After returns up to n words that follow m, each one space or a hyphen
+// from the one before, in lower case: "average patient height in cm"
+// after "average" is patient, height, in, cm. A comma, a full stop or any
+// other mark ends them.
+func (r *Reading) After(m Match, n int) []string {
+	var out []string
+	for i := m.last; i+1 < len(r.words) && len(out) < n; i++ {
+		if r.words[i].ana != r.words[i+1].ana || strings.Trim(r.between(i), " -") != "" {
+			break
+		}
+		out = append(out, r.words[i+1].lower)
+	}
+	return out
+}
+
+// Before returns the word just before m when only white space or a
+// hyphen separates them, in lower case; "" otherwise.
+func (r *Reading) Before(m Match) string {
+	i := m.first - 1
+	if i < 0 || r.words[i].ana != r.words[m.first].ana || strings.Trim(r.between(i), " -") != "" {
+		return ""
+	}
+	return r.words[i].lower
 }
 
 // Parenthesised returns what the text writes in parentheses right after

@@ -2,6 +2,7 @@ package cues
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/gloss"
@@ -58,6 +59,31 @@ func TestReading(t *testing.T) {
 	}
 	if got := Read(gloss.Analyze(`status "Open" or 'Closed'`)).Quoted(); !slices.Equal(got, []string{"Open", "Closed"}) {
 		t.Errorf("Quoted() = %q", got)
+	}
+	most := NewCue("most")
+	if r := Read(gloss.Analyze(`the most orders of 'Most Wanted'`)).Unquoted(); len(r.FindAll(most)) != 1 || Read(gloss.Analyze(`the item 'Most Wanted'`)).Unquoted().Has(most) {
+		t.Error("Unquoted: the words of a quoted value are left out, the others kept")
+	}
+	avg := NewCue("average")
+	for text, want := range map[string]string{
+		"the average patient height in cm":      "patient height in cm",
+		"the average year-end balance, by year": "year end balance",
+		"the average sales.amount":              "sales",
+		"the average":                           "",
+		"the average. Height":                   "",
+	} {
+		r := Read(gloss.Analyze(text))
+		m, _ := r.Find(avg)
+		if got := strings.Join(r.After(m, 4), " "); got != want {
+			t.Errorf("After(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for text, want := range map[string]string{"the average total": "average", "total": "", "sales, total": "", "year-end total": "end"} {
+		r := Read(gloss.Analyze(text))
+		m, _ := r.Find(NewCue("total"))
+		if got := r.Before(m); got != want {
+			t.Errorf("Before(%q) = %q, want %q", text, got, want)
+		}
 	}
 	var empty Reading
 	if empty.Has(Count) || empty.Numbers() != nil || Read(nil).Names() != nil {
