@@ -1,11 +1,9 @@
 package confidence_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/nl2sqlgo/nl2sql/confidence"
-	"github.com/nl2sqlgo/nl2sql/score"
 )
 
 // TestAggregateMismatched: a query that sums what the question asks the
@@ -63,16 +61,11 @@ func TestAggregateMismatched(t *testing.T) {
 			"the question asks for the maximum average rating; the query computes min(average_rating) instead"},
 		{"nothing aggregated", "What is the average price of item 5?", "SELECT avg_price FROM items WHERE id = 5", ""},
 	} {
-		in := &score.Input{Question: c.q,
-			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
-		s := confidence.Of(in, []float64{1}, 0)
+		s := alone(c.q, c.sql)
 		if s.AggregateMismatched != (c.reason != "") {
 			t.Errorf("%s: AggregateMismatched %v, want %v (%v)", c.name, s.AggregateMismatched, c.reason != "", s.Reasons())
 		}
-		reasons := strings.Join(s.Reasons(), " | ")
-		if c.reason != "" && !strings.Contains(reasons, c.reason) || c.reason == "" && strings.Contains(reasons, "instead") {
-			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
-		}
+		checkReason(t, c.name, s, c.reason, "instead")
 	}
 	checkInput(t, "aggregate_mismatched", confidence.Signals{AggregateMismatched: true})
 }

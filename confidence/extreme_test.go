@@ -76,16 +76,28 @@ func TestExtremeReversed(t *testing.T) {
 		{"VALUES is no end", "What is the largest value?", "SELECT v FROM (VALUES (1), (2)) t(v) ORDER BY v DESC LIMIT 1", ""},
 		{"a dollar-quoted value is no end", "What is the largest order?", "SELECT $$min$$ FROM orders ORDER BY total DESC LIMIT 1", ""},
 	} {
-		in := &score.Input{Question: c.q,
-			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
-		s := confidence.Of(in, []float64{1}, 0)
+		s := alone(c.q, c.sql)
 		if s.ExtremeReversed != (c.reason != "") {
 			t.Errorf("%s: ExtremeReversed %v, want %v (%v)", c.name, s.ExtremeReversed, c.reason != "", s.Reasons())
 		}
-		reasons := strings.Join(s.Reasons(), " | ")
-		if c.reason != "" && !strings.Contains(reasons, c.reason) || c.reason == "" && strings.Contains(reasons, "the query keeps the") {
-			t.Errorf("%s: reasons %q, want %q", c.name, reasons, c.reason)
-		}
+		checkReason(t, c.name, s, c.reason, "the query keeps the")
 	}
 	checkInput(t, "extreme_reversed", confidence.Signals{ExtremeReversed: true})
+}
+
+// alone measures the signals of sql as the only candidate answering q.
+func alone(q, sql string) confidence.Signals {
+	in := &score.Input{Question: q,
+		Candidates: []score.Candidate{{SQL: sql, Votes: 1, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+	return confidence.Of(in, []float64{1}, 0)
+}
+
+// checkReason checks that s gives the reason want, or, want "", no reason
+// that holds marker.
+func checkReason(t *testing.T, name string, s confidence.Signals, want, marker string) {
+	t.Helper()
+	reasons := strings.Join(s.Reasons(), " | ")
+	if want != "" && !strings.Contains(reasons, want) || want == "" && strings.Contains(reasons, marker) {
+		t.Errorf("%s: reasons %q, want %q", name, reasons, want)
+	}
 }

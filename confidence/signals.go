@@ -180,15 +180,17 @@ type Signals struct {
 	// sort ("the most", "the 3 lowest", "the top 5", "the oldest") and
 	// every end the query keeps is the other: a limited sort the other
 	// way, a minimum for "the highest". "The oldest" is a high age but
-	// an early date; a question asking for both ends, and a key whose
-	// low values are its best (a rank), say nothing.
+	// an early date; a question asking for both ends or for an order
+	// ("from highest to lowest"), and a key whose low values are its
+	// best (a rank), say nothing.
 	ExtremeReversed bool `json:"extreme_reversed"`
-	// AggregateMismatched is true when the question names an average
-	// or a total of something ("the average patient height", "the total
-	// revenue") and the query aggregates that column only the other way:
-	// sums the heights, averages the revenue. A sum divided by something
-	// is an average; a count gives a total ("the total number of
-	// students").
+	// AggregateMismatched is true when the question names an average,
+	// a total, a maximum or a minimum of something ("the average patient
+	// height", "the total revenue", "the maximum itch score") and the
+	// query aggregates that column only the other way: sums the heights,
+	// averages the revenue, takes the minimum score. A sum divided by
+	// something is an average; a count gives a total ("the total number
+	// of students").
 	AggregateMismatched bool `json:"aggregate_mismatched"`
 	// PeriodOpen is true when the question names a year as a whole
 	// period ("in 2024", "the 2024 budget") and the query bounds a date
