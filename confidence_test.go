@@ -107,3 +107,35 @@ func hasReason(reasons []string, word string) bool {
 	}
 	return false
 }
+
+// TestConfidenceLoneRun: an answer that is the only candidate (one
+// sample, Pick of one query) is run before it is judged, so that no rows,
+// or rows that come back twice, count in its confidence and its reasons,
+// as they do for candidates compared with others.
+func TestConfidenceLoneRun(t *testing.T) {
+	ctx := context.Background()
+	eng, _ := engine(t, func(int, *llmfake.Request) llmfake.Reply {
+		return fenced("SELECT first_name, last_name FROM employees WHERE hire_date < '1901-01-01'")
+	})
+	res, err := eng.Ask(ctx, "Which employees were hired before 1901?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 0 || !hasReason(res.Reasons, "returns no rows") || res.Signals == nil || !res.Signals.Empty {
+		t.Errorf("no rows: %d rows, reasons %q, signals %+v; want the empty result among the reasons", len(res.Rows), res.Reasons, res.Signals)
+	}
+	pr, err := eng.Pick(ctx, "List the departments of the employees", []string{"SELECT dept_id FROM employees"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Signals == nil || !pr.Signals.Duplicates || pr.Signals.Empty || !hasReason(pr.Reasons, "more than once") {
+		t.Errorf("repeated rows: signals %+v, reasons %q; want the repeats among the reasons", pr.Signals, pr.Reasons)
+	}
+	pr, err = eng.Pick(ctx, "List the departments of the employees", []string{"SELECT DISTINCT dept_id FROM employees"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.Signals == nil || pr.Signals.Duplicates || pr.Signals.Empty || pr.Signals.Compared {
+		t.Errorf("distinct rows: signals %+v; want neither empty nor repeated, and nothing compared", pr.Signals)
+	}
+}

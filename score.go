@@ -50,14 +50,14 @@ type runOutcome struct {
 // candidate, what the run gave and how far the others agree with it. A
 // result cut at the cap is not compared: which rows came first is the
 // server's choice (a parallel or synchronized scan sends others on the
-// next run).
+// next run). A lone candidate is run too, before it is judged: whether it
+// returns no rows, or some twice, is evidence of its own (an Ask that drew
+// one sample, Pick of one query), though there is nothing to compare it
+// with.
 func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) []runOutcome {
 	runs := make([]runOutcome, len(cands))
 	for i := range runs {
 		runs[i].rows, runs[i].agreement, runs[i].ordered, runs[i].group = -1, -1, -1, -1
-	}
-	if len(cands) < 2 {
-		return runs
 	}
 	for i, cd := range cands {
 		if cd.cost > cheapCost {
@@ -73,6 +73,9 @@ func (e *Engine) agreement(ctx context.Context, sc *scope, cands []*candidate) [
 		}
 		runs[i].digest, runs[i].unordered, runs[i].set, runs[i].duplicates = resultDigest(r)
 		runs[i].rows, runs[i].result = len(r.Rows), r
+	}
+	if len(cands) < 2 {
+		return runs // its rows and repeats, no group: nothing compared
 	}
 	groups := map[string]int{}
 	for i := range runs {

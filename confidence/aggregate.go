@@ -52,19 +52,37 @@ type aggregateCall struct {
 	fn     string // avg, sum, count, max or min; a sum divided by something is an avg
 	stems  []string
 	column string // "sum(height_cm)", for the reason
+	// derived is true when it reads a column the query names itself (an
+	// alias of a subquery or a WITH query): avg(customer_total) averages
+	// per-group totals.
+	derived bool
+}
+
+// queryAggregates is what the query aggregates, for mismatchedAggregate.
+type queryAggregates struct {
+	calls []aggregateCall
+	// divides is true when the query divides by something other than a
+	// constant: an average may be written out (total / n, a weighted
+	// sum(price * qty) / sum(qty)).
+	divides bool
+	counts  bool // it counts something (count(*) too)
 }
 
 // mismatchedAggregate returns the first aggregate the question asks for
 // ("average patient height") whose column the query aggregates, but only
 // otherwise, with what it computes instead ("sum(height_cm)"); "", "" when
-// there is none.
+// there is none. An average is given by avg() of the column, by avg() of
+// a column the query derives (the average of per-customer totals), or
+// written out (a sum divided by a count or a column); "the total number
+// of" by any count.
 func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, computed string) {
 	if tree == nil {
 		return "", ""
 	}
 	q = q.Unquoted()
-	var calls []aggregateCall
-	for _, a := range askedAggregates {
+	var agg *queryAggregates
+	var cols [][]string
+	for k, a := range askedAggregates {
 		for _, m := range q.FindAll(a.cue) {
 			if aggregateAdjectives[q.Before(m)] {
 				continue // "the average total amount" averages stored totals
@@ -73,13 +91,33 @@ func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, co
 			if len(phrase) == 0 {
 				continue
 			}
-			if calls == nil {
-				calls = queryAggregates(tree)
+			if agg == nil {
+				agg, cols = aggregatesOf(tree), columnWords(tree)
+			}
+			if q.InName(m) {
+				continue // "Total Wine"
+			}
+			// The aggregate word may name a column that stores it (the
+			// total amount: tot_amt; the minimum temperature:
+			// min_temperature_f). With another aggregate or end in the
+			// question, that one is asked of it ("the lowest maximum
+			// temperature", "the sum insured, on average"); alone, it
+			// asks of that column only.
+			named := namesColumn(q, m, cols)
+			if named && otherAggregate(q, k, m) {
+				continue
+			}
+			switch {
+			case a.counterpart == "sum" && (agg.divides || slices.ContainsFunc(agg.calls, func(c aggregateCall) bool { return c.fn == "avg" && c.derived })):
+				continue // an average written out, or of derived totals
+			case measureWords[words[0]] && agg.counts:
+				continue // "the total number of orders": count(*)
 			}
 			var other *aggregateCall
 			gives := false
-			for i, c := range calls {
-				if !slices.ContainsFunc(phrase, func(w string) bool { return slices.Contains(c.stems, w) }) {
+			for i, c := range agg.calls {
+				if !slices.ContainsFunc(phrase, func(w string) bool { return slices.Contains(c.stems, w) }) ||
+					named && !slices.Contains(c.stems, gloss.Stem(m.Text)) {
 					continue // another column
 				}
 				if slices.Contains(a.gives, c.fn) {
@@ -87,7 +125,7 @@ func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, co
 					break
 				}
 				if other == nil && c.fn == a.counterpart {
-					other = &calls[i]
+					other = &agg.calls[i]
 				}
 			}
 			if !gives && other != nil {
@@ -96,6 +134,24 @@ func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, co
 		}
 	}
 	return "", ""
+}
+
+// otherAggregate reports whether the question asks for an aggregate or an
+// end other than askedAggregates[asked], said at m ("the lowest maximum
+// temperature": lowest; a second "total" is the same one; "minimum" is an
+// end word too).
+func otherAggregate(q *cues.Reading, asked int, m cues.Match) bool {
+	for k, a := range askedAggregates {
+		if k != asked && q.Has(a.cue) {
+			return true
+		}
+	}
+	for _, c := range []cues.Cue{cueHighEnd, cueLowEnd, cueTimeEnd} {
+		if slices.ContainsFunc(q.FindAll(c), func(o cues.Match) bool { return o != m }) {
+			return true
+		}
+	}
+	return false
 }
 
 // aggregatePhrase is what an aggregate word is followed by, up to the
@@ -122,46 +178,71 @@ func aggregatePhrase(after []string) (words, stems []string) {
 	return words, stems
 }
 
-// queryAggregates are the aggregates the query computes, anywhere in it,
+// aggregatesOf reads the aggregates the query computes, anywhere in it,
 // unqualified or pg_catalog-qualified, each with the stems of the words of
-// the columns it reads (tot_amt reads total, amount).
-func queryAggregates(tree *pg_query.ParseResult) []aggregateCall {
-	divided := map[*pg_query.FuncCall]bool{}
-	var out []aggregateCall
+// the columns it reads (tot_amt reads total, amount), and whether the
+// query divides. A sum divided by a count, a column or a subquery is an
+// average; divided by a constant (minutes / 60) or by another sum (a
+// ratio, a weighted average), it stays a sum.
+func aggregatesOf(tree *pg_query.ParseResult) *queryAggregates {
+	out := &queryAggregates{}
+	averaged := map[*pg_query.FuncCall]bool{}
+	aliases := map[string]bool{}
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		if rt, ok := m.Interface().(*pg_query.ResTarget); ok && rt.Name != "" {
+			aliases[strings.ToLower(rt.Name)] = true
+		}
+		return true
+	})
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		switch n := m.Interface().(type) {
 		case *pg_query.A_Expr:
-			// sum(x) / count(*) is an average written out.
-			if len(n.Name) == 1 && n.Name[0].GetString_().GetSval() == "/" {
-				if f := pgparse.Uncast(n.Lexpr).GetFuncCall(); f != nil {
-					divided[f] = true
-				}
+			if len(n.Name) != 1 || n.Name[0].GetString_().GetSval() != "/" || n.Rexpr == nil {
+				return true
 			}
+			r := pgparse.Uncast(n.Rexpr)
+			if r.GetAConst() != nil {
+				return true // a unit: minutes / 60
+			}
+			out.divides = true
+			if f := r.GetFuncCall(); f != nil && strings.EqualFold(builtinName(f), "sum") {
+				return true // a ratio of sums, or a weighted average: not a sum averaged
+			}
+			pgparse.Walk(n.Lexpr.ProtoReflect(), func(m protoreflect.Message) bool {
+				if f, ok := m.Interface().(*pg_query.FuncCall); ok && strings.EqualFold(builtinName(f), "sum") {
+					averaged[f] = true
+				}
+				return true
+			})
 		case *pg_query.FuncCall:
 			fn := strings.ToLower(builtinName(n))
 			if !slices.Contains([]string{"avg", "sum", "count", "max", "min"}, fn) {
 				return true
 			}
-			if fn == "sum" && divided[n] {
+			out.counts = out.counts || fn == "count"
+			if fn == "sum" && averaged[n] {
 				fn = "avg"
 			}
-			var stems, names []string
+			c := aggregateCall{fn: fn}
+			var names []string
 			for _, a := range n.Args {
 				pgparse.Walk(a.ProtoReflect(), func(m protoreflect.Message) bool {
 					if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
 						name := ref.Fields[len(ref.Fields)-1].GetString_().GetSval()
 						names = append(names, name)
+						c.derived = c.derived || aliases[strings.ToLower(name)]
 						for _, w := range gloss.Words(name) {
 							if w = strings.ToLower(w); !gloss.Stopword(w) && !measureWords[w] && !identifierWords[w] {
-								stems = append(stems, gloss.Stem(w))
+								c.stems = append(c.stems, gloss.Stem(w))
 							}
 						}
 					}
 					return true
 				})
 			}
-			if len(stems) > 0 {
-				out = append(out, aggregateCall{fn: fn, stems: stems, column: fn + "(" + strings.Join(names, ", ") + ")"})
+			c.column = fn + "(" + strings.Join(names, ", ") + ")"
+			if len(c.stems) > 0 || c.derived {
+				out.calls = append(out.calls, c)
 			}
 		}
 		return true

@@ -59,6 +59,17 @@ func TestAggregateMismatched(t *testing.T) {
 		{"a stored average maximised", "What is the maximum average rating?", "SELECT max(average_rating) FROM business", ""},
 		{"a stored average minimised", "What is the maximum average rating?", "SELECT min(average_rating) FROM business",
 			"the question asks for the maximum average rating; the query computes min(average_rating) instead"},
+		{"a stored total averaged for the total", "What was the total amount of purchase orders placed in 2023?",
+			"SELECT avg(tot_amt) FROM purchase_orders WHERE order_dt >= '2023-01-01'", "the question asks for the total amount; the query computes avg(tot_amt) instead"},
+		{"a stored total averaged, the word said twice", "Return the specialty, the number of treatments and the total drug amount, top 3 by total drug amount.",
+			"SELECT specialty, count(*), avg(tot_drug_amt) FROM treatments GROUP BY 1 ORDER BY 3 DESC LIMIT 3",
+			"the question asks for the total drug amount; the query computes avg(tot_drug_amt) instead"},
+		{"a stored total summed", "What was the total amount of purchase orders placed in 2023?",
+			"SELECT sum(tot_amt) FROM purchase_orders WHERE order_dt >= '2023-01-01'", ""},
+		{"the column named, another averaged", "What is the minimum temperature of the day with the highest pressure?",
+			"SELECT min_temperature_f FROM weather WHERE pressure = (SELECT max(pressure) FROM weather) AND max_temperature_f > 0", ""},
+		{"a name holds an aggregate word", "How many members does Total Fitness have, and what is their average fitness score?",
+			"SELECT count(*), avg(fitness_score) FROM members WHERE gym = 'Total Fitness'", ""},
 		{"nothing aggregated", "What is the average price of item 5?", "SELECT avg_price FROM items WHERE id = 5", ""},
 	} {
 		s := alone(c.q, c.sql)

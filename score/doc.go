@@ -14,7 +14,8 @@
 // tables and columns it reads, its joins, the planner's cost and row
 // estimate, whether it needed a repair; and, when the candidates were
 // cheap enough to run, how far their results agree (Agreement,
-// OrderedAgreement, ResultGroup), how many rows it returned, whether a row
+// OrderedAgreement, ResultGroup; -1 for a lone candidate, which is run
+// but compared with nothing), how many rows it returned, whether a row
 // repeats, constants no row holds, a join that counts rows twice
 // (FanOut), a measure computed otherwise than the semantic model defines
 // it (Deviations). A field the Engine did not measure is -1 (Agreement,

@@ -453,6 +453,17 @@ func (r *Reading) After(m Match, n int) []string {
 	return out
 }
 
+// InName reports whether m begins with a capital inside a sentence: a
+// word of a name ("When was Top Gun released?"), not of the question.
+func (r *Reading) InName(m Match) bool {
+	if !r.capitalised(m.first) {
+		return false
+	}
+	w := r.words[m.first]
+	before := strings.TrimSpace(r.analyses[w.ana].Text[:w.start])
+	return before != "" && !strings.ContainsAny(before[len(before)-1:], ".?!:;")
+}
+
 // Before returns the word just before m when only white space or a
 // hyphen separates them, in lower case; "" otherwise.
 func (r *Reading) Before(m Match) string {

@@ -85,6 +85,13 @@ func TestReading(t *testing.T) {
 			t.Errorf("Before(%q) = %q, want %q", text, got, want)
 		}
 	}
+	top := NewCue("top")
+	for text, want := range map[string]bool{"When was Top Gun released?": true, "Top 5 customers": false, "Which are the top 5? Top 3 of them.": false, "the top_speed": false} {
+		r := Read(gloss.Analyze(text))
+		if m, ok := r.Find(top); ok && r.InName(m) != want {
+			t.Errorf("InName(%q) = %v, want %v", text, !want, want)
+		}
+	}
 	var empty Reading
 	if empty.Has(Count) || empty.Numbers() != nil || Read(nil).Names() != nil {
 		t.Error("an empty reading found something")
