@@ -76,6 +76,9 @@ func reversedEnd(q *cues.Reading, tree *pg_query.ParseResult) (asked, kept strin
 	// 'Most Wanted' names a value; "at least 3" is a bound; "from highest
 	// to lowest" asks for an order, not an end.
 	q = q.Unquoted().Without(cueBound).Without(cueOrderBetween)
+	if !q.Has(cueHighEnd) && !q.Has(cueLowEnd) && !q.Has(cueTimeEnd) && !q.Has(cueTopEnd) && !q.Has(cueBottom) {
+		return "", "" // most questions: no tree walk
+	}
 	cols := columnWords(tree)
 	high, low, timeWords := endWords(q, cueHighEnd, cols), endWords(q, cueLowEnd, cols), endWords(q, cueTimeEnd, cols)
 	for _, m := range append(append(slices.Clone(high), low...), timeWords...) {
