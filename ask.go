@@ -198,7 +198,10 @@ func (e *Engine) ask(ctx context.Context, question string, opts []AskOption) (_ 
 	}
 
 	sp = rq.tracers.begin(ctx, StageExecute)
-	er, err := rq.scope.query(sp.ctx, res.SQL, ac.maxRows)
+	er, err := sc.reusedRun(ac.maxRows), error(nil)
+	if er == nil {
+		er, err = rq.scope.query(sp.ctx, res.SQL, ac.maxRows)
+	}
 	sp.end(res.Timings, err)
 	if err != nil {
 		return fail(executionError("the chosen query failed to run", err))

@@ -66,8 +66,10 @@
 //     repair), so the same tied group comes back on every run and every plan;
 //     then score the survivors ([score.Scorer]): [score.Default] groups them by result
 //     (cheap candidates are run with a 2,000-row cap, a lone one too, for its
-//     own rows and repeats; results equal up to the order of their columns
-//     count as one answer, the same column order breaking ties between orders) and weighs each by the votes its result gathers, then
+//     own rows and repeats, and the chosen one's run is the answer when it
+//     read every row under the answer's cap; results equal up to the order of
+//     their columns count as one answer, the same column order breaking ties
+//     between orders) and weighs each by the votes its result gathers, then
 //     by evidence beyond the vote. Evidence that a query is wrong whatever the
 //     others say costs nearly as much as the vote is worth: a compared constant
 //     no row holds (= 'Jetblue Airways', or <> 'French' where the data says
@@ -429,7 +431,8 @@
 // when the candidates disagree, the Alternatives (SQL, description, first
 // rows, share of the votes) and a Clarify question from their difference
 // ("By order date or by requested ship date?"); abstained below
-// [WithMinConfidence] (default 0: never): Ask does not run the query and
+// [WithMinConfidence] (default 0: never): Ask does not run the query for
+// its answer (a cheap one was run, capped, to judge it) and
 // returns [ErrLowConfidence] (an [ErrNoAnswer], code low_confidence) with
 // the [Result]'s SQL, reasons and alternatives.
 //

@@ -46,6 +46,24 @@ type runOutcome struct {
 	recounted bool
 }
 
+// reusedRun is the chosen candidate's run to compare results, when it is
+// the answer: it read every row (no cap cut it) and fewer than maxRows, so
+// running the same SQL in the same scope again, with the answer's cap,
+// would return the same rows. Nil when the query must run again. The
+// Result gets its own slice of the rows (the alternatives show the run's).
+func (sc *scoring) reusedRun(maxRows int) *execute.Result {
+	if sc.best < 0 || sc.best >= len(sc.runs) {
+		return nil
+	}
+	r := sc.runs[sc.best].result
+	if r == nil || r.Truncated || len(r.Rows) >= maxRows {
+		return nil
+	}
+	cp := *r
+	cp.Rows = slices.Clone(r.Rows)
+	return &cp
+}
+
 // agreement runs cheap candidates with a row cap and returns, per
 // candidate, what the run gave and how far the others agree with it. A
 // result cut at the cap is not compared: which rows came first is the
