@@ -24,7 +24,7 @@ const (
 	StageBackward Stage = "backward" // backward recall: tables added, sampled again
 	StageRepair   Stage = "repair"   // repair turns of the model
 	StageScore    Stage = "score"    // scoring and result voting
-	StageExecute  Stage = "execute"  // the chosen query runs
+	StageExecute  Stage = "execute"  // the chosen query runs (or its run to compare results is reused)
 )
 
 // The stages of Prepare and Refresh, reported to Progress only.
