@@ -74,12 +74,11 @@ type queryAggregates struct {
 // there is none. An average is given by avg() of the column, by avg() of
 // a column the query derives (the average of per-customer totals), or
 // written out (a sum divided by a count or a column); "the total number
-// of" by any count.
+// of" by any count. q is the question read without its quoted values.
 func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, computed string) {
 	if tree == nil {
 		return "", ""
 	}
-	q = q.Unquoted()
 	var agg *queryAggregates
 	var cols [][]string
 	for k, a := range askedAggregates {
@@ -87,15 +86,15 @@ func mismatchedAggregate(q *cues.Reading, tree *pg_query.ParseResult) (asked, co
 			if aggregateAdjectives[q.Before(m)] {
 				continue // "the average total amount" averages stored totals
 			}
+			if q.InName(m) {
+				continue // "Total Wine"
+			}
 			words, phrase := aggregatePhrase(q.After(m, 4))
 			if len(phrase) == 0 {
 				continue
 			}
 			if agg == nil {
 				agg, cols = aggregatesOf(tree), columnWords(tree)
-			}
-			if q.InName(m) {
-				continue // "Total Wine"
 			}
 			// The aggregate word may name a column that stores it (the
 			// total amount: tot_amt; the minimum temperature:
@@ -187,13 +186,7 @@ func aggregatePhrase(after []string) (words, stems []string) {
 func aggregatesOf(tree *pg_query.ParseResult) *queryAggregates {
 	out := &queryAggregates{}
 	averaged := map[*pg_query.FuncCall]bool{}
-	aliases := map[string]bool{}
-	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
-		if rt, ok := m.Interface().(*pg_query.ResTarget); ok && rt.Name != "" {
-			aliases[strings.ToLower(rt.Name)] = true
-		}
-		return true
-	})
+	aliases := outputAliases(tree)
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		switch n := m.Interface().(type) {
 		case *pg_query.A_Expr:
@@ -205,17 +198,17 @@ func aggregatesOf(tree *pg_query.ParseResult) *queryAggregates {
 				return true // a unit: minutes / 60
 			}
 			out.divides = true
-			if f := r.GetFuncCall(); f != nil && strings.EqualFold(builtinName(f), "sum") {
+			if strings.EqualFold(pgparse.BuiltinName(r.GetFuncCall()), "sum") {
 				return true // a ratio of sums, or a weighted average: not a sum averaged
 			}
 			pgparse.Walk(n.Lexpr.ProtoReflect(), func(m protoreflect.Message) bool {
-				if f, ok := m.Interface().(*pg_query.FuncCall); ok && strings.EqualFold(builtinName(f), "sum") {
+				if f, ok := m.Interface().(*pg_query.FuncCall); ok && strings.EqualFold(pgparse.BuiltinName(f), "sum") {
 					averaged[f] = true
 				}
 				return true
 			})
 		case *pg_query.FuncCall:
-			fn := strings.ToLower(builtinName(n))
+			fn := strings.ToLower(pgparse.BuiltinName(n))
 			if !slices.Contains([]string{"avg", "sum", "count", "max", "min"}, fn) {
 				return true
 			}

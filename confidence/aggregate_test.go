@@ -48,6 +48,7 @@ func TestAggregateMismatched(t *testing.T) {
 		{"a window average", "Show each sale with the average price of its store.",
 			"SELECT id, avg(price) OVER (PARTITION BY store_id) FROM sales", ""},
 		{"a quoted value", "Which plan is named 'Total Care' and what is its price?", "SELECT name, avg(care) FROM plans WHERE name = 'Total Care' GROUP BY 1", ""},
+		{"a quoted value in lower case", "Which plan is named 'total care' and what is its price?", "SELECT name, avg(care) FROM plans WHERE name = 'total care' GROUP BY 1", ""},
 		{"a word after the aggregate, then the column", "What is the average of the ratings?", "SELECT sum(rating) FROM reviews",
 			"the question asks for the average ratings; the query computes sum(rating) instead"},
 		{"a dollar-quoted value is no column", "What is the average price?", "SELECT sum($$price$$::int) FROM items", ""},

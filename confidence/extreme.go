@@ -68,14 +68,15 @@ var (
 // keeps instead ("highest", "lowest") when every end the query keeps is
 // the other one; "", "" when the question asks for no end, for both ("the
 // minimum and maximum", "from highest to lowest"), an end it cannot tell,
-// or the query keeps the one asked, or none.
+// or the query keeps the one asked, or none. q is the question read
+// without its quoted values ('Most Wanted' names a value).
 func reversedEnd(q *cues.Reading, tree *pg_query.ParseResult) (asked, kept string) {
 	if tree == nil {
 		return "", ""
 	}
-	// 'Most Wanted' names a value; "at least 3" is a bound; "from highest
-	// to lowest" asks for an order, not an end.
-	q = q.Unquoted().Without(cueBound).Without(cueOrderBetween)
+	// "at least 3" is a bound; "from highest to lowest" asks for an
+	// order, not an end.
+	q = q.Without(cueBound).Without(cueOrderBetween)
 	if !q.Has(cueHighEnd) && !q.Has(cueLowEnd) && !q.Has(cueTimeEnd) && !q.Has(cueTopEnd) && !q.Has(cueBottom) {
 		return "", "" // most questions: no tree walk
 	}
@@ -286,7 +287,7 @@ func queryEnds(tree *pg_query.ParseResult) []end {
 				}
 			}
 		case *pg_query.FuncCall:
-			switch name := strings.ToLower(builtinName(n)); {
+			switch name := strings.ToLower(pgparse.BuiltinName(n)); {
 			case measures[n]:
 			case name == "max" || name == "min":
 				if len(n.Args) == 1 {
@@ -371,15 +372,8 @@ func ordinal(n *pg_query.Node) (int, bool) {
 // from it is negated by.
 func constantOrClock(n *pg_query.Node) bool {
 	n = pgparse.Uncast(n)
-	switch {
-	case n.GetAConst() != nil, n.GetSqlvalueFunction() != nil:
-		return true
-	case n.GetFuncCall() != nil:
-		name := strings.ToLower(builtinName(n.GetFuncCall()))
-		return len(n.GetFuncCall().Args) == 0 && (name == "now" || name == "current_date" || name == "current_timestamp" ||
-			name == "clock_timestamp" || name == "statement_timestamp" || name == "transaction_timestamp" || name == "localtimestamp")
-	}
-	return false
+	f := n.GetFuncCall()
+	return n.GetAConst() != nil || clockValue(n) || f != nil && len(f.Args) == 0 && nowFunctions[strings.ToLower(pgparse.BuiltinName(f))]
 }
 
 // keyWords are the lower-case words of the column names (abbreviations
@@ -400,7 +394,7 @@ func keyWords(nodes ...*pg_query.Node) []string {
 					}
 				}
 			case *pg_query.FuncCall:
-				out = append(out, strings.ToLower(builtinName(v)))
+				out = append(out, strings.ToLower(pgparse.BuiltinName(v)))
 			}
 			return true
 		})

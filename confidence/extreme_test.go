@@ -69,6 +69,7 @@ func TestExtremeReversed(t *testing.T) {
 		{"the earliest order", "When was the earliest order placed?", `SELECT "created_at" FROM orders ORDER BY "created_at" LIMIT 1`, ""},
 		{"the latest order, ascending", "Which is the latest order?", "SELECT id FROM orders ORDER BY created_at LIMIT 1", "the question asks for the latest; the query keeps the earliest"},
 		{"a quoted value is no question word", "Which 3 items named 'Most Wanted' cost under 5?", "SELECT name FROM items WHERE name = 'Most Wanted' AND cost < 5 ORDER BY cost LIMIT 3", ""},
+		{"a quoted value in lower case", "Which 3 items named 'most wanted' cost under 5?", "SELECT name FROM items WHERE name = 'most wanted' AND cost < 5 ORDER BY cost LIMIT 3", ""},
 		{"no end asked", "List the products and their prices.", "SELECT name, min(price) FROM products GROUP BY name", ""},
 		{"no end kept", "Which customer has the most orders?", "SELECT customer_id, count(*) FROM orders GROUP BY 1", ""},
 		{"a set operation's branches", "Which customer has the most orders?",

@@ -142,17 +142,6 @@ func parseTree(sql string) *pg_query.ParseResult {
 	return tree
 }
 
-// builtinName is the name of the function f calls when it is written
-// unqualified or pg_catalog-qualified (count, pg_catalog.now), "" when it
-// is another schema's.
-func builtinName(f *pg_query.FuncCall) string {
-	n := len(f.Funcname)
-	if n == 0 || n > 2 || n == 2 && f.Funcname[0].GetString_().GetSval() != "pg_catalog" {
-		return ""
-	}
-	return f.Funcname[n-1].GetString_().GetSval()
-}
-
 // equalsNone reports whether an expression compares with false or zero
 // (is_in_inventory = FALSE, connections = 0): what is not there.
 func equalsNone(e *pg_query.A_Expr) bool {

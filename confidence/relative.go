@@ -61,7 +61,7 @@ func readsClock(tree *pg_query.ParseResult) bool {
 		if clockValue(n) {
 			found = true
 		} else if fc := n.GetFuncCall(); fc != nil {
-			found = nowFunctions[strings.ToLower(builtinName(fc))]
+			found = nowFunctions[strings.ToLower(pgparse.BuiltinName(fc))]
 		}
 		return !found
 	})

@@ -134,7 +134,7 @@ func outputNames(tree *pg_query.ParseResult) (names []string, all bool) {
 			}
 			pgparse.Walk(rt.Val.ProtoReflect(), func(m protoreflect.Message) bool {
 				// count(x) shows how many, not x.
-				if f, ok := m.Interface().(*pg_query.FuncCall); ok && builtinName(f) == "count" {
+				if f, ok := m.Interface().(*pg_query.FuncCall); ok && pgparse.BuiltinName(f) == "count" {
 					return false
 				}
 				ref, ok := m.Interface().(*pg_query.ColumnRef)

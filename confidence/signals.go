@@ -394,9 +394,10 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		}
 	}
 	s.ColumnsUnreturned = len(s.unreturned)
-	s.endAsked, s.endKept = reversedEnd(owed, tree)
+	unquoted := owed.Unquoted() // 'Most Wanted' names a value, asks for no end
+	s.endAsked, s.endKept = reversedEnd(unquoted, tree)
 	s.ExtremeReversed = s.endAsked != ""
-	s.aggAsked, s.aggComputed = mismatchedAggregate(owed, tree)
+	s.aggAsked, s.aggComputed = mismatchedAggregate(unquoted, tree)
 	s.AggregateMismatched = s.aggAsked != ""
 	s.ReadsNoTable = len(c.Tables) == 0
 	rank := 0.0

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // The made-up negatives a calibrator is fitted on beside real answers:
@@ -150,10 +152,8 @@ func firstAggregate(n *pg_query.Node) *pg_query.FuncCall {
 		return nil
 	case n.GetFuncCall() != nil:
 		f := n.GetFuncCall()
-		if names := f.Funcname; len(names) == 1 || len(names) == 2 && names[0].GetString_().GetSval() == "pg_catalog" {
-			if _, ok := counterparts[strings.ToLower(names[len(names)-1].GetString_().GetSval())]; ok && f.Over == nil {
-				return f
-			}
+		if _, ok := counterparts[strings.ToLower(pgparse.BuiltinName(f))]; ok && f.Over == nil {
+			return f
 		}
 		for _, a := range f.Args {
 			if g := firstAggregate(a); g != nil {
