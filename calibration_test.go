@@ -65,22 +65,24 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured (session 18): AUROC 0.84905, ECE 0.030, >= 0.9 95.7% right
-	// covering 52.9% (514 of 972), shuffled 21 of 958 (2.2%). ECE,
+	// Measured (session 19): AUROC 0.84920, ECE 0.030, >= 0.9 95.7% right
+	// covering 53.2% (517 of 972), shuffled 21 of 958 (2.2%). ECE,
 	// precision, coverage and the shuffled share meet the issue's bars,
 	// which are their floors (the shuffled one tighter); AUROC's floor is
 	// the measured figure less a margin.
 	floors = calibrationBars{AUROC: 0.845, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.901 /
-	// 0.171, defog 0.886 / 0.089 since session 18, whose near misses
-	// are of five kinds (a limited sort flipped, an aggregate changed,
-	// DISTINCT dropped, besides a condition dropped and a column
-	// swapped: harder, so the floors are lower than session 17's, 0.900 /
-	// 0.142 and 0.904 / 0.076 on two kinds; 0.900 / 0.141 and 0.882 /
-	// 0.095 after session 16, 0.890 / 0.154 and 0.872 / 0.087 after
-	// session 15; docs/benchmarks.md has each step).
-	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.89, ECE: 0.18}, "defog": {AUROC: 0.875, ECE: 0.10}}
+	// near misses included), less a margin: measured demo ERP 0.918 /
+	// 0.169, defog 0.897 / 0.082 since session 19, whose near misses are
+	// the mistakes a model makes (a swapped column is not one the query
+	// returns already; a range's two bounds are dropped together). They
+	// are of five kinds since session 18 (a limited sort flipped, an
+	// aggregate changed, DISTINCT dropped, besides a condition dropped and
+	// a column swapped: 0.901 / 0.171 and 0.886 / 0.089 then; 0.900 /
+	// 0.142 and 0.904 / 0.076 on two kinds after session 17, 0.900 / 0.141
+	// and 0.882 / 0.095 after session 16, 0.890 / 0.154 and 0.872 / 0.087
+	// after session 15; docs/benchmarks.md has each step).
+	examFloors = map[string]calibrationBars{"erp": {AUROC: 0.90, ECE: 0.18}, "defog": {AUROC: 0.885, ECE: 0.095}}
 )
 
 // check reports the figures of f that miss the bars b.

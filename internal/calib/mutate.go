@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
@@ -19,29 +20,90 @@ import (
 // Column is a table's column and its type, as the swap needs them.
 type Column struct{ Name, Type string }
 
-// DropCondition removes the last conjunct of the query's top-level WHERE
-// (the whole WHERE when it is one condition): the answer to the question
-// without one of its conditions.
+// DropCondition removes the last condition of the query's top-level WHERE
+// (the whole WHERE when it holds one): the answer to the question without
+// one of its conditions. A condition is a conjunct, or the two conjuncts
+// that bound one column from either side ("in 2024" written as
+// order_date >= '2024-01-01' AND order_date < '2025-01-01'): a model that
+// forgets the year drops both, and half of the range answers "since
+// 2024", a mistake of its own.
 func DropCondition(sql string) (string, bool) {
 	tree, s, ok := topSelect(sql)
 	if !ok || s.WhereClause == nil {
 		return "", false
 	}
-	if b := s.WhereClause.GetBoolExpr(); b != nil && b.Boolop == pg_query.BoolExprType_AND_EXPR && len(b.Args) > 2 {
-		b.Args = b.Args[:len(b.Args)-1]
-	} else if b != nil && b.Boolop == pg_query.BoolExprType_AND_EXPR && len(b.Args) == 2 {
-		s.WhereClause = b.Args[0]
-	} else {
+	b := s.WhereClause.GetBoolExpr()
+	if b == nil || b.Boolop != pg_query.BoolExprType_AND_EXPR {
 		s.WhereClause = nil
+		return deparse(tree)
+	}
+	last := b.Args[len(b.Args)-1]
+	col, side := rangeBound(last)
+	var kept []*pg_query.Node
+	for _, a := range b.Args[:len(b.Args)-1] {
+		if c, other := rangeBound(a); col == "" || c != col || other == side {
+			kept = append(kept, a)
+		}
+	}
+	switch len(kept) {
+	case 0:
+		s.WhereClause = nil
+	case 1:
+		s.WhereClause = kept[0]
+	default:
+		b.Args = kept
 	}
 	return deparse(tree)
 }
 
+// rangeBound reads a comparison of a column with <, <=, > or >= as the
+// column (its name as written) and the side it bounds: +1 from below
+// (order_date >= x, x < order_date), -1 from above. Anything else gives
+// "".
+func rangeBound(n *pg_query.Node) (column string, side int) {
+	a := n.GetAExpr()
+	if a == nil || a.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(a.Name) != 1 {
+		return "", 0
+	}
+	switch a.Name[0].GetString_().GetSval() {
+	case ">", ">=":
+		side = 1
+	case "<", "<=":
+		side = -1
+	default:
+		return "", 0
+	}
+	name := func(e *pg_query.Node) string {
+		r := e.GetColumnRef()
+		if r == nil {
+			return ""
+		}
+		var parts []string
+		for _, f := range r.Fields {
+			if f.GetString_() == nil {
+				return ""
+			}
+			parts = append(parts, f.GetString_().Sval)
+		}
+		return strings.Join(parts, ".")
+	}
+	if c := name(a.Lexpr); c != "" && name(a.Rexpr) == "" {
+		return c, side
+	}
+	if c := name(a.Rexpr); c != "" && name(a.Lexpr) == "" {
+		return c, -side
+	}
+	return "", 0
+}
+
 // SwapColumn replaces the first plain column the query returns (or, when
 // it returns none, the first one its WHERE compares) with the first other
-// column of the same table and type, in columns' order: the answer about a
-// neighbouring attribute. columns gives a table's columns by its name as
-// the query writes it (lower case, schema-qualified when the query
+// column of the same table and type, in columns' order, that the select
+// list does not read already: the answer about a neighbouring attribute.
+// (A model that takes the wrong column shows another attribute, not one
+// it shows already: "the code and the code" is a mistake no model makes
+// and any check would see.) columns gives a table's columns by its name
+// as the query writes it (lower case, schema-qualified when the query
 // qualifies it).
 func SwapColumn(sql string, columns func(table string) []Column) (string, bool) {
 	tree, s, ok := topSelect(sql)
@@ -55,6 +117,7 @@ func SwapColumn(sql string, columns func(table string) []Column) (string, bool) 
 			refs = append(refs, r)
 		}
 	}
+	shown := selectedNames(s)
 	if a := s.WhereClause.GetAExpr(); a != nil {
 		if r := a.Lexpr.GetColumnRef(); r != nil {
 			refs = append(refs, r)
@@ -92,7 +155,7 @@ func SwapColumn(sql string, columns func(table string) []Column) (string, bool) 
 			continue
 		}
 		for _, c := range owner {
-			if c.Type == owner[i].Type && !strings.EqualFold(c.Name, col) {
+			if c.Type == owner[i].Type && !strings.EqualFold(c.Name, col) && !shown[strings.ToLower(c.Name)] {
 				r.Fields[len(r.Fields)-1] = pg_query.MakeStrNode(c.Name)
 				return deparse(tree)
 			}
@@ -202,6 +265,23 @@ func indexColumn(cols []Column, name string) int {
 		}
 	}
 	return -1
+}
+
+// selectedNames are the names (in lower case) of the columns s's select
+// list reads, at any depth of its expressions.
+func selectedNames(s *pg_query.SelectStmt) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range s.TargetList {
+		pgparse.Walk(t.ProtoReflect(), func(m protoreflect.Message) bool {
+			if r, ok := m.Interface().(*pg_query.ColumnRef); ok && len(r.Fields) > 0 {
+				if name := r.Fields[len(r.Fields)-1].GetString_(); name != nil {
+					out[strings.ToLower(name.Sval)] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // fromTables maps each alias (or table name) of a FROM list to its table
