@@ -96,6 +96,12 @@ func TestCountAskedIdentifiers(t *testing.T) {
 		{"How many cylinders does the car with the most horsepower have?", []string{"public.cars_data.cylinders", "public.cars_data.horsepower"}, false},
 		{"How many products does the shop with the most products have?", []string{"public.shop.number_products"}, false},
 		{"What is the phone number of the student?", []string{"public.student.phone"}, false},
+		// "review count" names business.review_count; a count of
+		// reviews is asked when no column is so named.
+		{"What are the top 3 businesses in terms of review count?", []string{"public.business.name", "public.business.review_count"}, false},
+		{"What are the top 3 businesses in terms of reviews count?", []string{"public.business.name", "public.business.review_count"}, false},
+		{"What are the top 3 businesses in terms of review count?", []string{"public.business.name", "public.review.business_id"}, true},
+		{"What are the top 3 businesses in terms of review count?", []string{"public.business.name", "public.business.visit_count"}, true},
 	} {
 		if got := countAsked(cues.Read(gloss.Analyze(c.q)), c.columns); got != c.want {
 			t.Errorf("countAsked(%q, %v) = %v, want %v", c.q, c.columns, got, c.want)

@@ -25,7 +25,7 @@ var (
 	oldAverage   = regexp.MustCompile(`(?i)\b(average|mean)\b`)
 	oldTotal     = regexp.MustCompile(`(?i)\b(total|sum)\b`)
 	oldPerGroup  = regexp.MustCompile(`(?i)\b(each|per|for every|every)\b`)
-	periodTop    = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|quarters?|months?|weeks?|days?)\b`)
+	periodTop    = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:calendar|fiscal|business|working|trading|full|complete)\s+)?(?:years?|quarters?|months?|weeks?|days?)\b`)
 	oldTopNCount = regexp.MustCompile(`(?i)\b(?:top|first|last)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b|\b(\d+|three|four|five|six|seven|eight|nine|ten)\s+(?:most|least|highest|lowest|largest|smallest|best|worst|biggest|oldest|youngest)\b`)
 	oldSuperl    = regexp.MustCompile(`(?i)\b(most|least|fewest|greatest|highest|lowest|largest|smallest|best|worst|biggest|maximum|minimum|oldest|youngest|newest|latest|earliest|cheapest|longest|shortest)\b`)
 	oldProper    = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:[ -][A-Z][A-Za-z0-9]*)*\b`)
@@ -138,7 +138,8 @@ func TestCuesReadAsTheRegexesDid(t *testing.T) {
 		}
 		n, ok := topN(r)
 		want, wantOK := int64(0), false
-		// Since session 13 "the last 10 days" is a period, not 10 rows.
+		// Since session 13 "the last 10 days" is a period, not 10 rows;
+		// since session 19 "the last 10 calendar months" too.
 		if m := oldTopNCount.FindStringSubmatch(periodTop.ReplaceAllString(q, "")); m != nil {
 			wantOK = true
 			g := m[1] + m[2]

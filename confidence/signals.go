@@ -282,7 +282,13 @@ var (
 	// a purchase ("customers who ordered in 2023").
 	cueOrderAsked = cues.NewCue("ascending", "descending", "alphabetical", "alphabetically", "sorted", "sort by",
 		"ordered by", "ordered from", "order by", "in order of", "from highest to lowest", "from lowest to highest",
-		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most")
+		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most",
+		// "starting from the earliest date" says where a sorted list
+		// begins; "starting with the letter A" is no order.
+		"starting from the earliest", "starting with the earliest", "starting from the latest", "starting with the latest",
+		"starting from the oldest", "starting with the oldest", "starting from the newest", "starting with the newest",
+		"starting from the most recent", "starting with the most recent", "starting from the highest", "starting with the highest",
+		"starting from the lowest", "starting with the lowest")
 	// cueRatio asks for one quantity divided by another.
 	cueRatio = cues.NewCue("ratio", "proportion", "fraction")
 	// reRanking is a ranking window or DISTINCT ON in the SQL.
@@ -873,10 +879,12 @@ func returnsWhat(c score.Candidate, d *describe.Description, counts bool) string
 func topPair(a, b string) bool { return topFirst[a] && topCount(b) || countTop(a) && topWords[b] }
 
 // topN returns the number of rows the question asks for ("top 5", "3
-// oldest"); ok false when it asks for none. "The last 10 years" is a
-// period, not 10 rows.
+// oldest"); ok false when it asks for none. "The last 10 years" and "the
+// last 10 calendar months" are periods, not 10 rows.
 func topN(q *cues.Reading) (n int64, ok bool) {
-	a, b, ok := q.PairBefore(func(a, b, next string) bool { return topPair(a, b) && !(topFirst[a] && periodUnit[next]) })
+	a, b, ok := q.PairBefore(func(a, b, next string) bool {
+		return topPair(a, b) && !(topFirst[a] && (periodUnit[next] || periodKind[next]))
+	})
 	if !ok {
 		return 0, false
 	}
@@ -946,13 +954,40 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			continue // "at least two" is often "> 1"
 		}
 		seen[n.Text] = true
-		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }))
+		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) ||
+			numberInName(sql, wordBefore(qwords, n.Text), n.Text))
 	}
 	s.ValuesUsed = 1
 	s.ValuesMissed = named - used
 	if named > 0 {
 		s.ValuesUsed = float64(used) / float64(named)
 	}
+}
+
+// numberInName reports whether the query reads a name that holds the
+// number after the word the question writes before it: "the PASI score
+// at day 100" is day100_pasi_score, "line 1 and line 2" are line_1 and
+// line_2. The number is then a name's part, not a value to compare with.
+func numberInName(sql, before, number string) bool {
+	if before == "" || !cues.Digits(number) {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)(?:^|[^a-z0-9_])(?:[a-z0-9_]*_)?` + regexp.QuoteMeta(before) + `_?` + number + `(?:[^0-9]|$)`)
+	return err == nil && re.MatchString(sql)
+}
+
+// wordBefore is the word (a letter word, no stopword) the question writes
+// just before its first word w, or "".
+func wordBefore(words []gloss.Word, w string) string {
+	for k := 1; k < len(words); k++ {
+		if words[k].Text == w {
+			if b := words[k-1]; !b.Stop && b.Text != "" && b.Text[0] >= 'a' && b.Text[0] <= 'z' {
+				return b.Text
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // numberForms are the ways a query writes the number n: its value
@@ -1148,10 +1183,17 @@ func countAsked(q *cues.Reading, columns []string) bool {
 	}
 	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
 	for _, m := range q.FindAll(cues.Count) {
+		before, after, hasBefore, hasAfter := q.WordAround(m)
 		if m.Text == "count" {
+			// "in terms of review count" names a column the query reads
+			// (business.review_count), and asks for no count.
+			if hasBefore && slices.ContainsFunc(names, func(n string) bool {
+				return n == before.Text+"_count" || n == before.Text+"count" || n == before.Stem+"_count"
+			}) {
+				continue
+			}
 			return true
 		}
-		before, after, hasBefore, hasAfter := q.WordAround(m)
 		if m.Text == "number of" && (hasBefore && (numberHolders[before.Text] || averageWords[before.Text]) || stored) {
 			continue
 		}
@@ -1181,6 +1223,14 @@ func missedColumns(tables, used, linked []string) []string {
 	for _, l := range linked {
 		i := strings.LastIndexByte(l, '.')
 		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.Contains(used, l) || strings.HasSuffix(strings.ToLower(l[i+1:]), "id") {
+			continue
+		}
+		// The question's word links to a column of every table that has
+		// one of its name; a query using the status of invoices meets
+		// "unpaid" though customers.status is linked too.
+		if slices.ContainsFunc(used, func(u string) bool {
+			return strings.EqualFold(u[strings.LastIndexByte(u, '.')+1:], l[i+1:])
+		}) {
 			continue
 		}
 		out = append(out, l)
@@ -1301,8 +1351,9 @@ func usesValue(sql, v string) bool {
 			return true
 		}
 		// A pattern searching for the value's distinctive words: '%Ontario%'
-		// for 'Lake Ontario'.
-		if strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.Fields(core)) {
+		// for 'Lake Ontario', '%computer%science%' for 'Computer Science'.
+		wild := func(r rune) bool { return r == ' ' || r == '%' || r == '_' }
+		if strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.FieldsFunc(core, wild)) {
 			return true
 		}
 	}

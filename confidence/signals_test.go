@@ -104,6 +104,10 @@ func TestSignals(t *testing.T) {
 			func(s confidence.Signals) bool { return s.QuestionCovered < 1 }, "check and ins"},
 		{"a period is no top N", "How many orders were placed in the last 10 days?", "SELECT count(*) FROM orders WHERE placed_at >= current_date - 10", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"a period of calendar months is no top N", "How many orders were placed in the last 10 calendar months?", "SELECT count(*) FROM orders WHERE placed_at >= current_date - interval '10 months'", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"a period of business days is no top N", "How many orders shipped in the past 5 business days?", "SELECT count(*) FROM orders WHERE shipped_at >= current_date - 7", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
 		{"last 3 orders", "Show the last 3 orders.", "SELECT id FROM orders", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, "the question asks for 3 rows"},
 		{"top N per group in a window", "Who are the top 3 customers by amount in each region?", "SELECT * FROM (SELECT region, customer_id, rank() OVER (PARTITION BY region ORDER BY amount DESC) AS r FROM orders) x WHERE r <= 3", orders,
@@ -111,6 +115,12 @@ func TestSignals(t *testing.T) {
 		{"latest per group by DISTINCT ON", "What is the latest order of each customer?", "SELECT DISTINCT ON (customer_id) customer_id, id FROM orders ORDER BY customer_id, placed_at DESC", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
 		{"a superlative that says the order", "List the customers ordered from highest to lowest amount.", "SELECT customer_id FROM orders ORDER BY amount DESC", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"where a sorted list starts", "How many orders were placed per month? Return the month, starting from the earliest date.", "SELECT date_trunc('month', placed_at) AS m, count(*) FROM orders GROUP BY 1 ORDER BY 1", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
+		{"where an unsorted list starts", "How many orders were placed per month? Return the month, starting from the earliest date.", "SELECT date_trunc('month', placed_at) AS m, count(*) FROM orders GROUP BY 1", orders,
+			func(s confidence.Signals) bool { return s.ShapeMissed == 2 }, "the question asks for the rows in an order; the query does not sort them"},
+		{"a name's start is no order", "How many customers have a name starting with the letter A?", "SELECT count(*) FROM orders WHERE customer_name LIKE 'A%'", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 0 }, ""},
 		{"a superlative a sort does not answer", "Which customer has the highest amount?", "SELECT customer_id FROM orders ORDER BY amount DESC", orders,
 			func(s confidence.Signals) bool { return s.ShapeMissed == 1 }, "the question asks for the highest"},
@@ -248,6 +258,18 @@ func TestSignals(t *testing.T) {
 		{"What was the rate on 1 March 2024?", "SELECT rate FROM orders WHERE day = DATE '2024-04-01'", []string{"March"}, 2.0 / 3, 1, `the question names "March"`},
 		{"How many orders ship on Mondays?", "SELECT count(*) FROM orders WHERE day = 'Mondays'", []string{"Monday", "Mondays"}, 1, 0, ""},
 		{"What country is Jetblue Airways affiliated with?", "SELECT country FROM orders WHERE airline = 'JetBlue Airways'", []string{"US Airways", "JetBlue Airways"}, 1, 0, ""},
+		// A pattern with a wildcard between the value's words uses it.
+		{"Who wrote in the domain \"Computer Science\"?", "SELECT name FROM orders WHERE domain ILIKE '%computer%science%'", nil, 1, 0, ""},
+		{"Who wrote in the domain \"Computer Science\"?", "SELECT name FROM orders WHERE domain ILIKE 'computer_science'", nil, 1, 0, ""},
+		{"Who wrote in the domain \"Computer Science\"?", "SELECT name FROM orders WHERE domain ILIKE '%science%computer%'", nil, 0, 1, `the question names "Computer Science"`},
+		// A number that is part of a name the query reads is used: "day
+		// 100" is day100_pasi_score, "line 1" is line_1.
+		{"What is the average PASI score at day 100 per insurance type?", "SELECT ins_type, avg(o.day100_pasi_score) FROM orders o GROUP BY 1", nil, 1, 0, ""},
+		{"What are all the addresses including line 1 and line 2?", "SELECT line_1, LINE_2 FROM orders", nil, 1, 0, ""},
+		{"What is the average PASI score at day 100?", "SELECT avg(day10_pasi_score) FROM orders", nil, 0, 1, `the question names "100"`},
+		{"What is the average PASI score at day 100?", "SELECT avg(day1000_pasi_score) FROM orders", nil, 0, 1, `the question names "100"`},
+		{"What is the average PASI score at day 100?", "SELECT avg(midday100_score) FROM orders", nil, 0, 1, `the question names "100"`},
+		{"How many orders have more than 100 lines?", "SELECT count(*) FROM orders WHERE line_100 > 0", nil, 0, 1, `the question names "100"`},
 	} {
 		in := &score.Input{Question: c.q, Values: c.values,
 			Candidates: []score.Candidate{{SQL: c.sql, Votes: 1, Tables: orders, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
@@ -363,6 +385,25 @@ func TestColumnsMissed(t *testing.T) {
 			Tables: []string{"public.salespersons", "public.sales"}, Columns: []string{"public.salespersons.id", "public.sales.salesperson_id"}, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
 	if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != 0 {
 		t.Errorf("a key of a table read: missed %d (%v)", s.ColumnsMissed, s.Reasons())
+	}
+	// A column of the linked one's name, of another table the query reads,
+	// meets the question's word: "unpaid" links to the status of invoices
+	// and of customers alike.
+	for _, c := range []struct {
+		name    string
+		columns []string
+		missed  int
+	}{
+		{"the status of invoices used", []string{"public.invoices.status", "public.invoices.amount"}, 0},
+		{"no status used", []string{"public.invoices.amount"}, 2},
+		{"another column used", []string{"public.invoices.amount", "public.customers.segment"}, 2},
+	} {
+		in := &score.Input{Question: "How much is outstanding on unpaid invoices?", Columns: []string{"public.invoices.status", "public.customers.status"},
+			Candidates: []score.Candidate{{SQL: "SELECT sum(i.amount) FROM invoices i JOIN customers c ON c.id = i.customer_id", Votes: 1,
+				Tables: []string{"public.invoices", "public.customers"}, Columns: c.columns, Agreement: -1, OrderedAgreement: -1, ResultRows: -1, ResultGroup: -1}}}
+		if s := confidence.Of(in, []float64{1}, 0); s.ColumnsMissed != c.missed {
+			t.Errorf("%s: missed %d, want %d (%v)", c.name, s.ColumnsMissed, c.missed, s.Reasons())
+		}
 	}
 	// Its vector entry says whether any is missed.
 	checkInput(t, "columns_missed", confidence.Signals{ColumnsMissed: 3})
