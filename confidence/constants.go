@@ -26,8 +26,8 @@ var (
 		"years": true, "quarters": true, "months": true, "weeks": true, "days": true}
 	// periodKind are the words that may stand between a period's number
 	// and its unit: "the last 10 calendar months", "the past 5 business
-	// days".
-	periodKind = map[string]bool{"calendar": true, "fiscal": true, "business": true, "working": true, "trading": true, "full": true, "complete": true}
+	// days", "the last 2 academic years".
+	periodKind = map[string]bool{"academic": true, "school": true, "calendar": true, "fiscal": true, "business": true, "working": true, "trading": true, "full": true, "complete": true}
 	// clockUnit are the units of a duration shorter than a day.
 	clockUnit   = map[string]bool{"hour": true, "hours": true, "minute": true, "minutes": true, "second": true, "seconds": true}
 	cueRelative = cues.NewCue("today", "yesterday", "tomorrow", "ytd", "year to date", "ago", "recent", "recently")

@@ -9,10 +9,12 @@ import (
 	"unicode"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -282,10 +284,12 @@ var (
 	// a purchase ("customers who ordered in 2023").
 	cueOrderAsked = cues.NewCue("ascending", "descending", "alphabetical", "alphabetically", "sorted", "sort by",
 		"ordered by", "ordered from", "order by", "in order of", "from highest to lowest", "from lowest to highest",
-		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most",
-		// "starting from the earliest date" says where a sorted list
-		// begins; "starting with the letter A" is no order.
-		"starting from the earliest", "starting with the earliest", "starting from the latest", "starting with the latest",
+		"from largest to smallest", "from smallest to largest", "from most to least", "from least to most")
+	// cueOrderStart says where a sorted list begins ("starting from the
+	// earliest date") when the answer is a list; of one value it starts a
+	// range ("how many tickets were opened starting from the latest
+	// release"). "Starting with the letter A" is neither.
+	cueOrderStart = cues.NewCue("starting from the earliest", "starting with the earliest", "starting from the latest", "starting with the latest",
 		"starting from the oldest", "starting with the oldest", "starting from the newest", "starting with the newest",
 		"starting from the most recent", "starting with the most recent", "starting from the highest", "starting with the highest",
 		"starting from the lowest", "starting with the lowest")
@@ -379,7 +383,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
-	s.values(owed, in.Values, c.SQL, qa.Words)
+	s.values(owed, in.Values, c.SQL, qa.Words, tree)
 	s.properNouns(owed, cues.Read(ea), c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
@@ -669,6 +673,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	// A count sorted or filtered on answers "the most number of" and "at
 	// least 3 of" too.
 	ranked := q.Has(cueSuperl) || q.Has(cueSorted) // "the most number of", "at least 3", "in order of count"
+	orderAsked := q.Has(cueOrderAsked) || q.Has(cueOrderStart) && (len(d.GroupBy) > 0 || len(d.Measures) == 0)
 	// "How many people" is also the total of a column (sum(population)).
 	check(countAsked(q, c.Columns), counts || ranked && strings.Contains(upper, "COUNT(") || strings.Contains(upper, "SUM(") || ratio && q.Has(cueRatio),
 		"the question asks how many; "+returns)
@@ -686,7 +691,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 			// superlative says the order, which a sort gives; so does
 			// a question asking for several rows ("What are the most
 			// common reasons", "Which warehouses had the largest").
-			len(d.Order) > 0 && (q.Has(cueOrderAsked) || q.Any(func(w string) bool { return w == "first" }) || manyRows(q)) ||
+			len(d.Order) > 0 && (orderAsked || q.Any(func(w string) bool { return w == "first" }) || manyRows(q)) ||
 			// The extreme is stored: "the highest point" is
 			// highlow.highest_point.
 			superlAsked && slices.ContainsFunc(c.Columns, func(col string) bool {
@@ -701,9 +706,9 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 	check(perGroup, c.Grouped || strings.Contains(upper, "OVER (") || strings.Contains(upper, "GROUP BY") || windowed || perGroup && rowPerGroup(q, per, c, d),
 		"the question asks for a result per group (\""+per.Text+"\"); the query does not group")
 	check(q.Has(cueAverage), strings.Contains(upper, "AVG(") || storesShape(c, "average", "avg", "mean"), "the question asks for an average; the query computes none")
-	check(q.Has(cueTotal) && !q.Has(cues.Count), strings.Contains(upper, "SUM(") || counts || storesShape(c, "total", "sum"), "the question asks for a total; the query adds nothing up")
+	check(q.Has(cueTotal) && (!q.Has(cues.Count) || countsNameColumns(q, c.Columns)), strings.Contains(upper, "SUM(") || counts || storesShape(c, "total", "sum"), "the question asks for a total; the query adds nothing up")
 	check(q.Has(cues.Distinct), strings.Contains(upper, "DISTINCT") || c.Grouped, "the question asks for different values; the query may repeat them")
-	check(q.Has(cueOrderAsked), len(d.Order) > 0 || strings.Contains(upper, "OVER ("), "the question asks for the rows in an order; the query does not sort them")
+	check(orderAsked, len(d.Order) > 0 || strings.Contains(upper, "OVER ("), "the question asks for the rows in an order; the query does not sort them")
 	extra := func(gives, asked bool, problem string) {
 		if gives && !asked {
 			s.ShapeExtra++
@@ -883,7 +888,10 @@ func topPair(a, b string) bool { return topFirst[a] && topCount(b) || countTop(a
 // last 10 calendar months" are periods, not 10 rows.
 func topN(q *cues.Reading) (n int64, ok bool) {
 	a, b, ok := q.PairBefore(func(a, b, next string) bool {
-		return topPair(a, b) && !(topFirst[a] && (periodUnit[next] || periodKind[next]))
+		// "The top 5 days by sales" are rows; "the last 24 hours" a
+		// period.
+		return topPair(a, b) && !(topFirst[a] && a != "top" && durationUnit(next)) &&
+			!(topFirst[a] && a != "top" && periodKind[next] && periodAfter(q, a, b, next))
 	})
 	if !ok {
 		return 0, false
@@ -899,9 +907,21 @@ func topN(q *cues.Reading) (n int64, ok bool) {
 	return n, true
 }
 
+// periodAfter reports whether the question writes a period's unit right
+// after "a b kind" ("last 10 calendar months"): "the last three complete
+// orders" are rows.
+func periodAfter(q *cues.Reading, a, b, kind string) bool {
+	for u := range periodUnit {
+		if q.Contains(a + " " + b + " " + kind + " " + u) {
+			return true
+		}
+	}
+	return false
+}
+
 // values measures the share of the stored values, numbers and quoted
 // strings the question names that the query uses.
-func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []gloss.Word) {
+func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []gloss.Word, tree *pg_query.ParseResult) {
 	stems := map[string]bool{}
 	for _, w := range qwords {
 		stems[w.Stem] = true
@@ -945,6 +965,10 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			look(v, usesValue(sql, v))
 		}
 	}
+	var columns []string // the names of the columns the query reads, for numbers in names
+	if tree != nil && len(q.Numbers()) > 0 {
+		columns = columnNames(tree)
+	}
 	sqlNumbers := map[string]bool{}
 	for _, n := range reNumber.FindAllString(sql, -1) {
 		sqlNumbers[normalNumber(n)] = true
@@ -955,7 +979,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 		}
 		seen[n.Text] = true
 		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) ||
-			numberInName(sql, wordBefore(qwords, n.Text), n.Text))
+			numberInName(columns, wordBefore(qwords, n.Text), n.Text))
 	}
 	s.ValuesUsed = 1
 	s.ValuesMissed = named - used
@@ -964,28 +988,57 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 	}
 }
 
-// numberInName reports whether the query reads a name that holds the
-// number after the word the question writes before it: "the PASI score
-// at day 100" is day100_pasi_score, "line 1 and line 2" are line_1 and
-// line_2. The number is then a name's part, not a value to compare with.
-func numberInName(sql, before, number string) bool {
+// numberInName reports whether a column the query reads is named with
+// the number after the word the question writes before it: "the PASI
+// score at day 100" is day100_pasi_score, "line 1 and line 2" are line_1
+// and line_2. The number is then a name's part, not a value to compare
+// with. Only columns count: an output's name (sum(amount) AS
+// store_12_sales) or a WITH query's says what the query means, not what
+// it reads.
+func numberInName(columns []string, before, number string) bool {
 	if before == "" || !cues.Digits(number) {
 		return false
 	}
-	re, err := regexp.Compile(`(?i)(?:^|[^a-z0-9_])(?:[a-z0-9_]*_)?` + regexp.QuoteMeta(before) + `_?` + number + `(?:[^0-9]|$)`)
-	return err == nil && re.MatchString(sql)
+	// "days 30" names day_30_rate as "day 30" does.
+	words := regexp.QuoteMeta(before)
+	if stem := gloss.Stem(before); stem != before && strings.HasPrefix(before, stem) {
+		words = "(?:" + words + "|" + regexp.QuoteMeta(stem) + ")"
+	}
+	re, err := regexp.Compile(`^(?:[a-z0-9_]*_)?` + words + `_?` + number + `(?:[^0-9]|$)`)
+	return err == nil && slices.ContainsFunc(columns, re.MatchString)
+}
+
+// columnNames are the names (in lower case) of the columns the tree's
+// column references name (their last field).
+func columnNames(tree *pg_query.ParseResult) []string {
+	var out []string
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		if r, ok := m.Interface().(*pg_query.ColumnRef); ok && len(r.Fields) > 0 {
+			if f := r.Fields[len(r.Fields)-1].GetString_(); f != nil {
+				out = append(out, strings.ToLower(f.Sval))
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // wordBefore is the word (a letter word, no stopword) the question writes
-// just before its first word w, or "".
+// before its first word w, past the other numbers of a list ("at days 30
+// and 60": days for 60 too), or "".
 func wordBefore(words []gloss.Word, w string) string {
 	for k := 1; k < len(words); k++ {
-		if words[k].Text == w {
-			if b := words[k-1]; !b.Stop && b.Text != "" && b.Text[0] >= 'a' && b.Text[0] <= 'z' {
-				return b.Text
-			}
-			return ""
+		if words[k].Text != w {
+			continue
 		}
+		j := k - 1
+		for j > 0 && (cues.Digits(words[j].Text) || words[j].Text == "and" || words[j].Text == "or") {
+			j--
+		}
+		if b := words[j]; !b.Stop && b.Text != "" && b.Text[0] >= 'a' && b.Text[0] <= 'z' {
+			return b.Text
+		}
+		return ""
 	}
 	return ""
 }
@@ -1159,6 +1212,41 @@ func shareIn(terms []string, set map[string]bool) float64 {
 	return float64(n) / float64(len(terms))
 }
 
+// countColumns are the names (lower case) of columns but identifiers.
+func countColumns(columns []string) []string {
+	var names []string
+	for _, c := range columns {
+		n := strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])
+		if identifierColumn(n) {
+			continue // conductor_id names conductors, it holds no count of them
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// countColumn reports whether the word "count" (m) names a column of
+// names with the word before it: "in terms of review count" is
+// business.review_count, and asks for no count.
+func countColumn(q *cues.Reading, m cues.Match, names []string) bool {
+	before, _, hasBefore, _ := q.WordAround(m)
+	return m.Text == "count" && hasBefore && slices.ContainsFunc(names, func(n string) bool {
+		// review_count, reviewcount, reviews_count, orders_count
+		head, ok := strings.CutSuffix(n, "count")
+		head = strings.TrimSuffix(head, "_")
+		return ok && head != "" && (head == before.Text || gloss.Stem(head) == before.Stem)
+	})
+}
+
+// countsNameColumns reports whether every count word of the question
+// names a column (countColumn): "the total review count" then asks for
+// a total of review_count.
+func countsNameColumns(q *cues.Reading, columns []string) bool {
+	names := countColumns(columns)
+	ms := q.FindAll(cues.Count)
+	return len(ms) > 0 && !slices.ContainsFunc(ms, func(m cues.Match) bool { return !countColumn(q, m, names) })
+}
+
 // numberHolders are words before "number of" that make it a stored
 // number, not a count: "the phone number of the student".
 var numberHolders = map[string]bool{"phone": true, "mobile": true, "telephone": true, "cell": true, "fax": true, "id": true,
@@ -1173,23 +1261,12 @@ var averageWords = map[string]bool{"average": true, "mean": true, "median": true
 // holds it: "how many cylinders" for cylinders, "number of products" for
 // number_products; "the phone number of").
 func countAsked(q *cues.Reading, columns []string) bool {
-	var names []string
-	for _, c := range columns {
-		n := strings.ToLower(c[strings.LastIndexByte(c, '.')+1:])
-		if identifierColumn(n) {
-			continue // conductor_id names conductors, it holds no count of them
-		}
-		names = append(names, n)
-	}
+	names := countColumns(columns)
 	stored := slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "num") || strings.Contains(n, "count") })
 	for _, m := range q.FindAll(cues.Count) {
 		before, after, hasBefore, hasAfter := q.WordAround(m)
 		if m.Text == "count" {
-			// "in terms of review count" names a column the query reads
-			// (business.review_count), and asks for no count.
-			if hasBefore && slices.ContainsFunc(names, func(n string) bool {
-				return n == before.Text+"_count" || n == before.Text+"count" || n == before.Stem+"_count"
-			}) {
+			if countColumn(q, m, names) {
 				continue
 			}
 			return true
@@ -1227,9 +1304,11 @@ func missedColumns(tables, used, linked []string) []string {
 		}
 		// The question's word links to a column of every table that has
 		// one of its name; a query using the status of invoices meets
-		// "unpaid" though customers.status is linked too.
+		// "unpaid" though customers.status is linked too. A column of the
+		// name that is not linked meets nothing: customers.name does not
+		// answer "the names of the products".
 		if slices.ContainsFunc(used, func(u string) bool {
-			return strings.EqualFold(u[strings.LastIndexByte(u, '.')+1:], l[i+1:])
+			return u != l && slices.Contains(linked, u) && strings.EqualFold(u[strings.LastIndexByte(u, '.')+1:], l[i+1:])
 		}) {
 			continue
 		}
@@ -1351,9 +1430,45 @@ func usesValue(sql, v string) bool {
 			return true
 		}
 		// A pattern searching for the value's distinctive words: '%Ontario%'
-		// for 'Lake Ontario', '%computer%science%' for 'Computer Science'.
-		wild := func(r rune) bool { return r == ' ' || r == '%' || r == '_' }
-		if strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.FieldsFunc(core, wild)) {
+		// for 'Lake Ontario'.
+		if strings.ContainsAny(lit, "%_") && len(core) >= 4 && phraseIn(strings.Fields(lv), strings.Fields(core)) {
+			return true
+		}
+	}
+	// A pattern with wildcards between the value's words:
+	// '%computer%science%' for 'Computer Science', when it matches the
+	// value's case (ILIKE, lower(...), or the value's own letters).
+	wild := func(r rune) bool { return r == ' ' || r == '%' || r == '_' }
+	// The value's words, punctuation and stopwords aside: "Health &
+	// Beauty", "Sci-Fi", "Computer and Information Science".
+	words := func(t string) []string {
+		var out []string
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if !gloss.Stopword(strings.ToLower(w)) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	anyCase := strings.Contains(lower, "ilike") || strings.Contains(lower, "lower(") || strings.Contains(lower, "upper(")
+	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
+		lit = strings.Trim(lit, "'")
+		pieces := strings.FieldsFunc(lit, wild)
+		if !strings.ContainsAny(lit, "%_") || len(pieces) < 2 || strings.Contains(lit, `\`) {
+			continue
+		}
+		pieces = words(strings.Join(pieces, " "))
+		if len(pieces) == 0 {
+			continue
+		}
+		if anyCase {
+			for k := range pieces {
+				pieces[k] = strings.ToLower(pieces[k])
+			}
+			if phraseIn(words(lv), pieces) {
+				return true
+			}
+		} else if phraseIn(words(v), pieces) {
 			return true
 		}
 	}
