@@ -110,6 +110,8 @@ func TestRedTeamMends(t *testing.T) {
 		{"6h", "6", "Which customers have a last name starting with the letter M?", "SELECT first_name, last_name FROM customers WHERE last_name LIKE 'M%'", cust, nil, nil, nil, nil, []string{order}},
 		{"6i", "6", "List the product names starting with the highest priced.", "SELECT name FROM products ORDER BY price DESC", []string{"public.products"}, nil, nil, nil, nil, []string{order, "asks for the highest"}},
 		// ---- more ----
+		{"1s", "1", "What were total sales at store 12?", "SELECT sum(amount) AS store_12_sales FROM sales ORDER BY store_12_sales", []string{"public.sales"}, nil, nil, nil, []string{nm("12")}, nil},
+		{"1t", "1", "What were total sales at store 12?", "WITH s AS (SELECT sum(amount) AS store_12_sales FROM sales) SELECT store_12_sales FROM s", []string{"public.sales"}, nil, nil, nil, []string{nm("12")}, nil},
 		{"1q", "1", "How many tickets are in queue 3?", "SELECT count(*) AS queue_3_tickets FROM tickets", []string{"public.tickets"}, nil, nil, nil, []string{nm("3")}, nil},
 		{"1r", "1", "Which customers have an empty Line 2 in their address?", `SELECT "CustomerID" FROM "Customers" WHERE "LINE_2" IS NULL`, []string{"public.Customers"}, nil, nil, nil, nil, []string{nm("2")}},
 		{"3o", "3", "Which were the top 3 fiscal quarters by revenue?", "SELECT fiscal_quarter, sum(revenue) FROM sales GROUP BY 1 ORDER BY 2 DESC", []string{"public.sales"}, nil, nil, nil, []string{rows + "3 rows"}, nil},

@@ -1009,12 +1009,14 @@ func numberInName(columns []string, before, number string) bool {
 }
 
 // columnNames are the names (in lower case) of the columns the tree's
-// column references name (their last field).
+// column references name (their last field), but the names the query
+// gives its outputs (ORDER BY store_12_sales reads its own output).
 func columnNames(tree *pg_query.ParseResult) []string {
+	aliases := outputAliases(tree)
 	var out []string
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		if r, ok := m.Interface().(*pg_query.ColumnRef); ok && len(r.Fields) > 0 {
-			if f := r.Fields[len(r.Fields)-1].GetString_(); f != nil {
+			if f := r.Fields[len(r.Fields)-1].GetString_(); f != nil && !aliases[strings.ToLower(f.Sval)] {
 				out = append(out, strings.ToLower(f.Sval))
 			}
 		}
