@@ -180,19 +180,29 @@ func namesColumn(q *cues.Reading, m cues.Match, cols [][]string) bool {
 // temperature, f), one list per column reference; a name the query gives
 // an output itself (AS max_itch_score) is its own, not the schema's.
 func columnWords(tree *pg_query.ParseResult) [][]string {
-	aliases := outputAliases(tree)
 	var out [][]string
+	for _, name := range columnRefNames(tree) {
+		var words []string
+		for _, w := range gloss.Words(name) {
+			words = append(words, gloss.Stem(strings.ToLower(w)))
+		}
+		out = append(out, words)
+	}
+	return out
+}
+
+// columnRefNames are the names, as written, of the columns the tree's
+// column references read (their last field; a star reads none), but the
+// names the query gives its outputs: ORDER BY store_12_sales reads the
+// query's own output, not a column.
+func columnRefNames(tree *pg_query.ParseResult) []string {
+	aliases := outputAliases(tree)
+	var out []string
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
-			name := ref.Fields[len(ref.Fields)-1].GetString_().GetSval()
-			if aliases[strings.ToLower(name)] {
-				return true
+			if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil && !aliases[strings.ToLower(f.Sval)] {
+				out = append(out, f.Sval)
 			}
-			var words []string
-			for _, w := range gloss.Words(name) {
-				words = append(words, gloss.Stem(strings.ToLower(w)))
-			}
-			out = append(out, words)
 		}
 		return true
 	})

@@ -9,12 +9,10 @@ import (
 	"unicode"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
-	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -890,8 +888,8 @@ func topN(q *cues.Reading) (n int64, ok bool) {
 	a, b, ok := q.PairBefore(func(a, b, next string) bool {
 		// "The top 5 days by sales" are rows; "the last 24 hours" a
 		// period.
-		return topPair(a, b) && !(topFirst[a] && a != "top" && durationUnit(next)) &&
-			!(topFirst[a] && a != "top" && periodKind[next] && periodAfter(q, a, b, next))
+		period := topFirst[a] && a != "top" && (durationUnit(next) || periodKind[next] && periodAfter(q, a, b, next))
+		return topPair(a, b) && !period
 	})
 	if !ok {
 		return 0, false
@@ -965,9 +963,15 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			look(v, usesValue(sql, v))
 		}
 	}
-	var columns []string // the names of the columns the query reads, for numbers in names
-	if tree != nil && len(q.Numbers()) > 0 {
-		columns = columnNames(tree)
+	// The columns the query reads, for a number not written as a value
+	// (day100_pasi_score): read off the tree only then.
+	var columns []string
+	read := false
+	inName := func(n cues.Number) bool {
+		if !read && tree != nil {
+			columns, read = columnRefNames(tree), true
+		}
+		return numberInName(columns, wordBefore(qwords, n.Text), n.Text)
 	}
 	sqlNumbers := map[string]bool{}
 	for _, n := range reNumber.FindAllString(sql, -1) {
@@ -978,8 +982,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			continue // "at least two" is often "> 1"
 		}
 		seen[n.Text] = true
-		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) ||
-			numberInName(columns, wordBefore(qwords, n.Text), n.Text))
+		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) || inName(n))
 	}
 	s.ValuesUsed = 1
 	s.ValuesMissed = named - used
@@ -1004,25 +1007,8 @@ func numberInName(columns []string, before, number string) bool {
 	if stem := gloss.Stem(before); stem != before && strings.HasPrefix(before, stem) {
 		words = "(?:" + words + "|" + regexp.QuoteMeta(stem) + ")"
 	}
-	re, err := regexp.Compile(`^(?:[a-z0-9_]*_)?` + words + `_?` + number + `(?:[^0-9]|$)`)
+	re, err := regexp.Compile(`(?i)^(?:[a-z0-9_]*_)?` + words + `_?` + number + `(?:[^0-9]|$)`)
 	return err == nil && slices.ContainsFunc(columns, re.MatchString)
-}
-
-// columnNames are the names (in lower case) of the columns the tree's
-// column references name (their last field), but the names the query
-// gives its outputs (ORDER BY store_12_sales reads its own output).
-func columnNames(tree *pg_query.ParseResult) []string {
-	aliases := outputAliases(tree)
-	var out []string
-	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
-		if r, ok := m.Interface().(*pg_query.ColumnRef); ok && len(r.Fields) > 0 {
-			if f := r.Fields[len(r.Fields)-1].GetString_(); f != nil && !aliases[strings.ToLower(f.Sval)] {
-				out = append(out, strings.ToLower(f.Sval))
-			}
-		}
-		return true
-	})
-	return out
 }
 
 // wordBefore is the word (a letter word, no stopword) the question writes

@@ -73,20 +73,7 @@ func rangeBound(n *pg_query.Node) (column string, side int) {
 	default:
 		return "", 0
 	}
-	name := func(e *pg_query.Node) string {
-		r := e.GetColumnRef()
-		if r == nil {
-			return ""
-		}
-		var parts []string
-		for _, f := range r.Fields {
-			if f.GetString_() == nil {
-				return ""
-			}
-			parts = append(parts, f.GetString_().Sval)
-		}
-		return strings.Join(parts, ".")
-	}
+	name := func(e *pg_query.Node) string { return strings.Join(refNames(e.GetColumnRef()), ".") }
 	if c := name(a.Lexpr); c != "" && name(a.Rexpr) == "" {
 		return c, side
 	}
@@ -124,14 +111,7 @@ func SwapColumn(sql string, columns func(table string) []Column) (string, bool) 
 		}
 	}
 	for _, r := range refs {
-		var names []string
-		for _, f := range r.Fields {
-			if f.GetString_() == nil {
-				names = nil
-				break
-			}
-			names = append(names, f.GetString_().Sval)
-		}
+		names := refNames(r)
 		if len(names) == 0 || len(names) > 2 {
 			continue
 		}
@@ -265,6 +245,19 @@ func indexColumn(cols []Column, name string) int {
 		}
 	}
 	return -1
+}
+
+// refNames are the names a column reference writes ("t", "total" for
+// t.total); nil for a star or no reference.
+func refNames(r *pg_query.ColumnRef) []string {
+	var names []string
+	for _, f := range r.GetFields() {
+		if f.GetString_() == nil {
+			return nil
+		}
+		names = append(names, f.GetString_().Sval)
+	}
+	return names
 }
 
 // selectedNames are the names (in lower case) of the columns s's select
