@@ -193,6 +193,7 @@ func (e *Engine) score(ctx context.Context, rq *request, c *SchemaContext, ok []
 	for _, cl := range c.Links.Columns {
 		if cl.Score >= linkedColumnScore {
 			in.Columns = append(in.Columns, cl.Table+"."+cl.Column)
+			in.ColumnPhrases = append(in.ColumnPhrases, cl.Phrase)
 		}
 	}
 	runs := e.agreement(ctx, rq.scope, ok)

@@ -151,6 +151,14 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 					notValues[c] = true
 				}
 			}
+		case *pg_query.TypeName:
+			// numeric(10, 2), INTERVAL '70' DAY (whose field is a mask):
+			// a type's modifiers, no value.
+			for _, t := range n.Typmods {
+				if c := t.GetAConst(); c != nil {
+					notValues[c] = true
+				}
+			}
 		case *pg_query.FuncCall:
 			// date_part('year', d), to_char(d, 'YYYY-MM'): a field or a
 			// format, no value a question names.
@@ -174,6 +182,9 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	for _, a := range []*gloss.Analysis{question, evidence} {
 		for _, w := range a.Words {
 			stems[w.Stem] = true
+			for _, n := range calendarNumbers[w.Text] {
+				numbers[strconv.Itoa(n)] = true
+			}
 		}
 	}
 	// columnNamed: the question names a word of the column's name
@@ -271,3 +282,27 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	}
 	return out
 }
+
+// calendarNumbers are the numbers a month or a day of the week is
+// compared as: June is month 6 (extract(month ...) BETWEEN 6 AND 12),
+// Saturday day 6 of extract(dow ...) (0 to 6 from Sunday) and of isodow
+// (1 to 7 from Monday), where Sunday is 7; the weekend is days 0, 6 and
+// 7, the weekdays 1 to 5.
+var calendarNumbers = func() map[string][]int {
+	m := map[string][]int{}
+	for i, month := range []string{"january", "february", "march", "april", "may", "june", "july", "august",
+		"september", "october", "november", "december"} {
+		if month != "may" { // "may" is mostly a verb
+			m[month] = []int{i + 1}
+		}
+	}
+	for i, day := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+		m[day] = []int{i}
+		m[day+"s"] = []int{i}
+	}
+	m["sunday"] = append(m["sunday"], 7)
+	m["sundays"] = m["sunday"]
+	m["weekend"], m["weekends"] = []int{0, 6, 7}, []int{0, 6, 7}
+	m["weekday"], m["weekdays"] = []int{1, 2, 3, 4, 5}, []int{1, 2, 3, 4, 5}
+	return m
+}()

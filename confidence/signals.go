@@ -381,7 +381,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
-	s.values(owed, in.Values, c.SQL, qa.Words, tree)
+	s.values(owed, in.Values, c.SQL, in.Evidence, qa.Words, tree)
 	s.properNouns(owed, cues.Read(ea), c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
@@ -391,7 +391,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if len(in.Columns) > 0 {
 		used := usedColumns(c, in.Columns, qa.Words)
 		s.ColumnsLinked = cues.Coverage(used, in.Columns)
-		s.missedCols = missedColumns(c.Tables, used, in.Columns)
+		s.missedCols = missedColumns(in, c, used, owed, qa, ea)
 		s.ColumnsMissed = len(s.missedCols)
 	}
 	// What the question asks to show, of the columns linked or used; one
@@ -919,7 +919,7 @@ func periodAfter(q *cues.Reading, a, b, kind string) bool {
 
 // values measures the share of the stored values, numbers and quoted
 // strings the question names that the query uses.
-func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []gloss.Word, tree *pg_query.ParseResult) {
+func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string, qwords []gloss.Word, tree *pg_query.ParseResult) {
 	stems := map[string]bool{}
 	for _, w := range qwords {
 		stems[w.Stem] = true
@@ -950,7 +950,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -982,13 +982,26 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql string, qwords []
 			continue // "at least two" is often "> 1"
 		}
 		seen[n.Text] = true
-		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) || inName(n))
+		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) || inName(n) ||
+			periodBack(qwords, n.Text) && sqlNumbers[strconv.FormatFloat(n.Value-1, 'f', -1, 64)])
 	}
 	s.ValuesUsed = 1
 	s.ValuesMissed = named - used
 	if named > 0 {
 		s.ValuesUsed = float64(used) / float64(named)
 	}
+}
+
+// periodBack reports whether the number n counts a period back from today
+// ("the past 7 days", "the last 3 months"): a query may bound it from
+// today included, 6 days back, as well as 7.
+func periodBack(words []gloss.Word, n string) bool {
+	for k := 1; k+1 < len(words); k++ {
+		if words[k].Text == n && periodFrom[words[k-1].Text] && periodUnit[words[k+1].Text] {
+			return true
+		}
+	}
+	return false
 }
 
 // numberInName reports whether a column the query reads is named with
@@ -1278,33 +1291,6 @@ func countAsked(q *cues.Reading, columns []string) bool {
 	return false
 }
 
-// missedColumns are the linked columns (qualified names) of the tables
-// read that are not among used. A key (a name ending in "id") is how
-// tables meet, not what the question asks about: an anti-join reads
-// sales to find the salespersons without any, and "salesperson ID" links
-// to sales.id as well.
-func missedColumns(tables, used, linked []string) []string {
-	var out []string
-	for _, l := range linked {
-		i := strings.LastIndexByte(l, '.')
-		if i <= 0 || !slices.Contains(tables, l[:i]) || slices.Contains(used, l) || strings.HasSuffix(strings.ToLower(l[i+1:]), "id") {
-			continue
-		}
-		// The question's word links to a column of every table that has
-		// one of its name; a query using the status of invoices meets
-		// "unpaid" though customers.status is linked too. A column of the
-		// name that is not linked meets nothing: customers.name does not
-		// answer "the names of the products".
-		if slices.ContainsFunc(used, func(u string) bool {
-			return u != l && slices.Contains(linked, u) && strings.EqualFold(u[strings.LastIndexByte(u, '.')+1:], l[i+1:])
-		}) {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
 // usedColumns are the columns the query uses, and those of linked that
 // are named after a table it reads, whichever table holds them
 // (singer_in_concert.singer_id, car_makers.country): "How many singers
@@ -1565,6 +1551,41 @@ func usesCode(q *cues.Reading, sql, v string) bool {
 	}
 	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
 		if strings.EqualFold(strings.Trim(lit, "'% "), code) {
+			return true
+		}
+	}
+	return false
+}
+
+// usesDefinition reports whether the query compares with a constant
+// that the evidence writes in the clause that defines the value v: "the
+// Rotterdam hub is warehouse WH-RTM" for w.wh_cd = 'WH-RTM', "open deals
+// are opportunities not in stage Closed Won or Closed Lost" for stage
+// NOT IN ('Closed Won', 'Closed Lost'). The value is then used through
+// its definition.
+func usesDefinition(evidence, sql, v string) bool {
+	if evidence == "" {
+		return false
+	}
+	vw := valueWords(v)
+	if len(vw) == 0 {
+		return false
+	}
+	var lits [][]string
+	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
+		if w := valueWords(strings.ReplaceAll(strings.Trim(lit, "'"), "''", "'")); len(w) > 0 && !slices.Equal(w, vw) {
+			lits = append(lits, w)
+		}
+	}
+	if len(lits) == 0 {
+		return false
+	}
+	for _, clause := range strings.FieldsFunc(evidence, func(r rune) bool { return r == '\n' || r == ';' }) {
+		cw := valueWords(clause)
+		if !phraseIn(cw, vw) {
+			continue
+		}
+		if slices.ContainsFunc(lits, func(l []string) bool { return phraseIn(cw, l) }) {
 			return true
 		}
 	}
