@@ -65,16 +65,17 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured (session 19): AUROC 0.84831, ECE 0.030, >= 0.9 95.8% right
-	// covering 53.4% (519 of 972), shuffled 19 of 958 (2.0%). ECE,
+	// Measured (session 20): AUROC 0.84909, ECE 0.032, >= 0.9 95.9% right
+	// covering 53.1% (516 of 972), shuffled 18 of 958 (1.9%). ECE,
 	// precision, coverage and the shuffled share meet the issue's bars,
 	// which are their floors (the shuffled one tighter); AUROC's floor is
 	// the measured figure less a margin.
 	floors = calibrationBars{AUROC: 0.845, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.921 /
-	// 0.162, defog 0.900 / 0.084 since session 19, whose near misses are
-	// the mistakes a model makes (a swapped column is not one the query
+	// near misses included), less a margin: measured demo ERP 0.924 /
+	// 0.160, defog 0.906 / 0.083 after session 20 (0.921 / 0.162 and
+	// 0.900 / 0.084 after session 19), whose near misses are since
+	// session 19 the mistakes a model makes (a swapped column is not one the query
 	// returns already; a range's two bounds are dropped together). They
 	// are of five kinds since session 18 (a limited sort flipped, an
 	// aggregate changed, DISTINCT dropped, besides a condition dropped and

@@ -37,7 +37,11 @@
 // it: a query that reads the clock (CURRENT_DATE, now()) uses the words of
 // a period counted from today ("the past 30 days, inclusive of today"), a
 // difference of two times uses the units of time ("how many days late"),
-// a code uses the name it abbreviates ('NY' for "New York"), and the words
+// a code uses the name it abbreviates ('NY' for "New York"), a code the
+// evidence defines uses the value it defines ("the Rotterdam hub is
+// warehouse WH-RTM"), a month or a weekday is used as its number
+// (extract(month ...) BETWEEN 6 AND 12 for "between June and December"),
+// a type's modifiers (numeric(10, 2)) are no constants, and the words
 // that say how to give the answer ("calculate", "as an integer") or that
 // the shape checks judge ("longest") ask for no data. A column the
 // question asks for by its own name ("city names") must be used itself;

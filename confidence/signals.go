@@ -161,7 +161,12 @@ type Signals struct {
 	// official language" answered without it. A linked column of a table
 	// the query does not read counts in ColumnsLinked only: linking also
 	// finds columns of tables the answer has no need of; nor does a key
-	// (a name ending in "id"). Logistic weighs whether there is one.
+	// (a name ending in "id"). Nor is a column owed whose phrase
+	// (score.Input.ColumnPhrases) the evidence alone writes, or that the
+	// query spends on a value the question names, compared with a column
+	// that stores it or used through the evidence's definition ("JetBlue"
+	// links to airlines.abbreviation, and the query compares airline with
+	// 'JetBlue Airways'). Logistic weighs whether there is one.
 	ColumnsMissed int `json:"columns_missed"`
 	// ColumnsUnreturned is the number of columns the question asks to
 	// show by their own name, in a sentence that says what to show
