@@ -54,3 +54,36 @@ func BenchmarkSignals(b *testing.B) {
 		_ = confidence.Of(in, scores, 0)
 	}
 }
+
+// BenchmarkSignalsLinked is BenchmarkSignals with what the Engine links
+// too: linked columns, each with its phrase (phrases) or not, stored
+// values with their columns, and an evidence that defines one: the cost
+// of telling the columns the question owes from the others.
+func BenchmarkSignalsLinked(b *testing.B) {
+	for _, phrases := range []bool{false, true} {
+		name := "without phrases"
+		if phrases {
+			name = "with phrases"
+		}
+		b.Run(name, func(b *testing.B) {
+			ins := make([]*score.Input, len(benchQuestions))
+			for i, q := range benchQuestions {
+				in := benchInput(q, true)
+				in.Evidence = "the Aberdeen office is branch ABZ; revenue is the total of orders"
+				in.EvidenceAnalysis = gloss.Analyze(in.Evidence)
+				in.Columns = []string{"public.customers.name", "public.customers.city", "public.orders.total", "public.orders.status"}
+				in.ValueColumns = []string{"public.customers.city"}
+				if phrases {
+					in.ColumnPhrases = []string{"names", "Aberdeen", "revenue", "order"}
+				}
+				ins[i] = in
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				in := ins[i%len(ins)]
+				scores := score.Default{}.Score(context.Background(), in)
+				_ = confidence.Of(in, scores, 0)
+			}
+		})
+	}
+}

@@ -99,8 +99,9 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	if tree == nil {
 		return nil
 	}
-	notValues := map[*pg_query.A_Const]bool{}  // LIMIT and OFFSET, date fields and formats
-	compared := map[*pg_query.A_Const]string{} // a constant's column, in "column = constant", filled by the walk below
+	notValues := map[*pg_query.A_Const]bool{}      // LIMIT and OFFSET, date fields and formats
+	intervalUnit := map[*pg_query.A_Const]string{} // INTERVAL '6' DAY's '6': day
+	compared := map[*pg_query.A_Const]string{}     // a constant's column, in "column = constant", filled by the walk below
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		switch n := m.Interface().(type) {
@@ -159,6 +160,12 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 					notValues[c] = true
 				}
 			}
+		case *pg_query.TypeCast:
+			if c := n.Arg.GetAConst(); c != nil && n.TypeName != nil && len(n.TypeName.Typmods) > 0 {
+				if unit := intervalFields[n.TypeName.Typmods[0].GetAConst().GetIval().GetIval()]; unit != "" {
+					intervalUnit[c] = unit
+				}
+			}
 		case *pg_query.FuncCall:
 			// date_part('year', d), to_char(d, 'YYYY-MM'): a field or a
 			// format, no value a question names.
@@ -179,12 +186,26 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		}
 	}
 	stems := map[string]bool{}
-	for _, a := range []*gloss.Analysis{question, evidence} {
-		for _, w := range a.Words {
-			stems[w.Stem] = true
-			for _, n := range calendarNumbers[w.Text] {
-				numbers[strconv.Itoa(n)] = true
+	var calendarWords []string
+	calendar := map[*pg_query.A_Const]string{} // a constant compared with a month or a weekday: its field
+	// A month or a day inside a name of several words the question
+	// names is the name's ("April Ludgate"); "may" is a month before a
+	// year only ("May 2024").
+	inName := map[string]bool{}
+	for _, v := range stored {
+		if ws := valueWords(v); len(ws) > 1 {
+			for _, w := range ws {
+				inName[w] = true
 			}
+		}
+	}
+	for _, a := range []*gloss.Analysis{question, evidence} {
+		for i, w := range a.Words {
+			stems[w.Stem] = true
+			if w.Text == "may" && (i+1 == len(a.Words) || len(a.Words[i+1].Text) != 4 || !cues.Digits(a.Words[i+1].Text)) || inName[w.Text] {
+				continue
+			}
+			calendarWords = append(calendarWords, w.Text)
 		}
 	}
 	// columnNamed: the question names a word of the column's name
@@ -215,7 +236,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		switch v := c.Val.(type) {
 		case *pg_query.A_Const_Ival:
 			n := strconv.FormatInt(int64(v.Ival.Ival), 10)
-			return n, n == "0" || n == "1" || numbers[n]
+			return n, n == "0" || n == "1" || numbers[n] || calendar[c] != "" && calendarNamed(calendar[c], int(v.Ival.Ival), calendarWords)
 		case *pg_query.A_Const_Fval:
 			n := normalNumber(v.Fval.Fval)
 			return n, numbers[n]
@@ -233,6 +254,14 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			if m := reInterval.FindStringSubmatch(s); m != nil && durationUnit(m[1]) {
 				unit := strings.TrimSuffix(m[1], "s")
 				return v.Sval.Sval, stems[gloss.Stem(unit)] || stems[gloss.Stem(unit+"s")]
+			}
+			// INTERVAL '6' DAY: the number of the unit its field says.
+			if unit := intervalUnit[c]; unit != "" {
+				return v.Sval.Sval, stems[gloss.Stem(unit)] || stems[gloss.Stem(unit+"s")]
+			}
+			// to_char(d, 'MM') = '09' for "September".
+			if n, err := strconv.Atoi(s); err == nil && calendar[c] != "" && calendarNamed(calendar[c], n, calendarWords) {
+				return v.Sval.Sval, true
 			}
 			if reDate.MatchString(s) {
 				return v.Sval.Sval, periodNamed(text, s[:4])
@@ -267,6 +296,17 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 					if col, c := side[0].GetColumnRef(), side[1].GetAConst(); col != nil && c != nil && len(col.Fields) > 0 {
 						compared[c] = col.Fields[len(col.Fields)-1].GetString_().GetSval()
 					}
+					// extract(month FROM d) BETWEEN 6 AND 12, isodow IN (6, 7).
+					if f := calendarField(side[0]); f != "" {
+						for _, c := range constants(side[1]) {
+							calendar[c] = f
+						}
+					}
+				}
+				// CURRENT_DATE - 6 counts days back.
+				if c := pgparse.Uncast(n.Rexpr).GetAConst(); c != nil && c.GetIval() != nil && clockValue(pgparse.Uncast(n.Lexpr)) &&
+					len(n.Name) == 1 && n.Name[0].GetString_().GetSval() == "-" && (stems["day"] || stems["days"]) {
+					notValues[c] = true
 				}
 			case *pg_query.A_Const:
 				if notValues[n] || seen[n] || n.Isnull {
@@ -283,26 +323,127 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	return out
 }
 
-// calendarNumbers are the numbers a month or a day of the week is
-// compared as: June is month 6 (extract(month ...) BETWEEN 6 AND 12),
-// Saturday day 6 of extract(dow ...) (0 to 6 from Sunday) and of isodow
-// (1 to 7 from Monday), where Sunday is 7; the weekend is days 0, 6 and
-// 7, the weekdays 1 to 5.
-var calendarNumbers = func() map[string][]int {
-	m := map[string][]int{}
-	for i, month := range []string{"january", "february", "march", "april", "may", "june", "july", "august",
-		"september", "october", "november", "december"} {
-		if month != "may" { // "may" is mostly a verb
-			m[month] = []int{i + 1}
+// calendarField is the field of a month or a weekday an expression
+// reads: "month" for extract(month FROM d), date_part('month', d) or a
+// CASE that turns month names into numbers, "dow" (0 to 6 from Sunday)
+// or "isodow" (1 to 7 from Monday) for the day of the week; "" for any
+// other.
+func calendarField(n *pg_query.Node) string {
+	n = pgparse.Uncast(n)
+	if f := n.GetFuncCall(); f != nil && len(f.Args) == 2 {
+		name := strings.ToLower(pgparse.BuiltinName(f))
+		field := strings.ToLower(pgparse.Uncast(f.Args[0]).GetAConst().GetSval().GetSval())
+		if (name == "extract" || name == "date_part") && (field == "month" || field == "dow" || field == "isodow") {
+			return field
 		}
 	}
-	for i, day := range []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
-		m[day] = []int{i}
-		m[day+"s"] = []int{i}
+	if f := n.GetFuncCall(); f != nil && len(f.Args) == 2 && strings.EqualFold(pgparse.BuiltinName(f), "to_char") {
+		switch strings.ToUpper(pgparse.Uncast(f.Args[1]).GetAConst().GetSval().GetSval()) {
+		case "MM":
+			return "month"
+		case "D":
+			return "d"
+		case "ID":
+			return "isodow"
+		}
 	}
-	m["sunday"] = append(m["sunday"], 7)
-	m["sundays"] = m["sunday"]
-	m["weekend"], m["weekends"] = []int{0, 6, 7}, []int{0, 6, 7}
-	m["weekday"], m["weekdays"] = []int{1, 2, 3, 4, 5}, []int{1, 2, 3, 4, 5}
-	return m
-}()
+	if ce := n.GetCaseExpr(); ce != nil {
+		for _, w := range ce.Args {
+			if v := pgparse.Uncast(w.GetCaseWhen().GetExpr()).GetAConst().GetSval(); v != nil && monthNumber(v.Sval) > 0 {
+				return "month"
+			}
+		}
+	}
+	return ""
+}
+
+// constants are the constants of a comparison's other side: one, or
+// those of a list (IN, BETWEEN).
+func constants(n *pg_query.Node) []*pg_query.A_Const {
+	if c := pgparse.Uncast(n).GetAConst(); c != nil {
+		return []*pg_query.A_Const{c}
+	}
+	var out []*pg_query.A_Const
+	for _, item := range n.GetList().GetItems() {
+		if c := pgparse.Uncast(item).GetAConst(); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// months are the months' names, January first.
+var months = []string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+
+// weekdays are the days' names, Sunday first (extract(dow ...)'s 0).
+var weekdays = []string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"}
+
+// monthNumber is the number of a month's name (or its three-letter
+// abbreviation), 0 for none.
+func monthNumber(w string) int {
+	w = strings.ToLower(strings.TrimSpace(w))
+	for i, m := range months {
+		if w == m || len(w) == 3 && strings.HasPrefix(m, w) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// intervalFields are the units of an interval's field masks
+// (INTERVAL '6' DAY), as PostgreSQL numbers them.
+var intervalFields = map[int32]string{4: "year", 2: "month", 8: "day", 1024: "hour", 2048: "minute", 4096: "second"}
+
+// calendarNamed reports whether words (the question's and the
+// evidence's, lower case) name the month or the weekday that number n of
+// field is: June is month 6; Saturday is dow 6 (0 to 6 from Sunday),
+// isodow 6 (1 to 7 from Monday: Sunday 7) and d 7 (to_char's 'D', 1 to
+// 7 from Sunday). The weekend and the weekdays name the week's split:
+// any valid day number. Two months or days named ("June through
+// August", "Monday to Friday") name the ones between them too.
+func calendarNamed(field string, n int, words []string) bool {
+	lo, hi := 99, -1
+	for _, w := range words {
+		day := strings.TrimSuffix(w, "s")
+		k := -1
+		switch field {
+		case "month":
+			if m := monthNumber(w); m > 0 {
+				k = m
+			}
+		case "dow", "isodow", "d":
+			i := slices.Index(weekdays, day)
+			switch {
+			case i < 0:
+			case field == "dow":
+				k = i
+			case field == "isodow" && i == 0:
+				k = 7
+			case field == "isodow":
+				k = i
+			default:
+				k = i + 1
+			}
+			if (day == "weekend" || day == "weekday") && validDay(field, n) {
+				return true
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		if k == n {
+			return true
+		}
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	return lo < hi && n > lo && n < hi
+}
+
+// validDay reports whether n is a day of the week of field: dow 0 to 6,
+// isodow and d 1 to 7.
+func validDay(field string, n int) bool {
+	if field == "dow" {
+		return n >= 0 && n <= 6
+	}
+	return n >= 1 && n <= 7
+}

@@ -39,9 +39,10 @@
 // difference of two times uses the units of time ("how many days late"),
 // a code uses the name it abbreviates ('NY' for "New York"), a code the
 // evidence defines uses the value it defines ("the Rotterdam hub is
-// warehouse WH-RTM"), a month or a weekday is used as its number
-// (extract(month ...) BETWEEN 6 AND 12 for "between June and December"),
-// a type's modifiers (numeric(10, 2)) are no constants, and the words
+// warehouse WH-RTM"), a month or a weekday compared with its field is
+// used as its number (extract(month ...) BETWEEN 6 AND 12 for "between
+// June and December"), a type's modifiers (numeric(10, 2)) are no
+// constants, and the words
 // that say how to give the answer ("calculate", "as an integer") or that
 // the shape checks judge ("longest") ask for no data. A column the
 // question asks for by its own name ("city names") must be used itself;

@@ -4,8 +4,12 @@ import (
 	"slices"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/score"
 )
 
@@ -16,7 +20,7 @@ import (
 // the question asks about: an anti-join reads sales to find the
 // salespersons without any, and "salesperson ID" links to sales.id as
 // well.
-func missedColumns(in *score.Input, c score.Candidate, used []string, q *cues.Reading, qa, ea *gloss.Analysis) []string {
+func missedColumns(in *score.Input, c score.Candidate, used []string, q *cues.Reading, qa, ea *gloss.Analysis, tree *pg_query.ParseResult) []string {
 	linked := in.Columns
 	var out []string
 	var ow *owing
@@ -37,7 +41,7 @@ func missedColumns(in *score.Input, c score.Candidate, used []string, q *cues.Re
 		}
 		if len(in.ColumnPhrases) == len(linked) {
 			if ow == nil {
-				ow = newOwing(in, c, q, qa, ea)
+				ow = newOwing(in, c, q, qa, ea, tree)
 			}
 			if ow.notOwed(in.ColumnPhrases[k]) {
 				continue
@@ -49,15 +53,16 @@ func missedColumns(in *score.Input, c score.Candidate, used []string, q *cues.Re
 }
 
 // owing is what tells a linked column's phrase the question owes from
-// one it does not: the question's words, the evidence's, and the words
-// of the values the question names that the query uses.
+// one it does not: the question's words, the evidence's clauses, and the
+// words of the values the question names that the query uses.
 type owing struct {
 	question []string   // the question's words, stemmed, stopwords aside
-	evidence []string   // the evidence's words, likewise
-	values   [][]string // the words of each value the question names that the query uses
+	clauses  [][]string // the evidence's clauses, likewise (evidenceClauses)
+	defines  []bool     // for each clause, whether it defines a term the question writes
+	values   [][]string // the words of each value the question names that the query uses, likewise
 }
 
-func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss.Analysis) *owing {
+func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss.Analysis, tree *pg_query.ParseResult) *owing {
 	ow := &owing{}
 	stems := map[string]bool{}
 	if qa != nil {
@@ -69,34 +74,84 @@ func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss
 		}
 	}
 	if ea != nil {
-		for _, w := range ea.Words {
-			if !w.Stop {
-				ow.evidence = append(ow.evidence, w.Stem)
-			}
+		for _, cl := range evidenceClauses(in.Evidence) {
+			ow.clauses = append(ow.clauses, phraseStems(cl))
+			ow.defines = append(ow.defines, definesAsked(cl, ow.question))
 		}
 	}
 	// A value is used where the query compares it with a column that
 	// stores it ('Active' written against first_name leaves
-	// employees.status owed), or through the evidence's definition of it.
-	where := len(in.ValueColumns) == len(in.Values)
-	for _, v := range in.Values {
+	// employees.status owed; selecting airline is no comparison), or
+	// through the evidence's definition of it.
+	var compared []string
+	for k, v := range in.Values {
 		if !q.Contains(v) && !stemsIn(v, stems) {
 			continue
 		}
-		if usesDefinition(in.Evidence, c.SQL, v) ||
-			(usesValue(c.SQL, v) || usesCode(q, c.SQL, v)) && (!where || storedIn(in, v, c.Columns)) {
-			ow.values = append(ow.values, phraseStems(v))
+		if !usesDefinition(in.Evidence, c.SQL, v, tree) {
+			if !usesValue(c.SQL, v) && !usesCode(q, c.SQL, v) || len(in.ValueColumns) != len(in.Values) {
+				continue
+			}
+			if compared == nil {
+				compared = conditionColumns(tree)
+			}
+			col := in.ValueColumns[k]
+			if !storedIn(in, v, c.Columns) || !slices.Contains(compared, strings.ToLower(col[strings.LastIndexByte(col, '.')+1:])) {
+				continue
+			}
 		}
+		// Its words as written and as lower case: "Jetblue Airways" in
+		// the question reads jetblue, airways; 'JetBlue Airways' jet,
+		// blue, airways.
+		ow.values = append(ow.values, phraseStems(v), phraseStems(strings.ToLower(v)))
 	}
 	return ow
 }
 
+// conditionColumns are the bare names, lower case, of the columns the
+// query's conditions read (WHERE, HAVING, JOIN ... ON), anywhere in it;
+// never nil.
+func conditionColumns(tree *pg_query.ParseResult) []string {
+	out := []string{}
+	if tree == nil {
+		return out
+	}
+	var quals []*pg_query.Node
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		switch n := m.Interface().(type) {
+		case *pg_query.SelectStmt:
+			quals = append(quals, n.WhereClause, n.HavingClause)
+		case *pg_query.JoinExpr:
+			quals = append(quals, n.Quals)
+		}
+		return true
+	})
+	for _, q := range quals {
+		if q == nil {
+			continue
+		}
+		pgparse.Walk(q.ProtoReflect(), func(m protoreflect.Message) bool {
+			if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
+				if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil {
+					out = append(out, strings.ToLower(f.Sval))
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // storedIn reports whether one of columns stores the value v (or one
-// that differs from it only in its words' endings), by in.ValueColumns.
+// that differs from it only in its words' endings), by in.ValueColumns;
+// false when they do not say.
 func storedIn(in *score.Input, v string, columns []string) bool {
+	if len(in.ValueColumns) != len(in.Values) {
+		return false
+	}
 	key := valueKey(v)
 	for j, o := range in.Values {
-		if slices.Contains(columns, in.ValueColumns[j]) && valueKey(o) == key {
+		if slices.ContainsFunc(columns, func(c string) bool { return strings.EqualFold(c, in.ValueColumns[j]) }) && valueKey(o) == key {
 			return true
 		}
 	}
@@ -105,41 +160,82 @@ func storedIn(in *score.Input, v string, columns []string) bool {
 
 // notOwed reports whether the question does not owe a column the query
 // leaves unused the phrase that links to it:
-//   - the phrase is the evidence's, not the question's: the evidence is
-//     help, not a demand ("engine_type" in a definition of another
-//     question's term, "business.name" in a hint);
-//   - the query spends the phrase on a value the question names, which
-//     it compares with a column that stores it, or uses through the
-//     evidence's definition: "JetBlue" links to airlines.abbreviation,
-//     which stores 'JetBlue', and the query compares airlines.airline
-//     with 'JetBlue Airways'; "territory" links to country.region, and
-//     the query filters on governmentform = 'US Territory'; "Rotterdam"
-//     to warehouses.city, and the evidence says the Rotterdam hub is
-//     warehouse WH-RTM.
+//   - the phrase is the evidence's, not the question's, and no clause
+//     of the evidence that writes it defines a term of the question: the
+//     evidence is help, not a demand ("engine_type" in a definition of
+//     another question's term), unless it says what the question's
+//     words mean ("VIP = loyalty_tier 'Platinum'" for "VIP customers");
+//   - the question writes the phrase only inside a value it names that
+//     the query compares with a column that stores it, or uses through
+//     the evidence's definition: "JetBlue" links to
+//     airlines.abbreviation, which stores 'JetBlue', and the query
+//     compares airlines.airline with 'JetBlue Airways'; "territory" in
+//     "US territory" links to country.region, and the query filters on
+//     governmentform = 'US Territory'; "Rotterdam" to warehouses.city,
+//     and the evidence says the Rotterdam hub is warehouse WH-RTM. The
+//     "active" of "active subscriptions of Active Fitness Ltd" stands
+//     outside the value too, and stays owed.
 func (ow *owing) notOwed(phrase string) bool {
 	p := phraseStems(phrase)
 	if len(p) == 0 {
 		return false
 	}
-	if !phraseIn(ow.question, p) && phraseIn(ow.evidence, p) {
-		return true
+	if !phraseIn(ow.question, p) {
+		written, defines := false, false
+		for k, cl := range ow.clauses {
+			if phraseIn(cl, p) {
+				written = true
+				defines = defines || ow.defines[k]
+			}
+		}
+		return written && !defines
 	}
-	return slices.ContainsFunc(ow.values, func(v []string) bool { return subset(p, v) })
+	return slices.ContainsFunc(ow.values, func(v []string) bool { return within(ow.question, p, v) })
+}
+
+// definesAsked reports whether a clause of the evidence defines a term
+// the question (stemmed words) writes: its words before "=", "means",
+// "is", "are", "refers to", "have" or "has" stand in the question
+// ("wholesale customers have segment B2B").
+func definesAsked(clause string, question []string) bool {
+	lower := strings.ToLower(clause)
+	cut := -1
+	for _, sep := range []string{"=", " means ", " is ", " are ", " refers to ", " have ", " has "} {
+		if i := strings.Index(lower, sep); i > 0 && (cut < 0 || i < cut) {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return false
+	}
+	term := phraseStems(lower[:cut])
+	return len(term) > 0 && phraseIn(question, term)
+}
+
+// within reports whether every place p stands in text (one at least) is
+// inside a place v stands.
+func within(text, p, v []string) bool {
+	found := false
+	for i := 0; i+len(p) <= len(text); i++ {
+		if !slices.Equal(text[i:i+len(p)], p) {
+			continue
+		}
+		found = true
+		inside := false
+		for j := max(0, i+len(p)-len(v)); j <= i && j+len(v) <= len(text); j++ {
+			if slices.Equal(text[j:j+len(v)], v) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return found
 }
 
 // phraseStems are a phrase's words (a linked phrase, a stored value, a
-// reference such as business.name), stemmed, stopwords aside.
-func phraseStems(p string) []string {
-	var out []string
-	for _, w := range valueWords(p) {
-		if !gloss.Stopword(w) {
-			out = append(out, gloss.Stem(w))
-		}
-	}
-	return out
-}
-
-// subset reports whether every word of a is a word of b.
-func subset(a, b []string) bool {
-	return !slices.ContainsFunc(a, func(w string) bool { return !slices.Contains(b, w) })
-}
+// reference such as business.name), stemmed, stopwords aside, split as
+// the question's analysis splits them ("JetBlue": jet, blue).
+func phraseStems(p string) []string { return gloss.Terms(p) }

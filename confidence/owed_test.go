@@ -60,6 +60,15 @@ func TestColumnsNotOwed(t *testing.T) {
 		[]string{"public.airlines.country", "public.airlines.callsign"}, []string{"but not its abbreviation, " + missed}, nil)
 	add(jetblue, "value left out", "SELECT country FROM airlines",
 		[]string{"public.airlines.country"}, []string{"but not its abbreviation, " + missed}, nil)
+	// The question's words as it writes them: "Jetblue" is one word,
+	// 'JetBlue Airways' splits into jet, blue, airways.
+	lower := jetblue
+	lower.q, lower.phrases = "What country is Jetblue Airways affiliated with?", []string{"Jetblue", "Jetblue Airways", "country"}
+	add(lower, "value written otherwise", "SELECT country FROM airlines WHERE airline = 'JetBlue Airways'",
+		[]string{"public.airlines.country", "public.airlines.airline"}, nil, []string{missed})
+	// Selecting the storing column is no comparison with it.
+	add(jetblue, "stored column selected, another compared", "SELECT airline, country FROM airlines WHERE callsign = 'JetBlue Airways'",
+		[]string{"public.airlines.country", "public.airlines.airline", "public.airlines.callsign"}, []string{"but not its abbreviation, " + missed}, nil)
 	// The phrases unknown (a Scorer's own Input): every unused link is owed.
 	nophrases := jetblue
 	nophrases.phrases = nil
@@ -147,6 +156,28 @@ func TestValuesSpelledOtherwise(t *testing.T) {
 			sql: "SELECT count(*) FROM sales WHERE sold_on >= CURRENT_DATE - INTERVAL '70' DAY AND amount > CAST(8 AS numeric(10, 2))", want: []string{mention("8")}},
 	} {
 		c.tables = sales
+		c.check(t)
+	}
+}
+
+// TestCountOfAStep: a count that a WITH query or a subquery in FROM
+// computes and the query returns as it is answers "how many"; a step's
+// count the query only filters on does not.
+func TestCountOfAStep(t *testing.T) {
+	const howMany = "the question asks how many"
+	q := "How many new patients were there each year? Return the year and the number of new patients."
+	tables := []string{"public.patients"}
+	for _, c := range []owedCase{
+		{name: "a WITH query's count returned", sql: "WITH per_year AS (SELECT extract(year FROM first_seen) AS year, count(*) AS new_patients FROM patients GROUP BY 1) SELECT year, new_patients FROM per_year ORDER BY year",
+			not: []string{howMany}},
+		{name: "a subquery's count returned, qualified", sql: "SELECT s.year, s.n FROM (SELECT extract(year FROM first_seen) AS year, COUNT(patient_id) AS n FROM patients GROUP BY 1) s",
+			not: []string{howMany}},
+		{name: "a step's count filtered on only", sql: "WITH per_year AS (SELECT extract(year FROM first_seen) AS year, count(*) AS new_patients FROM patients GROUP BY 1) SELECT year FROM per_year WHERE new_patients > 3",
+			want: []string{howMany}},
+		{name: "a step's maximum returned", sql: "WITH per_year AS (SELECT extract(year FROM first_seen) AS year, max(age) AS new_patients FROM patients GROUP BY 1) SELECT year, new_patients FROM per_year",
+			want: []string{howMany}},
+	} {
+		c.q, c.tables = q, tables
 		c.check(t)
 	}
 }

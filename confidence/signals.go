@@ -13,6 +13,7 @@ import (
 	"github.com/nl2sqlgo/nl2sql/describe"
 	"github.com/nl2sqlgo/nl2sql/gloss"
 	"github.com/nl2sqlgo/nl2sql/internal/cues"
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 	"github.com/nl2sqlgo/nl2sql/score"
 	"github.com/nl2sqlgo/nl2sql/validate"
 )
@@ -374,7 +375,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	}
 	tree := parseTree(c.SQL)
 	s.questionWords(qa, owed, in.Words(), identifiers(qa, ea), c, d, tree)
-	s.shape(owed, allowed, c, d)
+	s.shape(owed, allowed, c, d, tree)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
 	s.TopRows = d.Limit != nil && len(d.Order) > 0
 	s.TopGroups = s.TopRows && len(d.GroupBy) > 0
@@ -396,7 +397,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	if len(in.Columns) > 0 {
 		used := usedColumns(c, in.Columns, qa.Words)
 		s.ColumnsLinked = cues.Coverage(used, in.Columns)
-		s.missedCols = missedColumns(in, c, used, owed, qa, ea)
+		s.missedCols = missedColumns(in, c, used, owed, qa, ea, tree)
 		s.ColumnsMissed = len(s.missedCols)
 	}
 	// What the question asks to show, of the columns linked or used; one
@@ -654,7 +655,7 @@ func identifiers(analyses ...*gloss.Analysis) []string {
 // q is what the question asks (its shapes are owed); allowed is the
 // question and its evidence: a shape either names is no extra ("ASP" for
 // a question whose evidence defines it as an average sale price).
-func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe.Description) {
+func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe.Description, tree *pg_query.ParseResult) {
 	upper := strings.ToUpper(c.SQL)
 	sq := q.Without(cueBound) // "at least 3" asks for no extreme
 	check := func(asked, has bool, problem string) {
@@ -667,7 +668,7 @@ func (s *Signals) shape(q, allowed *cues.Reading, c score.Candidate, d *describe
 			s.shapeProblems = append(s.shapeProblems, problem)
 		}
 	}
-	counts := returnsCount(d)
+	counts := returnsCount(d) || returnsStepCount(tree)
 	returns := "the query returns " + returnsWhat(c, d, counts)
 	// "The ratio of the number of students who ... to ...": a ratio of
 	// counts answers the count inside it.
@@ -955,7 +956,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v, tree)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -988,7 +989,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 		}
 		seen[n.Text] = true
 		look(n.Text, slices.ContainsFunc(numberForms(n), func(f string) bool { return sqlNumbers[f] }) || inName(n) ||
-			periodBack(qwords, n.Text) && sqlNumbers[strconv.FormatFloat(n.Value-1, 'f', -1, 64)])
+			periodsBack(sql, periodBack(qwords, n.Text), int(n.Value)-1))
 	}
 	s.ValuesUsed = 1
 	s.ValuesMissed = named - used
@@ -997,16 +998,41 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 	}
 }
 
-// periodBack reports whether the number n counts a period back from today
-// ("the past 7 days", "the last 3 months"): a query may bound it from
-// today included, 6 days back, as well as 7.
-func periodBack(words []gloss.Word, n string) bool {
+// periodBack returns the unit ("day", "month") of the period that the
+// number n counts back from today ("the past 7 days", "the last 12
+// calendar months"), "" when n counts none: a query may bound it from
+// the current period included, one less back (periodsBack).
+func periodBack(words []gloss.Word, n string) string {
 	for k := 1; k+1 < len(words); k++ {
-		if words[k].Text == n && periodFrom[words[k-1].Text] && periodUnit[words[k+1].Text] {
-			return true
+		if words[k].Text != n || !periodFrom[words[k-1].Text] {
+			continue
+		}
+		unit := words[k+1].Text
+		if periodKind[unit] && k+2 < len(words) {
+			unit = words[k+2].Text
+		}
+		if periodUnit[unit] {
+			return strings.TrimSuffix(unit, "s")
 		}
 	}
-	return false
+	return ""
+}
+
+// periodsBack reports whether sql bounds a period n units back from the
+// current one: n days from the current date (CURRENT_DATE - INTERVAL
+// 'n days', CURRENT_DATE - INTERVAL 'n' DAY, CURRENT_DATE - n), n months
+// (weeks, quarters, years) from the start of the current one
+// (date_trunc('month', CURRENT_DATE) - INTERVAL 'n months'). Two months
+// back from today is no "last 3 months".
+func periodsBack(sql, unit string, n int) bool {
+	if n < 1 || unit == "" {
+		return false
+	}
+	k := strconv.Itoa(n)
+	if unit == "day" {
+		return regexp.MustCompile(`(?i)\bcurrent_date\s*-\s*(?:interval\s*'\s*` + k + `\s*days?\s*'|interval\s*'\s*` + k + `\s*'\s*days?\b|` + k + `\b)`).MatchString(sql)
+	}
+	return regexp.MustCompile(`(?i)\bdate_trunc\s*\(\s*'` + unit + `'\s*,\s*(?:current_date|now\s*\(\s*\)|current_timestamp)\s*\)\s*-\s*interval\s*'\s*` + k + `\s*` + unit + `s?\s*'`).MatchString(sql)
 }
 
 // numberInName reports whether a column the query reads is named with
@@ -1081,6 +1107,43 @@ func Of(in *score.Input, scores []float64, i int) Signals {
 		return Signals{}
 	}
 	return measure(in, scores, i)
+}
+
+// returnsStepCount reports whether the query returns, as it is, a count
+// that one of its steps computes (a WITH query or a subquery in FROM):
+// "Return the year, number of new patients and NPI" answered by WITH
+// per_year AS (SELECT ..., count(*) AS new_patients ...) SELECT year,
+// new_patients, ... FROM per_year.
+func returnsStepCount(tree *pg_query.ParseResult) bool {
+	if tree == nil || len(tree.Stmts) != 1 {
+		return false
+	}
+	top := tree.Stmts[0].Stmt.GetSelectStmt()
+	if top == nil {
+		return false
+	}
+	counted := map[string]bool{}
+	steps := func(sel *pg_query.SelectStmt) {
+		for _, t := range sel.GetTargetList() {
+			rt := t.GetResTarget()
+			if f := rt.GetVal().GetFuncCall(); rt != nil && rt.Name != "" && f != nil && strings.EqualFold(pgparse.BuiltinName(f), "count") {
+				counted[strings.ToLower(rt.Name)] = true
+			}
+		}
+	}
+	for _, cte := range top.GetWithClause().GetCtes() {
+		steps(cte.GetCommonTableExpr().GetCtequery().GetSelectStmt())
+	}
+	for _, from := range top.FromClause {
+		steps(from.GetRangeSubselect().GetSubquery().GetSelectStmt())
+	}
+	for _, t := range top.TargetList {
+		if ref := t.GetResTarget().GetVal().GetColumnRef(); ref != nil && len(ref.Fields) > 0 &&
+			counted[strings.ToLower(ref.Fields[len(ref.Fields)-1].GetString_().GetSval())] {
+			return true
+		}
+	}
+	return false
 }
 
 // returnsCount reports whether the query (any branch of a set operation)
@@ -1567,8 +1630,11 @@ func usesCode(q *cues.Reading, sql, v string) bool {
 // Rotterdam hub is warehouse WH-RTM" for w.wh_cd = 'WH-RTM', "open deals
 // are opportunities not in stage Closed Won or Closed Lost" for stage
 // NOT IN ('Closed Won', 'Closed Lost'). The value is then used through
-// its definition.
-func usesDefinition(evidence, sql, v string) bool {
+// its definition. A clause ends at a line, a semicolon, a comma or a
+// sentence's end ("Platinum is P, Gold is G"); a constant of stopwords
+// alone ('A') matches no clause's article; a clause that defines by
+// exclusion ("not in") needs a query that excludes.
+func usesDefinition(evidence, sql, v string, tree *pg_query.ParseResult) bool {
 	if evidence == "" {
 		return false
 	}
@@ -1578,23 +1644,59 @@ func usesDefinition(evidence, sql, v string) bool {
 	}
 	var lits [][]string
 	for _, lit := range cues.StringLiteral.FindAllString(sql, -1) {
-		if w := valueWords(strings.ReplaceAll(strings.Trim(lit, "'"), "''", "'")); len(w) > 0 && !slices.Equal(w, vw) {
+		w := valueWords(strings.ReplaceAll(strings.Trim(lit, "'"), "''", "'"))
+		if len(w) > 0 && !slices.Equal(w, vw) && slices.ContainsFunc(w, func(x string) bool { return !gloss.Stopword(x) }) {
 			lits = append(lits, w)
 		}
 	}
 	if len(lits) == 0 {
 		return false
 	}
-	for _, clause := range strings.FieldsFunc(evidence, func(r rune) bool { return r == '\n' || r == ';' }) {
+	for _, clause := range evidenceClauses(evidence) {
 		cw := valueWords(clause)
-		if !phraseIn(cw, vw) {
+		if !phraseIn(cw, vw) || !slices.ContainsFunc(lits, func(l []string) bool { return phraseIn(cw, l) }) {
 			continue
 		}
-		if slices.ContainsFunc(lits, func(l []string) bool { return phraseIn(cw, l) }) {
+		if !slices.ContainsFunc(cw, func(w string) bool { return exclusionWords[w] }) || sqlNegates(tree) {
 			return true
 		}
 	}
 	return false
+}
+
+// abbreviation reports whether text ends with a short capitalised word
+// that a full stop abbreviates ("St", "Mr", "Inc"), not a sentence's end.
+func abbreviation(text string) bool {
+	w := text[strings.LastIndexFunc(text, func(r rune) bool { return !unicode.IsLetter(r) })+1:]
+	return len(w) >= 2 && len(w) <= 3 && unicode.IsUpper(rune(w[0])) && strings.ToLower(w[1:]) == w[1:]
+}
+
+// exclusionWords define by exclusion: "open deals are those not in stage
+// Closed Won".
+var exclusionWords = map[string]bool{"not": true, "no": true, "without": true, "except": true, "excluding": true, "exclude": true, "excludes": true}
+
+// evidenceClauses are the evidence's clauses: it split at lines,
+// semicolons, commas and the ends of sentences (a full stop before a
+// space or the end, but after an abbreviation: "v2.1" and "St. John's"
+// stay whole).
+func evidenceClauses(evidence string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(evidence); i++ {
+		c := evidence[i]
+		end := c == '\n' || c == ';' || c == ',' ||
+			c == '.' && (i+1 == len(evidence) || evidence[i+1] == ' ' || evidence[i+1] == '\n') && !abbreviation(evidence[start:i])
+		if end {
+			if i > start {
+				out = append(out, evidence[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(evidence) {
+		out = append(out, evidence[start:])
+	}
+	return out
 }
 
 // valueWords are the words of a stored value, lower case.
