@@ -84,7 +84,7 @@ func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss
 	// employees.status owed; selecting airline is no comparison), or
 	// through the evidence's definition of it.
 	var compared []string
-	for k, v := range in.Values {
+	for _, v := range in.Values {
 		if !q.Contains(v) && !stemsIn(v, stems) {
 			continue
 		}
@@ -95,8 +95,7 @@ func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss
 			if compared == nil {
 				compared = conditionColumns(tree)
 			}
-			col := in.ValueColumns[k]
-			if !storedIn(in, v, c.Columns) || !slices.Contains(compared, strings.ToLower(col[strings.LastIndexByte(col, '.')+1:])) {
+			if !comparedWhereStored(in, v, c.Columns, compared) {
 				continue
 			}
 		}
@@ -142,16 +141,19 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 	return out
 }
 
-// storedIn reports whether one of columns stores the value v (or one
-// that differs from it only in its words' endings), by in.ValueColumns;
-// false when they do not say.
-func storedIn(in *score.Input, v string, columns []string) bool {
+// comparedWhereStored reports whether the query reads a column that
+// stores the value v (or one that differs from it only in its words'
+// endings), by in.ValueColumns, in one of its conditions (compared: the
+// bare names conditionColumns gives); false when ValueColumns do not say.
+func comparedWhereStored(in *score.Input, v string, columns, compared []string) bool {
 	if len(in.ValueColumns) != len(in.Values) {
 		return false
 	}
 	key := valueKey(v)
 	for j, o := range in.Values {
-		if slices.ContainsFunc(columns, func(c string) bool { return strings.EqualFold(c, in.ValueColumns[j]) }) && valueKey(o) == key {
+		col := in.ValueColumns[j]
+		if valueKey(o) == key && slices.ContainsFunc(columns, func(c string) bool { return strings.EqualFold(c, col) }) &&
+			slices.Contains(compared, strings.ToLower(col[strings.LastIndexByte(col, '.')+1:])) {
 			return true
 		}
 	}
