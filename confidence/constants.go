@@ -104,21 +104,15 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	compared := map[*pg_query.A_Const]string{}     // a constant's column, in "column = constant", filled by the walk below
 	var quals []protoreflect.Message
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		for _, q := range conditionsOf(m) {
+			quals = append(quals, q.ProtoReflect())
+		}
 		switch n := m.Interface().(type) {
 		case *pg_query.SelectStmt:
 			for _, c := range []*pg_query.Node{n.LimitCount, n.LimitOffset} {
 				if a := c.GetAConst(); a != nil {
 					notValues[a] = true
 				}
-			}
-			for _, q := range []*pg_query.Node{n.WhereClause, n.HavingClause} {
-				if q != nil {
-					quals = append(quals, q.ProtoReflect())
-				}
-			}
-		case *pg_query.JoinExpr:
-			if n.Quals != nil {
-				quals = append(quals, n.Quals.ProtoReflect())
 			}
 		case *pg_query.CaseExpr:
 			// CASE month WHEN 'January' THEN 1 ...: a conversion table,
@@ -331,20 +325,21 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 func calendarField(n *pg_query.Node) string {
 	n = pgparse.Uncast(n)
 	if f := n.GetFuncCall(); f != nil && len(f.Args) == 2 {
-		name := strings.ToLower(pgparse.BuiltinName(f))
-		field := strings.ToLower(pgparse.Uncast(f.Args[0]).GetAConst().GetSval().GetSval())
-		if (name == "extract" || name == "date_part") && (field == "month" || field == "dow" || field == "isodow") {
-			return field
-		}
-	}
-	if f := n.GetFuncCall(); f != nil && len(f.Args) == 2 && strings.EqualFold(pgparse.BuiltinName(f), "to_char") {
-		switch strings.ToUpper(pgparse.Uncast(f.Args[1]).GetAConst().GetSval().GetSval()) {
-		case "MM":
-			return "month"
-		case "D":
-			return "d"
-		case "ID":
-			return "isodow"
+		arg := func(i int) string { return pgparse.Uncast(f.Args[i]).GetAConst().GetSval().GetSval() }
+		switch strings.ToLower(pgparse.BuiltinName(f)) {
+		case "extract", "date_part":
+			if field := strings.ToLower(arg(0)); field == "month" || field == "dow" || field == "isodow" {
+				return field
+			}
+		case "to_char":
+			switch strings.ToUpper(arg(1)) {
+			case "MM":
+				return "month"
+			case "D":
+				return "d"
+			case "ID":
+				return "isodow"
+			}
 		}
 	}
 	if ce := n.GetCaseExpr(); ce != nil {

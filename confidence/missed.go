@@ -75,7 +75,7 @@ func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss
 	}
 	if ea != nil {
 		for _, cl := range evidenceClauses(in.Evidence) {
-			ow.clauses = append(ow.clauses, phraseStems(cl))
+			ow.clauses = append(ow.clauses, gloss.Terms(cl))
 			ow.defines = append(ow.defines, definesAsked(cl, ow.question))
 		}
 	}
@@ -99,17 +99,16 @@ func newOwing(in *score.Input, c score.Candidate, q *cues.Reading, qa, ea *gloss
 				continue
 			}
 		}
-		// Its words as written and as lower case: "Jetblue Airways" in
-		// the question reads jetblue, airways; 'JetBlue Airways' jet,
-		// blue, airways.
-		ow.values = append(ow.values, phraseStems(v), phraseStems(strings.ToLower(v)))
+		// Its words as the question's analysis splits them, as written
+		// and as lower case: "Jetblue Airways" in the question reads
+		// jetblue, airways; 'JetBlue Airways' jet, blue, airways.
+		ow.values = append(ow.values, gloss.Terms(v), gloss.Terms(strings.ToLower(v)))
 	}
 	return ow
 }
 
 // conditionColumns are the bare names, lower case, of the columns the
-// query's conditions read (WHERE, HAVING, JOIN ... ON), anywhere in it;
-// never nil.
+// query's conditions read (conditionsOf), anywhere in it; never nil.
 func conditionColumns(tree *pg_query.ParseResult) []string {
 	out := []string{}
 	if tree == nil {
@@ -117,18 +116,10 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 	}
 	var quals []*pg_query.Node
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
-		switch n := m.Interface().(type) {
-		case *pg_query.SelectStmt:
-			quals = append(quals, n.WhereClause, n.HavingClause)
-		case *pg_query.JoinExpr:
-			quals = append(quals, n.Quals)
-		}
+		quals = append(quals, conditionsOf(m)...)
 		return true
 	})
 	for _, q := range quals {
-		if q == nil {
-			continue
-		}
 		pgparse.Walk(q.ProtoReflect(), func(m protoreflect.Message) bool {
 			if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
 				if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil {
@@ -139,6 +130,19 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 		})
 	}
 	return out
+}
+
+// conditionsOf are the conditions the node m holds itself: a SELECT's
+// WHERE and HAVING, a join's ON; those it lacks left out.
+func conditionsOf(m protoreflect.Message) []*pg_query.Node {
+	var out []*pg_query.Node
+	switch n := m.Interface().(type) {
+	case *pg_query.SelectStmt:
+		out = []*pg_query.Node{n.WhereClause, n.HavingClause}
+	case *pg_query.JoinExpr:
+		out = []*pg_query.Node{n.Quals}
+	}
+	return slices.DeleteFunc(out, func(q *pg_query.Node) bool { return q == nil })
 }
 
 // comparedWhereStored reports whether the query reads a column that
@@ -178,7 +182,7 @@ func comparedWhereStored(in *score.Input, v string, columns, compared []string) 
 //     "active" of "active subscriptions of Active Fitness Ltd" stands
 //     outside the value too, and stays owed.
 func (ow *owing) notOwed(phrase string) bool {
-	p := phraseStems(phrase)
+	p := gloss.Terms(phrase) // "JetBlue": jet, blue, as the question reads it
 	if len(p) == 0 {
 		return false
 	}
@@ -193,25 +197,6 @@ func (ow *owing) notOwed(phrase string) bool {
 		return written && !defines
 	}
 	return slices.ContainsFunc(ow.values, func(v []string) bool { return within(ow.question, p, v) })
-}
-
-// definesAsked reports whether a clause of the evidence defines a term
-// the question (stemmed words) writes: its words before "=", "means",
-// "is", "are", "refers to", "have" or "has" stand in the question
-// ("wholesale customers have segment B2B").
-func definesAsked(clause string, question []string) bool {
-	lower := strings.ToLower(clause)
-	cut := -1
-	for _, sep := range []string{"=", " means ", " is ", " are ", " refers to ", " have ", " has "} {
-		if i := strings.Index(lower, sep); i > 0 && (cut < 0 || i < cut) {
-			cut = i
-		}
-	}
-	if cut < 0 {
-		return false
-	}
-	term := phraseStems(lower[:cut])
-	return len(term) > 0 && phraseIn(question, term)
 }
 
 // within reports whether every place p stands in text (one at least) is
@@ -236,8 +221,3 @@ func within(text, p, v []string) bool {
 	}
 	return found
 }
-
-// phraseStems are a phrase's words (a linked phrase, a stored value, a
-// reference such as business.name), stemmed, stopwords aside, split as
-// the question's analysis splits them ("JetBlue": jet, blue).
-func phraseStems(p string) []string { return gloss.Terms(p) }

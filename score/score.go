@@ -35,11 +35,12 @@ type Input struct {
 	// Columns are the columns the question's phrases link to strongly
 	// ("schema.table.column").
 	Columns []string
-	// ColumnPhrases are, one for each of Columns, the question's phrase
-	// that links to the column ("population density" for
-	// state.density): a word of it a query spends on one linked column
-	// is not owed to another. Nil, or of another length than Columns,
-	// leaves the phrases unknown.
+	// ColumnPhrases are, one for each of Columns, the question's (or
+	// the evidence's) phrase that links to the column ("JetBlue" for
+	// airlines.abbreviation): a column whose phrase the query spends on
+	// a value it compares, or that the evidence alone writes, is not
+	// owed (package confidence). Nil, or of another length than
+	// Columns, leaves the phrases unknown.
 	ColumnPhrases []string `json:",omitempty"`
 	// Joins are the join edges the planner proposed for the context's core
 	// tables ("schema.table.col" pairs).
