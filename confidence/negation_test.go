@@ -182,7 +182,12 @@ func TestUnaskedConstantsSpelledOut(t *testing.T) {
 		{"How many reviews for businesses in California?", "SELECT count(*) FROM review WHERE state = 'CA'", ""},
 		{"How many reviews for businesses in Texas?", "SELECT count(*) FROM review WHERE state = 'CA'", "CA"},
 		{"Which warehouses are in the United States?", "SELECT wh_cd FROM warehouses WHERE country_code = 'US'", ""},
-		{"Which tax codes apply to Germany?", "SELECT tax_code FROM tax_codes WHERE country_code = 'DE'", "DE"},
+		// A country's ISO code that does not follow its name.
+		{"Which tax codes apply to Germany?", "SELECT tax_code FROM tax_codes WHERE country_code = 'DE'", ""},
+		{"Which tax codes apply to France?", "SELECT tax_code FROM tax_codes WHERE country_code = 'DE'", "DE"},
+		{"How many cities are in Spain?", "SELECT count(*) FROM city WHERE countrycode = 'ESP'", ""},
+		{"How many cities are in Denmark?", "SELECT count(*) FROM city WHERE countrycode = 'ESP'", "ESP"},
+		{"How many car makers are in the United States?", "SELECT count(*) FROM car_makers WHERE country = 'usa'", ""},
 		{"Which flights operate on Mondays?", "SELECT flight_number FROM flight WHERE flight_days ILIKE '%mon%'", ""},
 		{"Which sales were over $30,000?", "SELECT id FROM sales WHERE price > 30000", ""},
 		{"Which states have fewer than a hundred thousand people?", "SELECT state_name FROM state WHERE population < 100000", ""},

@@ -1520,13 +1520,17 @@ func usesValue(sql, v string) bool {
 // abbreviates reports whether code (two or three letters) is a short form
 // of name: the initials of its words ('US' for "United States", 'NY' for
 // "New York"), or, for one word, its first letter and others in order
-// ('CA' for "California", 'mon' for "Mondays"). A query compares with a
-// code where the question writes the name out; 'DE' for "Germany" is
-// beyond it.
+// ('CA' for "California", 'mon' for "Mondays"), or a country's ISO code
+// whose letters do not follow its name ('DE' for "Germany",
+// countryCodes). A query compares with a code where the question writes
+// the name out.
 func abbreviates(code, name string) bool {
 	code = strings.ToLower(code)
 	if len(code) < 2 || len(code) > 3 || strings.ContainsFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return false
+	}
+	if slices.Contains(countryCodes[code], strings.ToLower(name)) {
+		return true
 	}
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == ' ' || r == '-' })
 	switch {
