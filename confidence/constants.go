@@ -99,6 +99,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 	if tree == nil {
 		return nil
 	}
+	countries := countryCompared(tree)
 	notValues := map[*pg_query.A_Const]bool{}      // LIMIT and OFFSET, date fields and formats
 	intervalUnit := map[*pg_query.A_Const]string{} // INTERVAL '6' DAY's '6': day
 	compared := map[*pg_query.A_Const]string{}     // a constant's column, in "column = constant", filled by the walk below
@@ -241,6 +242,11 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			}
 			// 'CA' for "California", 'mon' for "Mondays".
 			if slices.ContainsFunc(names, func(m string) bool { return abbreviates(s, m) }) {
+				return v.Sval.Sval, true
+			}
+			// 'DE' compared with a country column for "Germany" (or
+			// "germany").
+			if countries[s] && slices.ContainsFunc(countryCodes[s], text.Contains) {
 				return v.Sval.Sval, true
 			}
 			// An interval ('6 days') bounds a period the question names

@@ -388,7 +388,7 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(owed, in.Values, c.SQL, in.Evidence, qa.Words, tree)
-	s.properNouns(owed, cues.Read(ea), c)
+	s.properNouns(owed, cues.Read(ea), c, tree)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = cues.Coverage(c.Tables, named)
@@ -525,6 +525,13 @@ func (s *Signals) questionWords(qa *gloss.Analysis, q *cues.Reading, words []glo
 			}
 		}
 	}
+	// 'DE' compared with a country column for "Germany".
+	countries := countryCompared(tree)
+	for _, n := range names {
+		if countryNamed(countries, n) {
+			add(n)
+		}
+	}
 	add(d.Text)
 	add(strings.Join(c.Computes, " "))
 	for _, n := range reNumber.FindAllString(c.SQL, -1) {
@@ -596,6 +603,9 @@ func (s *Signals) questionWords(qa *gloss.Analysis, q *cues.Reading, words []glo
 				asked[t] = true
 			}
 		}
+	}
+	for _, m := range measuresAsked(qa, c.Tables) {
+		asked[m] = true
 	}
 	// A name the question writes as the schema does (doc_id) asks for
 	// what the schema's name reads as ("document id").
@@ -947,6 +957,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 	// used when the query uses either.
 	var keys []string
 	first, usedAny := map[string]string{}, map[string]bool{}
+	countries := countryCompared(tree)
 	for _, v := range stored {
 		if !q.Contains(v) && !stemsIn(v, stems) {
 			continue
@@ -956,7 +967,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v, tree)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || countryNamed(countries, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v, tree)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -966,7 +977,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 	for _, v := range q.Quoted() {
 		if !seen[strings.ToLower(v)] && first[valueKey(v)] == "" {
 			seen[strings.ToLower(v)] = true
-			look(v, usesValue(sql, v))
+			look(v, usesValue(sql, v) || countryNamed(countries, v))
 		}
 	}
 	// The columns the query reads, for a number not written as a value
@@ -1212,7 +1223,8 @@ func describedTerms(d *describe.Description) []string {
 // properNouns counts the capitalised names of the question (past its first
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
-func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate) {
+func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate, tree *pg_query.ParseResult) {
+	countries := countryCompared(tree)
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -1228,7 +1240,7 @@ func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate) {
 		// A name the evidence defines ("PMCS = per month customer
 		// signups") is a measure the query computes, not a value it
 		// writes.
-		if usesValue(c.SQL, m) || usesCode(q, c.SQL, m) || !nameLike(m) || evidence.Contains(m) {
+		if usesValue(c.SQL, m) || usesCode(q, c.SQL, m) || countryNamed(countries, m) || !nameLike(m) || evidence.Contains(m) {
 			continue
 		}
 		known := false
@@ -1520,17 +1532,13 @@ func usesValue(sql, v string) bool {
 // abbreviates reports whether code (two or three letters) is a short form
 // of name: the initials of its words ('US' for "United States", 'NY' for
 // "New York"), or, for one word, its first letter and others in order
-// ('CA' for "California", 'mon' for "Mondays"), or a country's ISO code
-// whose letters do not follow its name ('DE' for "Germany",
-// countryCodes). A query compares with a code where the question writes
-// the name out.
+// ('CA' for "California", 'mon' for "Mondays"). A query compares with a
+// code where the question writes the name out; a country's code whose
+// letters do not follow its name ('DE' for "Germany") is countryNamed's.
 func abbreviates(code, name string) bool {
 	code = strings.ToLower(code)
 	if len(code) < 2 || len(code) > 3 || strings.ContainsFunc(code, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return false
-	}
-	if slices.Contains(countryCodes[code], strings.ToLower(name)) {
-		return true
 	}
 	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == ' ' || r == '-' })
 	switch {
