@@ -94,12 +94,13 @@ var flagValues = map[string]bool{"t": true, "f": true, "y": true, "n": true, "ye
 // ("official languages": isofficial = 'T'). 0 and 1, and LIMIT and OFFSET counts, are no
 // constants a question has to name. tree is the query's parse tree; nil
 // (a query that does not parse) has none. text is the reading of the
-// question and its evidence (their analyses).
-func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, evidence *gloss.Analysis, stored []string) []string {
+// question and its evidence (their analyses). countries are the codes
+// the query compares with a country column (countryCompared): 'DE' is
+// named by "Germany".
+func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, evidence *gloss.Analysis, stored []string, countries map[string]bool) []string {
 	if tree == nil {
 		return nil
 	}
-	countries := countryCompared(tree)
 	notValues := map[*pg_query.A_Const]bool{}      // LIMIT and OFFSET, date fields and formats
 	intervalUnit := map[*pg_query.A_Const]string{} // INTERVAL '6' DAY's '6': day
 	compared := map[*pg_query.A_Const]string{}     // a constant's column, in "column = constant", filled by the walk below

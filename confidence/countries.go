@@ -95,6 +95,15 @@ func countryCompared(tree *pg_query.ParseResult) map[string]bool {
 	return out
 }
 
+// mayNameCountry reports whether sql may compare a country column at
+// all (it writes a string constant and a name countryColumn reads): most
+// queries do not, and countryCompared then need not walk their tree.
+func mayNameCountry(sql string) bool {
+	lower := strings.ToLower(sql)
+	return strings.ContainsAny(sql, "'$") && (strings.Contains(lower, "ctry") || strings.Contains(lower, "cntry") ||
+		strings.Contains(lower, "country") || strings.Contains(lower, "nation") || strings.Contains(lower, "iso"))
+}
+
 // countryColumn reports whether n is a column (perhaps cast, or in
 // lower(), upper(), trim()) whose name says it holds a country.
 func countryColumn(n *pg_query.Node) bool {

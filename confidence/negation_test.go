@@ -155,7 +155,7 @@ func TestUnaskedConstants(t *testing.T) {
 		{"SELECT name FROM singer WHERE country = U&'P\\0065ru'", nil, "Peru"},
 		{"not sql", nil, ""},
 	} {
-		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(q), gloss.Analyze("")), gloss.Analyze(q), gloss.Analyze(""), c.stored), ",")
+		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(q), gloss.Analyze("")), gloss.Analyze(q), gloss.Analyze(""), c.stored, countryCompared(parseTree(c.sql))), ",")
 		if got != c.want {
 			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
 		}
@@ -208,7 +208,7 @@ func TestUnaskedConstantsSpelledOut(t *testing.T) {
 		{"Which rivers traverse at least 3 cities?", "SELECT river FROM r WHERE traverse LIKE '%,%,%'", ""},
 		{"What is the total in 2023?", "SELECT sum(x) FROM t WHERE kind = 'year'", "year"},
 	} {
-		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil), ",")
+		got := strings.Join(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil, countryCompared(parseTree(c.sql))), ",")
 		if got != c.want {
 			t.Errorf("unaskedConstants(%q) = %q, want %q", c.sql, got, c.want)
 		}
@@ -229,7 +229,7 @@ func TestPeriodNamed(t *testing.T) {
 		{"Revenue in 2024", "SELECT 1 FROM o WHERE d >= '2022-01-01'", 1},
 		{"How many orders are there?", "SELECT 1 FROM o WHERE d >= '2025-01-01'", 1},
 	} {
-		if got := len(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil)); got != c.want {
+		if got := len(unaskedConstants(parseTree(c.sql), cues.Read(gloss.Analyze(c.q), gloss.Analyze("")), gloss.Analyze(c.q), gloss.Analyze(""), nil, countryCompared(parseTree(c.sql)))); got != c.want {
 			t.Errorf("%q, %q: %d unasked, want %d", c.q, c.sql, got, c.want)
 		}
 	}

@@ -217,20 +217,21 @@ type Signals struct {
 	Deviations int `json:"deviations,omitempty"`
 
 	// What the reasons name, not part of the evidence itself.
-	missingWords  []string // question words the query does not use
-	queryWords    []string // what the query reads, in words
-	shapeProblems []string // "the question asks for 5 rows, the query returns one count"
-	missingValues []string // numbers and strings of the question the query lacks
-	unasked       []string // constants of the query the question does not name
-	unaskedCols   []string // columns the query returns that the question does not ask for
-	missedCols    []string // "countrylanguage.isofficial": linked, of a table read, unused
-	unreturned    []string // "cars.make": asked to be shown, used, not shown
-	openColumn    string   // the column PeriodOpen bounds from one side
-	endAsked      string   // "highest": the end the question asks for, when the query keeps only ...
-	endKept       string   // ... "lowest"
-	aggAsked      string   // "average patient height": the aggregate asked, when the query computes only ...
-	aggComputed   string   // ... "sum(height_cm)"
-	deviations    []string // "the query computes revenue without its filter ..."
+	missingWords  []string        // question words the query does not use
+	queryWords    []string        // what the query reads, in words
+	shapeProblems []string        // "the question asks for 5 rows, the query returns one count"
+	missingValues []string        // numbers and strings of the question the query lacks
+	unasked       []string        // constants of the query the question does not name
+	unaskedCols   []string        // columns the query returns that the question does not ask for
+	missedCols    []string        // "countrylanguage.isofficial": linked, of a table read, unused
+	unreturned    []string        // "cars.make": asked to be shown, used, not shown
+	openColumn    string          // the column PeriodOpen bounds from one side
+	endAsked      string          // "highest": the end the question asks for, when the query keeps only ...
+	endKept       string          // ... "lowest"
+	aggAsked      string          // "average patient height": the aggregate asked, when the query computes only ...
+	aggComputed   string          // ... "sum(height_cm)"
+	deviations    []string        // "the query computes revenue without its filter ..."
+	countries     map[string]bool // the codes the query compares with a country column (countryCompared)
 }
 
 // signalNames name the entries of Signals.Vector, in order: the inputs of
@@ -374,6 +375,9 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 		d = &describe.Description{}
 	}
 	tree := parseTree(c.SQL)
+	if mayNameCountry(c.SQL) {
+		s.countries = countryCompared(tree)
+	}
 	s.questionWords(qa, owed, in.Words(), identifiers(qa, ea), c, d, tree)
 	s.shape(owed, allowed, c, d, tree)
 	s.ColumnsOutOfOrder = cues.OutOfOrder(qa.Words, d.Columns)
@@ -384,11 +388,11 @@ func measure(in *score.Input, scores []float64, i int) Signals {
 	s.NegationMissed = questionNegates(qa) && !sqlNegates(tree)
 	s.openColumn = openPeriod(tree, periodYears(qa))
 	s.PeriodOpen = s.openColumn != ""
-	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values)
+	s.unasked = unaskedConstants(tree, allowed, qa, ea, in.Values, s.countries)
 	s.ConstantsUnasked = len(s.unasked)
 	s.ColumnsDisputed = c.Agreement >= 0 && c.OrderedAgreement >= 0 && c.OrderedAgreement < c.Agreement
 	s.values(owed, in.Values, c.SQL, in.Evidence, qa.Words, tree)
-	s.properNouns(owed, cues.Read(ea), c, tree)
+	s.properNouns(owed, cues.Read(ea), c)
 	s.TablesNamed = 1
 	if named := cues.NamedTables(in.Terms(), in.ContextTables); len(named) > 0 {
 		s.TablesNamed = cues.Coverage(c.Tables, named)
@@ -526,9 +530,8 @@ func (s *Signals) questionWords(qa *gloss.Analysis, q *cues.Reading, words []glo
 		}
 	}
 	// 'DE' compared with a country column for "Germany".
-	countries := countryCompared(tree)
 	for _, n := range names {
-		if countryNamed(countries, n) {
+		if countryNamed(s.countries, n) {
 			add(n)
 		}
 	}
@@ -957,7 +960,6 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 	// used when the query uses either.
 	var keys []string
 	first, usedAny := map[string]string{}, map[string]bool{}
-	countries := countryCompared(tree)
 	for _, v := range stored {
 		if !q.Contains(v) && !stemsIn(v, stems) {
 			continue
@@ -967,7 +969,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 			first[k] = v
 			keys = append(keys, k)
 		}
-		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || countryNamed(countries, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v, tree)
+		usedAny[k] = usedAny[k] || usesValue(sql, v) || usesCode(q, sql, v) || countryNamed(s.countries, v) || datesMonth(sql, v) || usesDefinition(evidence, sql, v, tree)
 	}
 	seen := map[string]bool{}
 	for _, k := range keys {
@@ -977,7 +979,7 @@ func (s *Signals) values(q *cues.Reading, stored []string, sql, evidence string,
 	for _, v := range q.Quoted() {
 		if !seen[strings.ToLower(v)] && first[valueKey(v)] == "" {
 			seen[strings.ToLower(v)] = true
-			look(v, usesValue(sql, v) || countryNamed(countries, v))
+			look(v, usesValue(sql, v) || countryNamed(s.countries, v))
 		}
 	}
 	// The columns the query reads, for a number not written as a value
@@ -1223,8 +1225,7 @@ func describedTerms(d *describe.Description) []string {
 // properNouns counts the capitalised names of the question (past its first
 // word) the query does not use: not in its text, and no term of theirs
 // among the names it reads.
-func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate, tree *pg_query.ParseResult) {
-	countries := countryCompared(tree)
+func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate) {
 	names := map[string]bool{}
 	for _, t := range c.Tables {
 		for _, w := range gloss.Terms(gloss.Text(t[strings.LastIndexByte(t, '.')+1:])) {
@@ -1240,7 +1241,7 @@ func (s *Signals) properNouns(q, evidence *cues.Reading, c score.Candidate, tree
 		// A name the evidence defines ("PMCS = per month customer
 		// signups") is a measure the query computes, not a value it
 		// writes.
-		if usesValue(c.SQL, m) || usesCode(q, c.SQL, m) || countryNamed(countries, m) || !nameLike(m) || evidence.Contains(m) {
+		if usesValue(c.SQL, m) || usesCode(q, c.SQL, m) || countryNamed(s.countries, m) || !nameLike(m) || evidence.Contains(m) {
 			continue
 		}
 		known := false
