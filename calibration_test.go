@@ -65,15 +65,16 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured (session 20): AUROC 0.84915, ECE 0.032, >= 0.9 95.9% right
-	// covering 53.1% (516 of 972), shuffled 18 of 958 (1.9%). ECE,
+	// Measured (session 21): AUROC 0.84831, ECE 0.031, >= 0.9 95.9% right
+	// covering 52.8% (513 of 972), shuffled 17 of 958 (1.8%). ECE,
 	// precision, coverage and the shuffled share meet the issue's bars,
 	// which are their floors (the shuffled one tighter); AUROC's floor is
 	// the measured figure less a margin.
 	floors = calibrationBars{AUROC: 0.845, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.927 /
-	// 0.155, defog 0.907 / 0.082 after session 20 (0.921 / 0.162 and
+	// near misses included), less a margin: measured demo ERP 0.930 /
+	// 0.156, defog 0.908 / 0.082 after session 21 (0.927 / 0.155 and
+	// 0.907 / 0.082 after session 20, 0.921 / 0.162 and
 	// 0.900 / 0.084 after session 19), whose near misses are since
 	// session 19 the mistakes a model makes (a swapped column is not one the query
 	// returns already; a range's two bounds are dropped together). They

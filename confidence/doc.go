@@ -37,7 +37,8 @@
 // it: a query that reads the clock (CURRENT_DATE, now()) uses the words of
 // a period counted from today ("the past 30 days, inclusive of today"), a
 // difference of two times uses the units of time ("how many days late"),
-// a code uses the name it abbreviates ('NY' for "New York"), a code the
+// a code uses the name it abbreviates ('NY' for "New York"; a country's
+// ISO code compared with a country column, 'DE' for "Germany"), a code the
 // evidence defines uses the value it defines ("the Rotterdam hub is
 // warehouse WH-RTM"), a month or a weekday compared with its field is
 // used as its number (extract(month ...) BETWEEN 6 AND 12 for "between

@@ -153,8 +153,9 @@ type Signals struct {
 	// question (or its evidence) does not ask for: no word of what the
 	// column holds is one the question says, directly, through the
 	// thesaurus or but for its ending ("the concert name and theme" for
-	// "how many singers are from each country?"). Counts, names and keys
-	// are judged by the shape checks instead.
+	// "how many singers are from each country?"); a measure its adjective
+	// asks for is one it says ("the longest rivers": length). Counts,
+	// names and keys are judged by the shape checks instead.
 	ColumnsUnasked int `json:"columns_unasked"`
 	// ColumnsMissed is the number of columns the question links to
 	// strongly, of tables the query reads, that the query does not use:
