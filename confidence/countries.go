@@ -57,11 +57,6 @@ func countryCompared(tree *pg_query.ParseResult) map[string]bool {
 	if tree == nil {
 		return out
 	}
-	var quals []*pg_query.Node
-	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
-		quals = append(quals, conditionsOf(m)...)
-		return true
-	})
 	add := func(n *pg_query.Node) {
 		if c := pgparse.Uncast(n).GetAConst(); c != nil && c.GetSval() != nil {
 			if s := strings.ToLower(strings.TrimSpace(c.GetSval().Sval)); s != "" && !strings.ContainsAny(s, "%_") {
@@ -69,7 +64,7 @@ func countryCompared(tree *pg_query.ParseResult) map[string]bool {
 			}
 		}
 	}
-	for _, q := range quals {
+	for _, q := range allConditions(tree) {
 		pgparse.Walk(q.ProtoReflect(), func(m protoreflect.Message) bool {
 			e, ok := m.Interface().(*pg_query.A_Expr)
 			if !ok || len(e.Name) != 1 {

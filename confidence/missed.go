@@ -114,12 +114,7 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 	if tree == nil {
 		return out
 	}
-	var quals []*pg_query.Node
-	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
-		quals = append(quals, conditionsOf(m)...)
-		return true
-	})
-	for _, q := range quals {
+	for _, q := range allConditions(tree) {
 		pgparse.Walk(q.ProtoReflect(), func(m protoreflect.Message) bool {
 			if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
 				if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil {
@@ -130,6 +125,17 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 		})
 	}
 	return out
+}
+
+// allConditions are the conditions (conditionsOf) of every SELECT and
+// join of tree, at any depth.
+func allConditions(tree *pg_query.ParseResult) []*pg_query.Node {
+	var quals []*pg_query.Node
+	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
+		quals = append(quals, conditionsOf(m)...)
+		return true
+	})
+	return quals
 }
 
 // conditionsOf are the conditions the node m holds itself: a SELECT's

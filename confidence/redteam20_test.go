@@ -64,15 +64,20 @@ var rt20Limitations = map[string]string{
 	"M5-05": "round(x, 2): a function's precision argument, not a type modifier (an old gap)",
 }
 
-func TestRedTeam20(t *testing.T) {
-	p := func(s ...string) []string { return s }
-	pub := func(s ...string) []string {
-		out := make([]string, len(s))
-		for i, x := range s {
-			out[i] = "public." + x
-		}
-		return out
+// rtList and rtPublic build the red teams' cases: a list, and table or
+// column names in schema public.
+func rtList(s ...string) []string { return s }
+
+func rtPublic(s ...string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = "public." + x
 	}
+	return out
+}
+
+func TestRedTeam20(t *testing.T) {
+	p, pub := rtList, rtPublic
 	cases := []rt20Case{
 		// ---------- mend 1: a phrase of the evidence alone ----------
 		{id: "M1-01", mend: "1 evidence", verdict: "wrong",

@@ -110,14 +110,7 @@ var rt21Limitations = map[string]string{
 }
 
 func TestRedTeam21(t *testing.T) {
-	p := func(s ...string) []string { return s }
-	pub := func(s ...string) []string {
-		out := make([]string, len(s))
-		for i, x := range s {
-			out[i] = "public." + x
-		}
-		return out
-	}
+	p, pub := rtList, rtPublic
 	cases := []rt21Case{
 		// ================= change 2: country codes =================
 		// ---- right answers the codes now read (false doubts gone) ----
