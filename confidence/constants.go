@@ -246,8 +246,10 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 				return v.Sval.Sval, true
 			}
 			// 'DE' compared with a country column for "Germany" (or
-			// "germany").
-			if countries[s] && slices.ContainsFunc(countryCodes[s], text.Contains) {
+			// "germany"; "UK", "US" only as names: "us" is a pronoun).
+			if countries[s] && slices.ContainsFunc(countryCodes[s], func(n string) bool {
+				return len(n) > 3 && text.Contains(n) || slices.ContainsFunc(names, func(m string) bool { return strings.EqualFold(m, n) })
+			}) {
 				return v.Sval.Sval, true
 			}
 			// An interval ('6 days') bounds a period the question names

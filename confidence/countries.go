@@ -113,19 +113,20 @@ func countryColumn(n *pg_query.Node) bool {
 	if ref == nil || len(ref.Fields) == 0 {
 		return false
 	}
-	name := strings.ToLower(ref.Fields[len(ref.Fields)-1].GetString_().GetSval())
-	for _, w := range []string{"country", "ctry", "cntry", "nation"} {
-		if strings.Contains(name, w) {
-			return true
-		}
-	}
-	for _, t := range gloss.Fields(name) {
-		if t == "iso" || t == "iso2" || t == "iso3" {
+	for _, t := range gloss.Fields(ref.Fields[len(ref.Fields)-1].GetString_().GetSval()) {
+		t = strings.ToLower(t)
+		// countrycode and homecountry run the word together with
+		// another; "destination" holds no nation.
+		if countryWords[t] || strings.HasPrefix(t, "country") || strings.HasSuffix(t, "country") {
 			return true
 		}
 	}
 	return false
 }
+
+// countryWords name a column that holds a country.
+var countryWords = map[string]bool{"country": true, "ctry": true, "cntry": true, "nation": true, "nationality": true,
+	"iso": true, "iso2": true, "iso3": true}
 
 // countryNamed reports whether the query compares a country's code
 // (countryCodes, one of compared) with a country column for the name the

@@ -188,6 +188,8 @@ func TestUnaskedConstantsSpelledOut(t *testing.T) {
 		{"How many cities are in Spain?", "SELECT count(*) FROM city WHERE countrycode = 'ESP'", ""},
 		{"How many cities are in Denmark?", "SELECT count(*) FROM city WHERE countrycode = 'ESP'", "ESP"},
 		{"How many car makers are in the United States?", "SELECT count(*) FROM car_makers WHERE country = 'usa'", ""},
+		{"How many car makers are in the US?", "SELECT count(*) FROM car_makers WHERE country = 'usa'", ""},
+		{"How many car makers sell to us?", "SELECT count(*) FROM car_makers WHERE country = 'usa'", "usa"},
 		{"Which flights operate on Mondays?", "SELECT flight_number FROM flight WHERE flight_days ILIKE '%mon%'", ""},
 		{"Which sales were over $30,000?", "SELECT id FROM sales WHERE price > 30000", ""},
 		{"Which states have fewer than a hundred thousand people?", "SELECT state_name FROM state WHERE population < 100000", ""},
