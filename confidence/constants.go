@@ -182,7 +182,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		}
 	}
 	stems := map[string]bool{}
-	var calendarWords []string
+	var dateWords []string                     // the words that may name a month or a weekday
 	calendar := map[*pg_query.A_Const]string{} // a constant compared with a month or a weekday: its field
 	// A month or a day inside a name of several words the question
 	// names is the name's ("April Ludgate"); "may" is a month before a
@@ -201,7 +201,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			if w.Text == "may" && (i+1 == len(a.Words) || len(a.Words[i+1].Text) != 4 || !cues.Digits(a.Words[i+1].Text)) || inName[w.Text] {
 				continue
 			}
-			calendarWords = append(calendarWords, w.Text)
+			dateWords = append(dateWords, w.Text)
 		}
 	}
 	// columnNamed: the question names a word of the column's name
@@ -232,7 +232,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 		switch v := c.Val.(type) {
 		case *pg_query.A_Const_Ival:
 			n := strconv.FormatInt(int64(v.Ival.Ival), 10)
-			return n, n == "0" || n == "1" || numbers[n] || calendar[c] != "" && calendarNamed(calendar[c], int(v.Ival.Ival), calendarWords)
+			return n, n == "0" || n == "1" || numbers[n] || calendar[c] != "" && calendarNamed(calendar[c], int(v.Ival.Ival), dateWords)
 		case *pg_query.A_Const_Fval:
 			n := normalNumber(v.Fval.Fval)
 			return n, numbers[n]
@@ -263,7 +263,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 				return v.Sval.Sval, stems[gloss.Stem(unit)] || stems[gloss.Stem(unit+"s")]
 			}
 			// to_char(d, 'MM') = '09' for "September".
-			if n, err := strconv.Atoi(s); err == nil && calendar[c] != "" && calendarNamed(calendar[c], n, calendarWords) {
+			if n, err := strconv.Atoi(s); err == nil && calendar[c] != "" && calendarNamed(calendar[c], n, dateWords) {
 				return v.Sval.Sval, true
 			}
 			if reDate.MatchString(s) {

@@ -46,7 +46,7 @@ func measuresAsked(qa *gloss.Analysis, tables []string) []string {
 	if qa == nil {
 		return nil
 	}
-	read := tableWords(tables)
+	var read map[string]bool // the words of the tables' names, read once a superlative needs them
 	ws := qa.Words
 	var out []string
 	for i, w := range ws {
@@ -86,8 +86,13 @@ func measuresAsked(qa *gloss.Analysis, tables []string) []string {
 		case superlative:
 			// "the longest rivers" ask for the rivers' length; "the
 			// oldest orders" of a query that reads no orders, for none.
-			if nextWord.Text != "" && !nextWord.Stop && !read[nextWord.Stem] {
-				continue
+			if nextWord.Text != "" && !nextWord.Stop {
+				if read == nil {
+					read = tableWords(tables)
+				}
+				if !read[nextWord.Stem] {
+					continue
+				}
 			}
 		default:
 			continue // "a long description", "heavy users"

@@ -1269,13 +1269,15 @@ func nameLike(m string) bool {
 	return false
 }
 
-// calendarWords are the months and weekdays, written out or shortened.
+// calendarWords are the months and weekdays (months, weekdays), written
+// out, in the plural (days) or shortened.
 var calendarWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`january february march april may june july august september october november december
-		jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday
-		mondays tuesdays wednesdays thursdays fridays saturdays sundays mon tue tues wed thu thur thurs fri sat sun`) {
-		m[w] = true
+	m := map[string]bool{"sept": true, "tues": true, "thur": true, "thurs": true}
+	for _, w := range months {
+		m[w], m[w[:3]] = true, true
+	}
+	for _, w := range weekdays {
+		m[w], m[w+"s"], m[w[:3]] = true, true, true
 	}
 	return m
 }()
