@@ -102,3 +102,62 @@ func TestCalibratorMadeUp(t *testing.T) {
 	}
 	roundTrip(t, c, onTopic, split, offTopic)
 }
+
+// TestUnweighedSignals: Fit weighs the signals Inputs leaves out 0 in both
+// models, even where they tell the examples apart, and the shipped
+// calibrator weighs them 0; a calibrator fitted before, which weighs
+// them, still reads them.
+func TestUnweighedSignals(t *testing.T) {
+	inputs := confidence.Inputs()
+	var out []string
+	for k, n := range confidence.Names() {
+		if !inputs[k] {
+			out = append(out, n)
+		}
+	}
+	if !slices.Equal(out, []string{"shape_asked", "columns_out_of_order"}) {
+		t.Fatalf("signals Fit leaves out: %v", out)
+	}
+	for k, on := range confidence.OnQuestionInputs() {
+		if on && !inputs[k] {
+			t.Errorf("the on-question model reads %s, which Fit leaves out", confidence.Names()[k])
+		}
+	}
+	base := confidence.Signals{Candidates: 3, Support: 1, Compared: true, Groups: 1, QuestionCovered: 1, QueryNamed: 1, TablesNamed: 1, ColumnsLinked: 1, ValuesUsed: 1}
+	ordered, asked := base, base
+	ordered.ColumnsOutOfOrder = true
+	asked.ShapeAsked = 2
+	offTopic := base
+	offTopic.QuestionCovered, offTopic.QueryNamed = 0.1, 0.1
+	offTopic.ShapeAsked = 2
+	var ex []confidence.Example
+	for i := 0; i < 20; i++ {
+		// Out of order and two shapes asked are always wrong, in order
+		// and one asked always right: a fit that read them would weigh
+		// them heavily.
+		ex = append(ex, confidence.Example{Signals: base, Right: true}, confidence.Example{Signals: ordered}, confidence.Example{Signals: asked},
+			confidence.Example{Signals: offTopic, MadeUp: true}, confidence.Example{Signals: base, MadeUp: true, Right: true})
+	}
+	c, err := confidence.Fit(ex, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range out {
+		if c.Weights[n] != 0 || c.OnQuestion == nil || c.OnQuestion.Weights[n] != 0 {
+			t.Errorf("Fit weighs %s: %v, %v", n, c.Weights[n], c.OnQuestion)
+		}
+		if w := confidence.Default().Weights[n]; w != 0 {
+			t.Errorf("the shipped calibrator weighs %s %v", n, w)
+		}
+	}
+	if pb, po, pa := c.Confidence(&base), c.Confidence(&ordered), c.Confidence(&asked); pb != po || pb != pa {
+		t.Errorf("confidence moved with a signal Fit leaves out: %.4f, out of order %.4f, two shapes %.4f", pb, po, pa)
+	}
+	old, err := confidence.Load(strings.NewReader(`{"source":"before","weights":{"columns_out_of_order":2,"shape_asked":-1},"bias":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Confidence(&ordered) <= old.Confidence(&base) || old.Confidence(&asked) >= old.Confidence(&base) {
+		t.Errorf("a calibrator that weighs them no longer reads them: %.3f %.3f %.3f", old.Confidence(&base), old.Confidence(&ordered), old.Confidence(&asked))
+	}
+}

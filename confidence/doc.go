@@ -77,7 +77,11 @@
 // [Load] reads one (unknown signal names are refused, [ErrCalibration]),
 // [Fit] fits one on [Example]s, answers whose rightness is known, made-up
 // answers to other questions marked MadeUp. The same examples give the
-// same calibrator, bit for bit.
+// same calibrator, bit for bit. Fit weighs only the signals [Inputs]
+// marks: two (the order the question names its columns in, the number of
+// shapes it asks for) are measured and shown but weighed 0, since the
+// exams are predicted better without them; a calibrator fitted before
+// still reads them.
 //
 //	c, err := confidence.Fit(examples, "our exam, 2026-11")
 //	if err != nil { ... } // errors.Is(err, confidence.ErrCalibration): no right or no wrong answer
