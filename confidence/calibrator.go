@@ -117,8 +117,8 @@ func OnQuestionInputs() []bool {
 
 // unweighedSignals are measured and shown (Signals, the exam log) but
 // Fit weighs them 0 in both models: the exams, which decide what the
-// calibrator reads, are predicted better without them, on every measure
-// (docs/benchmarks.md, session 22). The order a question names its
+// calibrator reads, are predicted better without them (their log-loss
+// and each exam's AUROC; docs/benchmarks.md, session 22). The order a question names its
 // columns in says nothing of whether the rows are right (fitted, it
 // weighed a query returning them in another order as more likely right,
 // a habit of one benchmark's gold queries), and how many shapes a
