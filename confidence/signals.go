@@ -1044,10 +1044,28 @@ func periodsBack(sql, unit string, n int) bool {
 	}
 	k := strconv.Itoa(n)
 	if unit == "day" {
-		return regexp.MustCompile(`(?i)\bcurrent_date\s*-\s*(?:interval\s*'\s*` + k + `\s*days?\s*'|interval\s*'\s*` + k + `\s*'\s*days?\b|` + k + `\b)`).MatchString(sql)
+		for _, m := range reDaysBack.FindAllStringSubmatch(sql, -1) {
+			if m[1] == k || m[2] == k || m[3] == k {
+				return true
+			}
+		}
+		return false
 	}
-	return regexp.MustCompile(`(?i)\bdate_trunc\s*\(\s*'` + unit + `'\s*,\s*(?:current_date|now\s*\(\s*\)|current_timestamp)\s*\)\s*-\s*interval\s*'\s*` + k + `\s*` + unit + `s?\s*'`).MatchString(sql)
+	for _, m := range rePeriodsBack.FindAllStringSubmatch(sql, -1) {
+		if strings.EqualFold(m[1], unit) && m[2] == k && strings.EqualFold(strings.TrimSuffix(strings.ToLower(m[3]), "s"), unit) {
+			return true
+		}
+	}
+	return false
 }
+
+// reDaysBack and rePeriodsBack are periodsBack's bounds, the number
+// (and the unit) captured: CURRENT_DATE - INTERVAL '7 days', - INTERVAL
+// '7' DAY, - 7; date_trunc('month', CURRENT_DATE) - INTERVAL '3 months'.
+var (
+	reDaysBack    = regexp.MustCompile(`(?i)\bcurrent_date\s*-\s*(?:interval\s*'\s*(\d+)\s*days?\s*'|interval\s*'\s*(\d+)\s*'\s*days?\b|(\d+)\b)`)
+	rePeriodsBack = regexp.MustCompile(`(?i)\bdate_trunc\s*\(\s*'(\w+)'\s*,\s*(?:current_date|now\s*\(\s*\)|current_timestamp)\s*\)\s*-\s*interval\s*'\s*(\d+)\s*([a-z]+)\s*'`)
+)
 
 // numberInName reports whether a column the query reads is named with
 // the number after the word the question writes before it: "the PASI
