@@ -221,7 +221,7 @@ func aggregatesOf(tree *pg_query.ParseResult) *queryAggregates {
 			for _, a := range n.Args {
 				pgparse.Walk(a.ProtoReflect(), func(m protoreflect.Message) bool {
 					if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
-						name := ref.Fields[len(ref.Fields)-1].GetString_().GetSval()
+						name := columnName(ref)
 						names = append(names, name)
 						c.derived = c.derived || aliases[strings.ToLower(name)]
 						for _, w := range gloss.Words(name) {

@@ -297,7 +297,7 @@ func unaskedConstants(tree *pg_query.ParseResult, text *cues.Reading, question, 
 			case *pg_query.A_Expr:
 				for _, side := range [][2]*pg_query.Node{{n.Lexpr, n.Rexpr}, {n.Rexpr, n.Lexpr}} {
 					if col, c := side[0].GetColumnRef(), side[1].GetAConst(); col != nil && c != nil && len(col.Fields) > 0 {
-						compared[c] = col.Fields[len(col.Fields)-1].GetString_().GetSval()
+						compared[c] = columnName(col)
 					}
 					// extract(month FROM d) BETWEEN 6 AND 12, isodow IN (6, 7).
 					if f := calendarField(side[0]); f != "" {

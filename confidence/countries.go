@@ -113,7 +113,7 @@ func countryColumn(n *pg_query.Node) bool {
 	if ref == nil || len(ref.Fields) == 0 {
 		return false
 	}
-	for _, t := range gloss.Fields(ref.Fields[len(ref.Fields)-1].GetString_().GetSval()) {
+	for _, t := range gloss.Fields(columnName(ref)) {
 		t = strings.ToLower(t)
 		// countrycode and homecountry run the word together with
 		// another; "destination" holds no nation.

@@ -200,8 +200,8 @@ func columnRefNames(tree *pg_query.ParseResult) []string {
 	var out []string
 	pgparse.Walk(tree.ProtoReflect(), func(m protoreflect.Message) bool {
 		if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
-			if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil && !aliases[strings.ToLower(f.Sval)] {
-				out = append(out, f.Sval)
+			if name := columnName(ref); name != "" && !aliases[strings.ToLower(name)] {
+				out = append(out, name)
 			}
 		}
 		return true
@@ -399,7 +399,7 @@ func keyWords(nodes ...*pg_query.Node) []string {
 			switch v := m.Interface().(type) {
 			case *pg_query.ColumnRef:
 				if len(v.Fields) > 0 {
-					for _, w := range gloss.Words(v.Fields[len(v.Fields)-1].GetString_().GetSval()) {
+					for _, w := range gloss.Words(columnName(v)) {
 						out = append(out, strings.ToLower(w))
 					}
 				}

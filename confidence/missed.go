@@ -117,8 +117,8 @@ func conditionColumns(tree *pg_query.ParseResult) []string {
 	for _, q := range allConditions(tree) {
 		pgparse.Walk(q.ProtoReflect(), func(m protoreflect.Message) bool {
 			if ref, ok := m.Interface().(*pg_query.ColumnRef); ok && len(ref.Fields) > 0 {
-				if f := ref.Fields[len(ref.Fields)-1].GetString_(); f != nil {
-					out = append(out, strings.ToLower(f.Sval))
+				if name := columnName(ref); name != "" {
+					out = append(out, strings.ToLower(name))
 				}
 			}
 			return true

@@ -132,16 +132,6 @@ func sqlNegates(tree *pg_query.ParseResult) bool {
 	return neg
 }
 
-// parseTree parses sql once for the signals read on its tree; nil when it
-// does not parse (pgparse's tree is then not meaningful).
-func parseTree(sql string) *pg_query.ParseResult {
-	tree, err := pgparse.Parse(sql)
-	if err != nil {
-		return nil
-	}
-	return tree
-}
-
 // equalsNone reports whether an expression compares with false or zero
 // (is_in_inventory = FALSE, connections = 0): what is not there.
 func equalsNone(e *pg_query.A_Expr) bool {

@@ -154,7 +154,7 @@ func openPeriod(tree *pg_query.ParseResult, years []int) string {
 func boundColumn(n *pg_query.Node) (col string, inFunc bool) {
 	n = pgparse.Uncast(n)
 	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
-		return strings.ToLower(cr.Fields[len(cr.Fields)-1].GetString_().GetSval()), false
+		return strings.ToLower(columnName(cr)), false
 	}
 	if fc := n.GetFuncCall(); fc != nil {
 		for _, a := range fc.Args {

@@ -1171,7 +1171,7 @@ func returnsStepCount(tree *pg_query.ParseResult) bool {
 	}
 	for _, t := range top.TargetList {
 		if ref := t.GetResTarget().GetVal().GetColumnRef(); ref != nil && len(ref.Fields) > 0 &&
-			counted[strings.ToLower(ref.Fields[len(ref.Fields)-1].GetString_().GetSval())] {
+			counted[strings.ToLower(columnName(ref))] {
 			return true
 		}
 	}
