@@ -250,11 +250,11 @@ func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	g := make([]string, len(rows))
 	w := make([]float64, len(rows))
 	made := make([]bool, len(rows))
-	names, inputs := confidence.Names(), confidence.Inputs()
+	names := confidence.Names()
 	for i, r := range rows {
 		x[i], y[i], g[i], w[i], made[i] = rows[i].sig.Vector(), r.right, r.exam+":"+r.db, weightOf(r), r.madeUp() || v.nearMissOff && r.mutant != ""
 		for k, n := range names {
-			if !inputs[k] || slices.Contains(v.drop, n) {
+			if slices.Contains(v.drop, n) {
 				x[i][k] = 0
 			}
 		}
@@ -272,7 +272,7 @@ func crossValidateVariant(rows []calibRow, v cvVariant) []float64 {
 	if v.onEvery {
 		on = nil
 	}
-	return calib.CrossValidate(x, y, made, w, on, g, calib.L2)
+	return calib.CrossValidate(x, y, made, w, confidence.Inputs(), on, g, calib.L2)
 }
 
 // signalGroups are the signals by kind, for the ablations.
@@ -305,7 +305,8 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 		f := measureCalibration(rows, p, questions)
 		erp, _ := examFigures(rows, p, "erp")
 		defog, _ := examFigures(rows, p, "defog")
-		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d | %d of %d | %.4f | %.3f / %.3f |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.MutantHigh, f.MutantWrong, examLogLoss(rows, p), erp.AUROC, defog.AUROC)
+		ll, _ := examLogLoss(rows, p)
+		t.Logf("| %s | %.3f | %.3f | %.1f%% | %.1f%% | %d of %d | %d of %d | %.4f | %.3f / %.3f |", what, f.AUROC, f.ECE, 100*f.At90.Accuracy, 100*f.Covered90, f.ShuffledHigh, f.ShuffledWrong, f.MutantHigh, f.MutantWrong, ll, erp.AUROC, defog.AUROC)
 	}
 	t.Log("| calibrator | AUROC | ECE | right at >= 0.9 | questions at >= 0.9 | shuffled wrong >= 0.5 | near misses wrong >= 0.5 | exams' log-loss | AUROC ERP / defog |")
 	// Before issue 27: a linear map of the default scorer's score.
@@ -334,8 +335,8 @@ func logAblations(t *testing.T, rows []calibRow, questions int) {
 
 // examLogLoss is the exams' out-of-fold log-loss (their picks pooled:
 // gold, another question's gold, near misses): the measure that decides
-// which signals stay.
-func examLogLoss(rows []calibRow, p []float64) float64 {
+// which signals stay; and how many picks it pools (0: NaN).
+func examLogLoss(rows []calibRow, p []float64) (float64, int) {
 	var ep []float64
 	var ey []bool
 	for i, r := range rows {
@@ -344,9 +345,9 @@ func examLogLoss(rows []calibRow, p []float64) float64 {
 		}
 	}
 	if len(ep) == 0 {
-		return math.NaN()
+		return math.NaN(), 0
 	}
-	return calib.LogLoss(ep, ey)
+	return calib.LogLoss(ep, ey), len(ep)
 }
 
 func measureCalibration(rows []calibRow, p []float64, questions int) calibrationFigures {
@@ -427,11 +428,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 	// The measure that decides what stays: the exams' out-of-fold
 	// log-loss, their picks pooled (gold, another question's gold, near
 	// misses).
-	if ll := examLogLoss(rows, p); !math.IsNaN(ll) {
-		n := 0
-		for _, r := range rows {
-			n += b2i(r.exam != "")
-		}
+	if ll, n := examLogLoss(rows, p); n > 0 {
 		t.Logf("exams (defog, demo ERP), out of fold: log-loss %.4f over %d picks", ll, n)
 	}
 	for _, exam := range []string{"erp", "defog"} {

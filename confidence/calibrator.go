@@ -129,7 +129,7 @@ var unweighedSignals = []string{"columns_out_of_order", "shape_asked"}
 
 // Inputs marks, in the order of Names, the signals Fit weighs at all (the
 // others it weighs 0 in both models): for a program that fits the same
-// model on its own folds, as x with the others set to 0.
+// model on its own folds.
 func Inputs() []bool {
 	out := make([]bool, len(signalNames))
 	for i, n := range signalNames {
@@ -166,19 +166,13 @@ func Fit(examples []Example, source string) (*Logistic, error) {
 	y := make([]bool, len(examples))
 	made := make([]bool, len(examples))
 	w := make([]float64, len(examples))
-	inputs := Inputs()
 	for i := range examples {
 		x[i], y[i], made[i], w[i] = examples[i].Signals.Vector(), examples[i].Right, examples[i].MadeUp, examples[i].Weight
 		if w[i] <= 0 {
 			w[i] = 1
 		}
-		for k, in := range inputs {
-			if !in {
-				x[i][k] = 0
-			}
-		}
 	}
-	m, err := calib.FitProduct(x, y, made, w, OnQuestionInputs(), calib.L2)
+	m, err := calib.FitProduct(x, y, made, w, Inputs(), OnQuestionInputs(), calib.L2)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCalibration, err)
 	}

@@ -94,9 +94,12 @@ func countryCompared(tree *pg_query.ParseResult) map[string]bool {
 // all (it writes a string constant and a name countryColumn reads): most
 // queries do not, and countryCompared then need not walk their tree.
 func mayNameCountry(sql string) bool {
+	if !strings.ContainsAny(sql, "'$") {
+		return false
+	}
 	lower := strings.ToLower(sql)
-	return strings.ContainsAny(sql, "'$") && (strings.Contains(lower, "ctry") || strings.Contains(lower, "cntry") ||
-		strings.Contains(lower, "country") || strings.Contains(lower, "nation") || strings.Contains(lower, "iso"))
+	return strings.Contains(lower, "ctry") || strings.Contains(lower, "cntry") ||
+		strings.Contains(lower, "country") || strings.Contains(lower, "nation") || strings.Contains(lower, "iso")
 }
 
 // countryColumn reports whether n is a column (perhaps cast, or in

@@ -317,9 +317,10 @@ func (p *Product) Probability(x []float64) float64 {
 }
 
 // FitProduct fits a Product: madeUp marks the made-up negatives (nil:
-// none), weight is each example's weight (nil: all 1), onInputs the
-// entries of x OnQuestion reads (nil: all; the others weigh 0).
-func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, onInputs []bool, lambda float64) (*Product, error) {
+// none), weight is each example's weight (nil: all 1), inputs the
+// entries of x Answer reads and onInputs those OnQuestion reads (nil:
+// all; the others weigh 0).
+func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, inputs, onInputs []bool, lambda float64) (*Product, error) {
 	var ax [][]float64
 	var ay []bool
 	var aw []float64
@@ -336,7 +337,7 @@ func FitProduct(x [][]float64, y, madeUp []bool, weight []float64, onInputs []bo
 			aw = append(aw, weight[i])
 		}
 	}
-	a, err := FitWeighted(ax, ay, aw, lambda)
+	a, err := FitWeighted(masked(ax, inputs), ay, aw, lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +372,7 @@ func masked(x [][]float64, inputs []bool) [][]float64 {
 // left out, for each fold: out-of-fold probabilities, one per example. A
 // fold whose training part cannot be fitted predicts the training base
 // rate.
-func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, onInputs []bool, groups []string, lambda float64) []float64 {
+func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, inputs, onInputs []bool, groups []string, lambda float64) []float64 {
 	p := make([]float64, len(x))
 	for _, g := range Folds(groups) {
 		var tx [][]float64
@@ -388,7 +389,7 @@ func CrossValidate(x [][]float64, y, madeUp []bool, weight []float64, onInputs [
 				}
 			}
 		}
-		m, err := FitProduct(tx, ty, tm, tw, onInputs, lambda)
+		m, err := FitProduct(tx, ty, tm, tw, inputs, onInputs, lambda)
 		for i := range x {
 			if groups[i] != g {
 				continue

@@ -108,7 +108,7 @@ func TestCrossValidateByGroup(t *testing.T) {
 			g = append(g, grp)
 		}
 	}
-	p := CrossValidate(x, y, nil, nil, nil, g, 0.1)
+	p := CrossValidate(x, y, nil, nil, nil, nil, g, 0.1)
 	var pb []float64
 	var yb []bool
 	for i := range p {
@@ -136,7 +136,7 @@ func TestFitProduct(t *testing.T) {
 		x, y, made = append(x, []float64{v, 0}), append(y, v > 0.5), append(made, false)
 		x, y, made = append(x, []float64{v, 1}), append(y, false), append(made, true)
 	}
-	p, err := FitProduct(x, y, made, nil, nil, 0.1)
+	p, err := FitProduct(x, y, made, nil, nil, nil, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +152,11 @@ func TestFitProduct(t *testing.T) {
 	if got := p.Answer.Probability([]float64{0.95, 1}); got < 0.8 {
 		t.Errorf("the answer model learnt from the made-up negatives: %v", got)
 	}
-	only, err := FitProduct(x[:0:0], nil, nil, nil, nil, 0.1)
+	only, err := FitProduct(x[:0:0], nil, nil, nil, nil, nil, 0.1)
 	if err == nil || only != nil {
 		t.Errorf("no examples: %v, %v", only, err)
 	}
-	noMade, err := FitProduct(x, y, nil, nil, nil, 0.1)
+	noMade, err := FitProduct(x, y, nil, nil, nil, nil, 0.1)
 	if err != nil || noMade.OnQuestion != nil {
 		t.Errorf("without made-up negatives: %+v, %v; want the answer model alone", noMade, err)
 	}
@@ -173,7 +173,7 @@ func TestFitProductOnInputs(t *testing.T) {
 		x, y, made = append(x, []float64{v, 0, 0}), append(y, v > 0.5), append(made, false)
 		x, y, made = append(x, []float64{v, 1, 1}), append(y, false), append(made, true)
 	}
-	p, err := FitProduct(x, y, made, nil, []bool{false, true, false}, 0.1)
+	p, err := FitProduct(x, y, made, nil, nil, []bool{false, true, false}, 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,33 @@ func TestFitProductOnInputs(t *testing.T) {
 	if got := p.Probability([]float64{0.95, 0, 1}); got < 0.5 {
 		t.Errorf("entry 2 moved the on-question model: %v", got)
 	}
-	if all, _ := FitProduct(x, y, made, nil, nil, 0.1); all.OnQuestion.Weights[2] == 0 {
+	if all, _ := FitProduct(x, y, made, nil, nil, nil, 0.1); all.OnQuestion.Weights[2] == 0 {
 		t.Errorf("without a mask the on-question model ignores entry 2: %v", all.OnQuestion.Weights)
+	}
+}
+
+// TestFitProductInputs: the answer model reads only the inputs it is
+// given; the others weigh exactly 0 in it and in the on-question model.
+func TestFitProductInputs(t *testing.T) {
+	var x [][]float64
+	var y, made []bool
+	for i := 0; i < 100; i++ {
+		v := float64(i) / 100
+		// Entry 1 tells right answers apart as well as entry 0 does.
+		x, y, made = append(x, []float64{v, v, 0}), append(y, v > 0.5), append(made, false)
+		x, y, made = append(x, []float64{v, v, 1}), append(y, false), append(made, true)
+	}
+	p, err := FitProduct(x, y, made, nil, []bool{true, false, true}, []bool{false, false, true}, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := p.Answer.Weights; w[1] != 0 || w[0] <= 0 {
+		t.Errorf("answer weights %v: want 0 for entry 1, > 0 for entry 0", w)
+	}
+	if w := p.OnQuestion.Weights; w[0] != 0 || w[1] != 0 {
+		t.Errorf("on-question weights %v: want 0 for the inputs left out", w)
+	}
+	if all, _ := FitProduct(x, y, made, nil, nil, nil, 0.1); all.Answer.Weights[1] == 0 {
+		t.Errorf("without a mask the answer model ignores entry 1: %v", all.Answer.Weights)
 	}
 }
