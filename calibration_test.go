@@ -53,10 +53,9 @@ func (r calibRow) real() bool {
 
 // calibrationBars are figures of the calibrated confidence on
 // spider-pools, cross-validated by database: the bars issue 27 set, and
-// the floors this test enforces (the measured figures less a small margin:
-// the figures are deterministic, so a drop is a regression). Of the
-// issue's bars AUROC is not reached (see docs/benchmarks.md): it is
-// logged, not enforced.
+// the floors this test enforces (the issue's bars, the shuffled share
+// tighter: the figures are deterministic, so a drop is a regression).
+// Every bar is reached since session 23 (see docs/benchmarks.md).
 type calibrationBars struct {
 	AUROC, ECE                  float64
 	PrecisionAt90, CoverageAt90 float64 // answers with confidence >= 0.9: share right, share of the questions
@@ -65,15 +64,15 @@ type calibrationBars struct {
 
 var (
 	issueBars = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.05}
-	// Measured (session 22): AUROC 0.84830, ECE 0.030, >= 0.9 95.6% right
-	// covering 53.2% (517 of 972), shuffled 19 of 958 (2.0%). ECE,
-	// precision, coverage and the shuffled share meet the issue's bars,
-	// which are their floors (the shuffled one tighter); AUROC's floor is
-	// the measured figure less a margin.
-	floors = calibrationBars{AUROC: 0.845, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
+	// Measured (session 23): AUROC 0.85147, ECE 0.027, >= 0.9 95.6% right
+	// covering 53.7% (522 of 972), shuffled 19 of 958 (2.0%); session
+	// 22: AUROC 0.84830, 95.6% covering 53.2%. Every figure meets the
+	// issue's bars, which are its floors (the shuffled one tighter).
+	floors = calibrationBars{AUROC: 0.85, ECE: 0.05, PrecisionAt90: 0.95, CoverageAt90: 0.5, ShuffledAbove50: 0.035}
 	// examFloors are the exams' out-of-fold figures (AUROC, ECE; their
-	// near misses included), less a margin: measured demo ERP 0.938 /
-	// 0.136, defog 0.912 / 0.075 after session 22 (0.930 / 0.156 and
+	// near misses included), less a margin: measured demo ERP 0.935 /
+	// 0.135, defog 0.911 / 0.073 after session 23 (0.938 / 0.136 and
+	// 0.912 / 0.075 after session 22, 0.930 / 0.156 and
 	// 0.908 / 0.082 after session 21, 0.927 / 0.155 and
 	// 0.907 / 0.082 after session 20, 0.921 / 0.162 and
 	// 0.900 / 0.084 after session 19), whose near misses are since
@@ -443,7 +442,7 @@ func checkCalibration(t *testing.T, outcomes []spiderOutcome) {
 		}
 	}
 	if miss := issueBars.check(f); len(miss) > 0 {
-		t.Logf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
+		t.Errorf("issue 27's bars not reached: %s", strings.Join(miss, "; "))
 	}
 	if miss := floors.check(f); len(miss) > 0 {
 		t.Errorf("calibration regressed below its floors: %s", strings.Join(miss, "; "))

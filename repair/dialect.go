@@ -290,6 +290,10 @@ func (d *doc) quotedString(n *pg_query.Node, path []step) (Change, bool) {
 	return Change{Rule: RuleQuotedString, Note: `"` + name + `" used as a value → '` + name + `'`}, true
 }
 
+// orderingOps compare in an order, which differs between text and numbers
+// or dates.
+var orderingOps = map[string]bool{"<": true, ">": true, "<=": true, ">=": true}
+
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true, "~~": true, "~~*": true, "!~~": true, "!~~*": true}
 
 // comparedValue reports whether n is the right-hand side of a comparison

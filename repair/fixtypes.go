@@ -162,6 +162,12 @@ func (d *doc) functionArgs(off int32, qname string, types []string) []edit {
 }
 
 // operatorTypes fixes "operator does not exist: L op R".
+//
+// Text compared in order (<, >, <=, >=) with a number or a date is read as
+// that type, never the other side as text: as text, '9' sorts after '10'
+// and the query would answer another question. When the text holds no
+// such value the repaired query fails to run, and nothing is answered.
+// Equality keeps both readings, text first (a code stored as text).
 func (d *doc) operatorTypes(off int32, sig string) []edit {
 	h := d.find(off, isAExpr)
 	if h == nil {
@@ -193,10 +199,10 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 		}
 	}
 	quote := func(n *pg_query.Node) *pg_query.Node { s, _ := constText(n); return strConst(s) }
+	numeric := func(n *pg_query.Node) *pg_query.Node { return castTo(n, "numeric") }
 	var out []edit
 	switch {
 	case op == "%" && isNumber(lt) && isNumber(rt) && (isFloat(lt) || isFloat(rt)):
-		numeric := func(n *pg_query.Node) *pg_query.Node { return castTo(n, "numeric") }
 		var fns []func(*doc) error
 		if isFloat(lt) {
 			fns = append(fns, side(true, numeric))
@@ -221,6 +227,10 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 		}
 	case strings.HasPrefix(lt, "timestamp") && isNumber(rt) && (op == "+" || op == "-"):
 		out = append(out, edit{rule: RuleDateArith, note: "timestamp ± n → date ± n", fn: side(true, func(n *pg_query.Node) *pg_query.Node { return castTo(n, "date") })})
+	case isNumberConst(e.Rexpr) && isText(lt) && orderingOps[op]:
+		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(true, numeric)})
+	case isNumberConst(e.Lexpr) && isText(rt) && orderingOps[op]:
+		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(false, numeric)})
 	case isNumberConst(e.Rexpr) && !isNumber(lt) && lt != "interval":
 		out = append(out, edit{rule: RuleQuoteLiteral, note: "number compared with " + lt + ": quoted", fn: side(false, quote)})
 	case isNumberConst(e.Lexpr) && !isNumber(rt) && rt != "interval":
@@ -228,12 +238,16 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 	case (op == "~~" || op == "~~*" || op == "!~~" || op == "!~~*") && !isText(lt):
 		out = append(out, edit{rule: RuleCastText, note: "LIKE on " + lt + ": cast to text", fn: side(true, asText)})
 	case isText(lt) && !isText(rt) && rt != "unknown":
-		out = append(out, edit{rule: RuleCastText, note: rt + " side cast to text", fn: side(false, asText)})
+		if !orderingOps[op] {
+			out = append(out, edit{rule: RuleCastText, note: rt + " side cast to text", fn: side(false, asText)})
+		}
 		if t := pgType(rt); t != nil {
 			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + rt, fn: side(true, func(n *pg_query.Node) *pg_query.Node { return castTo(n, t...) })})
 		}
 	case isText(rt) && !isText(lt) && lt != "unknown":
-		out = append(out, edit{rule: RuleCastText, note: lt + " side cast to text", fn: side(true, asText)})
+		if !orderingOps[op] {
+			out = append(out, edit{rule: RuleCastText, note: lt + " side cast to text", fn: side(true, asText)})
+		}
 		if t := pgType(lt); t != nil {
 			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + lt, fn: side(false, func(n *pg_query.Node) *pg_query.Node { return castTo(n, t...) })})
 		}

@@ -225,6 +225,14 @@ var repairCases = []repairCase{
 		want: "SELECT id FROM legacy_events WHERE ref_num = '15'", state: "42883", rules: []string{RuleQuoteLiteral}},
 	{name: "boolean = 1", sql: "SELECT count(*) FROM customers WHERE is_vip = 1",
 		want: "SELECT count(*) FROM customers WHERE is_vip", state: "42883", rules: []string{RuleQuoteLiteral}},
+	// In order, text is read as the number, never the number as text
+	// ('3' > '15' as text).
+	{name: "text > integer constant", sql: "SELECT id FROM legacy_events WHERE ref_num > 15",
+		want: "SELECT id FROM legacy_events WHERE ref_num::numeric > 15", state: "42883", rules: []string{RuleCastNumeric}},
+	{name: "integer constant <= text", sql: "SELECT id FROM legacy_events WHERE 15 <= ref_num",
+		want: "SELECT id FROM legacy_events WHERE 15 <= ref_num::numeric", state: "42883", rules: []string{RuleCastNumeric}},
+	{name: "integer < text columns", sql: "SELECT e.id FROM legacy_events e JOIN orders o ON o.id < e.ref_num WHERE o.id = 10",
+		want: "SELECT e.id FROM legacy_events e JOIN orders o ON o.id < e.ref_num::int WHERE o.id = 10", state: "42883", rules: []string{RuleCastText}},
 	{name: "integer = text columns", sql: "SELECT e.id, o.id FROM legacy_events e JOIN orders o ON o.id = e.ref_num",
 		want: "SELECT e.id, o.id FROM legacy_events e JOIN orders o ON o.id::text = e.ref_num", state: "42883", rules: []string{RuleCastText}},
 	{name: "LIKE on integer", sql: "SELECT id FROM orders WHERE id LIKE '1%'",

@@ -114,6 +114,9 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 		ctes = inner
 	}
 	if s.Op != pg.SetOperation_SETOP_NONE {
+		if a.lint {
+			a.aggregateSetOp(s)
+		}
 		return max(a.selectStmt(s.Larg, parent, ctes, false), a.selectStmt(s.Rarg, parent, ctes, false))
 	}
 	lv := &level{parent: parent, using: map[string]bool{}, aliases: map[string]bool{}, ctes: ctes, equi: newUnionFind()}
@@ -170,6 +173,11 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	a.grouping(s)
 	a.fanTrap(s, lv)
 	a.contradiction(s, lv)
+	if len(s.GroupClause) > 0 {
+		grouped := lv.groupedColumns(s)
+		a.groupedKeyCount(s, lv, grouped)
+		a.groupsOfOneRow(s, lv, grouped)
+	}
 	if s.HavingClause != nil && len(s.GroupClause) == 0 {
 		a.warn(CodeHavingNoGroup, nodeLocation(s.HavingClause), "HAVING without GROUP BY treats the whole result as one group; add GROUP BY or move the condition to WHERE")
 	}

@@ -229,7 +229,24 @@
 // (SeverityError), L006 LIMIT without ORDER BY, L007 LIKE without wildcard,
 // L008 HAVING without GROUP BY, L009 unknown column (needs Table.Columns),
 // L010 fan trap (needs Table keys), L011 contradiction (one column equated
-// to two constants in one AND chain), L012 unused ranking.
+// to two constants in one AND chain), L012 unused ranking, L013
+// count(DISTINCT k) grouped by k, L014 INTERSECT or EXCEPT of two rows of
+// aggregates, L015 a count over groups of one row (needs Table keys).
+//
+// L013, L014 and L015 speak of aggregates a query's shape makes
+// meaningless, each a mistake models make. L013: count(DISTINCT k) in a
+// level grouped by the same column k (resolved, not matched by spelling:
+// qualified or not, quoted, by GROUP BY position or output name) is 1 in
+// every group, SELECT count(DISTINCT country) FROM car_makers GROUP BY
+// country HAVING count(*) > 2 returns a column of ones where one number
+// was asked; silent for grouping sets, ROLLUP and CUBE and for an
+// expression of k. L014: SELECT count(*) ... INTERSECT SELECT count(*) ...
+// compares two numbers, not the rows counted (UNION of such rows, a list
+// of figures, is not flagged). L015: a level that reads one table and
+// nothing else, grouped by all the columns of one of its keys, makes
+// every group one row, so a count in its outputs, HAVING or ORDER BY is 1
+// in every group (SELECT id FROM tv_channel GROUP BY id HAVING count(*) >
+// 2 is never true).
 //
 // L012 warns about a ranking (row_number, rank, dense_rank, ntile,
 // percent_rank, cume_dist; built-in, unqualified or pg_catalog) that a CTE

@@ -140,18 +140,21 @@ const (
 
 // Lint codes. Lint findings are warnings unless noted.
 const (
-	CodeCartesian     = "L001" // two relations with no join condition between them
-	CodeUngrouped     = "L002" // column neither aggregated nor in GROUP BY
-	CodeAmbiguous     = "L003" // unqualified column present in several FROM relations
-	CodeSelectStar    = "L004" // SELECT * on a wide table
-	CodeNullCompare   = "L005" // = NULL / <> NULL (always NULL); SeverityError
-	CodeLimitNoOrder  = "L006" // LIMIT without ORDER BY (arbitrary rows)
-	CodeLikeNoWild    = "L007" // LIKE pattern without % or _ (ILIKE is a case-insensitive equality and not flagged)
-	CodeHavingNoGroup = "L008" // HAVING without GROUP BY
-	CodeUnknownColumn = "L009" // column not found in any FROM relation of known columns
-	CodeFanTrap       = "L010" // SUM/AVG/COUNT over rows a one-to-many join repeats (needs Table keys)
-	CodeContradiction = "L011" // a column equated to two different constants in one AND chain (never true)
-	CodeUnusedRanking = "L012" // a ranking (row_number, rank, ...) a CTE or subquery computes and nothing reads: every ranked row is returned
+	CodeCartesian       = "L001" // two relations with no join condition between them
+	CodeUngrouped       = "L002" // column neither aggregated nor in GROUP BY
+	CodeAmbiguous       = "L003" // unqualified column present in several FROM relations
+	CodeSelectStar      = "L004" // SELECT * on a wide table
+	CodeNullCompare     = "L005" // = NULL / <> NULL (always NULL); SeverityError
+	CodeLimitNoOrder    = "L006" // LIMIT without ORDER BY (arbitrary rows)
+	CodeLikeNoWild      = "L007" // LIKE pattern without % or _ (ILIKE is a case-insensitive equality and not flagged)
+	CodeHavingNoGroup   = "L008" // HAVING without GROUP BY
+	CodeUnknownColumn   = "L009" // column not found in any FROM relation of known columns
+	CodeFanTrap         = "L010" // SUM/AVG/COUNT over rows a one-to-many join repeats (needs Table keys)
+	CodeContradiction   = "L011" // a column equated to two different constants in one AND chain (never true)
+	CodeUnusedRanking   = "L012" // a ranking (row_number, rank, ...) a CTE or subquery computes and nothing reads: every ranked row is returned
+	CodeGroupedKeyCount = "L013" // count(DISTINCT k) in a query that groups by k: 1 in every group
+	CodeAggregateSetOp  = "L014" // INTERSECT or EXCEPT between two single rows of aggregates: compares the counts, not the rows counted
+	CodeGroupOfOneRow   = "L015" // a count in a query that groups its only table by one of its keys: every group is one row (needs Table keys)
 )
 
 // Rewrite notes (SeverityInfo).

@@ -44,11 +44,13 @@ var StringLiteral = regexp.MustCompile(`'(?:[^']|'')*'`)
 // defects are the lint warnings that say the query answers something else
 // than it seems to (rows counted twice, a condition never true), not how
 // it is written.
-var defects = map[string]bool{validate.CodeFanTrap: true, validate.CodeContradiction: true, validate.CodeUnusedRanking: true}
+var defects = map[string]bool{validate.CodeFanTrap: true, validate.CodeContradiction: true, validate.CodeUnusedRanking: true,
+	validate.CodeGroupedKeyCount: true, validate.CodeAggregateSetOp: true, validate.CodeGroupOfOneRow: true}
 
 // Defect reports whether the lint code says the query answers something
 // else than it seems to (validate.CodeFanTrap, CodeContradiction,
-// CodeUnusedRanking).
+// CodeUnusedRanking, CodeGroupedKeyCount, CodeAggregateSetOp,
+// CodeGroupOfOneRow).
 func Defect(code string) bool { return defects[code] }
 
 // CompareRows is the row cap of the runs that compare candidates' results
