@@ -231,7 +231,8 @@
 // L010 fan trap (needs Table keys), L011 contradiction (one column equated
 // to two constants in one AND chain), L012 unused ranking, L013
 // count(DISTINCT k) grouped by k, L014 INTERSECT or EXCEPT of two rows of
-// aggregates, L015 a count over groups of one row (needs Table keys).
+// aggregates, L015 a count over groups of one row (needs
+// Table.PrimaryKey).
 //
 // L013, L014 and L015 speak of aggregates a query's shape makes
 // meaningless, each a mistake models make. L013: count(DISTINCT k) in a
@@ -243,7 +244,8 @@
 // expression of k. L014: SELECT count(*) ... INTERSECT SELECT count(*) ...
 // compares two numbers, not the rows counted (UNION of such rows, a list
 // of figures, is not flagged). L015: a level that reads one table and
-// nothing else, grouped by all the columns of one of its keys, makes
+// nothing else, grouped by all the columns of its primary key (a unique
+// constraint lets several rows hold null, which form one group), makes
 // every group one row, so a count in its outputs, HAVING or ORDER BY is 1
 // in every group (SELECT id FROM tv_channel GROUP BY id HAVING count(*) >
 // 2 is never true).

@@ -57,21 +57,25 @@ func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*rel
 // that have more than two channels" comes back empty: the grouping was
 // meant to be by country.
 //
-// It needs the table's keys (Table.PrimaryKey or Unique) and speaks only
-// when the level reads that one table and nothing else (a join repeats
-// rows inside a key's group, and counting them is right), the GROUP BY
-// lists every column of one of its keys (by name, position or output
-// name, in any spelling), and a count (not a window) stands in the
-// outputs, HAVING or ORDER BY.
+// It needs the table's primary key (Table.PrimaryKey; a unique constraint
+// is not enough: several rows may hold null in it, and they form one
+// group) and speaks only when the level reads that one table and nothing
+// else (a join repeats rows inside a key's group, and counting them is
+// right), the GROUP BY lists every column of the key (by name, position
+// or output name, in any spelling), and a count (not a window) stands in
+// the outputs, HAVING or ORDER BY.
 
 // groupsOfOneRow warns about a count in a level that groups its only
-// table by one of its keys; grouped as for groupedKeyCount.
+// table by its primary key; grouped as for groupedKeyCount.
 func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*relation][]string) {
 	if len(lv.rels) != 1 || lv.rels[0].table == nil {
 		return
 	}
 	r := lv.rels[0]
-	if !uniqueIn(r.table, grouped[r]) {
+	// The primary key only: a unique constraint lets several rows hold
+	// null, and they form one group.
+	pk := r.table.PrimaryKey
+	if len(pk) == 0 || slices.ContainsFunc(pk, func(k string) bool { return !slices.Contains(grouped[r], k) }) {
 		return
 	}
 	warned := false

@@ -105,16 +105,18 @@ func TestAggregateSetOp(t *testing.T) {
 	}
 }
 
-// TestGroupOfOneRow: a count in a level that groups its only table by one
-// of its keys is reported (L015) in every spelling of the key and the
-// grouping; a count over a join, a group by a non-key, a table without
-// known keys, or a window count is not.
+// TestGroupOfOneRow: a count in a level that groups its only table by its
+// primary key is reported (L015) in every spelling of the key and the
+// grouping; a count over a join, a group by a non-key or by a unique set
+// (several rows may hold null), a table without known keys, or a window
+// count is not.
 func TestGroupOfOneRow(t *testing.T) {
 	v := validate.New(validate.WithTables(
 		validate.Table{Schema: "public", Name: "tv_channel", Columns: []string{"id", "country", "language"}, PrimaryKey: []string{"id"}},
 		validate.Table{Schema: "public", Name: "cartoon", Columns: []string{"id", "channel", "title"}, PrimaryKey: []string{"id"}, Unique: [][]string{{"channel", "title"}},
 			ForeignKeys: []validate.ForeignKey{{Columns: []string{"channel"}, RefTable: "tv_channel", RefColumns: []string{"id"}}}},
 		validate.Table{Schema: "public", Name: "loose", Columns: []string{"id", "country"}},
+		validate.Table{Schema: "public", Name: "airing", Columns: []string{"channel", "show_id", "minutes"}, PrimaryKey: []string{"channel", "show_id"}},
 		validate.Table{Schema: "public", Name: "Channels", Columns: []string{"ID", "country"}, PrimaryKey: []string{"ID"}},
 	))
 	cases := []struct {
@@ -134,7 +136,7 @@ func TestGroupOfOneRow(t *testing.T) {
 		{"unicode escape", `SELECT U&"\0069d" FROM tv_channel GROUP BY 1 HAVING count(*) > 1`, 1},
 		{"by output name", "SELECT id AS channel_id, count(*) FROM tv_channel GROUP BY channel_id", 1},
 		{"pg_catalog count", "SELECT id FROM tv_channel GROUP BY id HAVING pg_catalog.count(*) > 1", 1},
-		{"a unique set", "SELECT channel, title, count(*) FROM cartoon GROUP BY channel, title", 1},
+		{"a composite primary key", "SELECT show_id, channel, count(*) FROM airing GROUP BY channel, show_id", 1},
 		{"in a CTE", "WITH c AS (SELECT id, count(*) AS n FROM tv_channel GROUP BY id) SELECT max(n) FROM c", 1},
 		{"in a sublink", "SELECT title FROM cartoon WHERE channel IN (SELECT id FROM tv_channel GROUP BY id HAVING count(*) > 2)", 1},
 		{"in a LATERAL subquery", "SELECT c.title, l.n FROM cartoon c CROSS JOIN LATERAL (SELECT t.id, count(*) AS n FROM tv_channel t WHERE t.id = c.channel GROUP BY t.id) l", 1},
@@ -142,7 +144,8 @@ func TestGroupOfOneRow(t *testing.T) {
 
 		{"grouped by a non-key", "SELECT country FROM tv_channel GROUP BY country HAVING count(*) > 2", 0},
 		{"the intended query", "SELECT id FROM tv_channel WHERE country IN (SELECT country FROM tv_channel GROUP BY country HAVING count(*) > 2)", 0},
-		{"part of a unique set", "SELECT channel, count(*) FROM cartoon GROUP BY channel", 0},
+		{"part of a composite key", "SELECT channel, count(*) FROM airing GROUP BY channel", 0},
+		{"a unique set, which may hold several nulls", "SELECT channel, title, count(*) FROM cartoon GROUP BY channel, title", 0},
 		{"over a join", "SELECT t.id, count(*) FROM tv_channel t JOIN cartoon c ON c.channel = t.id GROUP BY t.id", 0},
 		{"no count", "SELECT id, max(language) FROM tv_channel GROUP BY id", 0},
 		{"no keys known", "SELECT id FROM loose GROUP BY id HAVING count(*) > 2", 0},

@@ -154,7 +154,7 @@ const (
 	CodeUnusedRanking   = "L012" // a ranking (row_number, rank, ...) a CTE or subquery computes and nothing reads: every ranked row is returned
 	CodeGroupedKeyCount = "L013" // count(DISTINCT k) in a query that groups by k: 1 in every group
 	CodeAggregateSetOp  = "L014" // INTERSECT or EXCEPT between two single rows of aggregates: compares the counts, not the rows counted
-	CodeGroupOfOneRow   = "L015" // a count in a query that groups its only table by one of its keys: every group is one row (needs Table keys)
+	CodeGroupOfOneRow   = "L015" // a count in a query that groups its only table by its primary key: every group is one row (needs Table.PrimaryKey)
 )
 
 // Rewrite notes (SeverityInfo).
