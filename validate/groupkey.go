@@ -35,7 +35,7 @@ func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*rel
 		if !ok || !fc.AggDistinct || fc.Over != nil || len(fc.Args) != 1 {
 			return true
 		}
-		if qn := splitName(fc.Funcname); qn.name != "count" || qn.catalog || qn.schema != "" && qn.schema != "pg_catalog" {
+		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
 			return true
 		}
 		c, ok := lv.column(fc.Args[0])
@@ -84,7 +84,7 @@ func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*rela
 		if warned || !ok || fc.Over != nil {
 			return !warned
 		}
-		if qn := splitName(fc.Funcname); qn.name != "count" || qn.catalog || qn.schema != "" && qn.schema != "pg_catalog" {
+		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
 			return true
 		}
 		warned = true

@@ -47,7 +47,7 @@ func (a *analyzer) unusedRanking(s *pg.SelectStmt) {
 			if fc == nil || fc.Over == nil {
 				continue
 			}
-			if qn := splitName(fc.Funcname); !rankingFunctions[qn.name] || qn.catalog || qn.schema != "" && qn.schema != "pg_catalog" {
+			if qn := splitName(fc.Funcname); !rankingFunctions[qn.name] || !qn.builtin() {
 				continue
 			}
 			name := rt.Name

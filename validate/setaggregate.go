@@ -56,7 +56,7 @@ func aggregateRow(s *pg.SelectStmt) bool {
 		if fc == nil || fc.Over != nil {
 			return false
 		}
-		if qn := splitName(fc.Funcname); !aggregates[qn.name] || qn.catalog || qn.schema != "" && qn.schema != "pg_catalog" {
+		if qn := splitName(fc.Funcname); !aggregates[qn.name] || !qn.builtin() {
 			return false
 		}
 	}
