@@ -40,9 +40,12 @@
 // become the row holding the extreme), 42883 undefined function or
 // operator and 42804 datatype mismatch (casts where the message says the
 // types failed; a difference of dates is already days; text compared in
-// order, <, >, <= or >=, with a number or a date is read as that type,
-// horsepower::numeric > 150, never the number as text, which would put '98'
-// above '150'; equality keeps the text reading first), 22P02 for a text
+// order, <, >, <= or >=, with a number or a date is read as a number
+// (numeric) or that date type, horsepower::numeric > 150, never the number
+// as text, which would put '98' above '150'; the cast goes where the
+// values are compared: inside min, max, greatest and least, inside a
+// scalar subquery's output, on an array's elements for ANY and ALL; a row
+// compared in order is left alone; equality keeps the text reading first), 22P02 for a text
 // constant among numeric COALESCE/CASE branches.
 // Any failure also gets the Normalize result as first candidate when a
 // dialect rule applies. Each Fix carries a stable Rule code (the Rule...

@@ -51,15 +51,14 @@ func (d *doc) grouping(f Failure) []edit {
 	grouped := map[string]bool{}
 	for _, g := range sel.GroupClause {
 		e := g
-		if n, ok := constText(g); ok && isNumberConst(g) {
-			i := 0
-			for _, ch := range n {
-				i = i*10 + int(ch-'0')
-			}
+		if iv := g.GetAConst().GetIval(); iv != nil {
+			i := int(iv.Ival)
 			if i < 1 || i > len(sel.TargetList) {
 				return nil
 			}
 			e = sel.TargetList[i-1].GetResTarget().GetVal()
+		} else if isNumberConst(g) {
+			return nil // GROUP BY 1.5: PostgreSQL reads no position in it
 		}
 		if c := e.GetColumnRef(); c != nil {
 			if k := key(c); k != "" {

@@ -43,6 +43,10 @@ func pgType(t string) []string {
 		return []string{"pg_catalog", "bpchar"}
 	case "numeric", "interval":
 		return []string{"pg_catalog", t}
+	case "time without time zone", "time":
+		return []string{"pg_catalog", "time"}
+	case "time with time zone":
+		return []string{"pg_catalog", "timetz"}
 	case "date", "text":
 		return []string{t}
 	}
@@ -200,6 +204,11 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 	}
 	quote := func(n *pg_query.Node) *pg_query.Node { s, _ := constText(n); return strConst(s) }
 	numeric := func(n *pg_query.Node) *pg_query.Node { return castTo(n, "numeric") }
+	// ordered: compared in an order, text and numbers or dates differ.
+	// elements: the right side is an array whose elements are compared
+	// (x < ANY (array), x < ALL (array)).
+	ordered := orderingOps[op]
+	elements := e.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ANY || e.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
 	var out []edit
 	switch {
 	case op == "%" && isNumber(lt) && isNumber(rt) && (isFloat(lt) || isFloat(rt)):
@@ -227,10 +236,12 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 		}
 	case strings.HasPrefix(lt, "timestamp") && isNumber(rt) && (op == "+" || op == "-"):
 		out = append(out, edit{rule: RuleDateArith, note: "timestamp ± n → date ± n", fn: side(true, func(n *pg_query.Node) *pg_query.Node { return castTo(n, "date") })})
-	case isNumberConst(e.Rexpr) && isText(lt) && orderingOps[op]:
-		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(true, numeric)})
-	case isNumberConst(e.Lexpr) && isText(rt) && orderingOps[op]:
-		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(false, numeric)})
+	case ordered && (e.Lexpr.GetRowExpr() != nil || e.Rexpr.GetRowExpr() != nil):
+		// (a, b) > (1, 2): a row is no number; no reading is sure.
+	case ordered && isNumberConst(e.Rexpr) && isText(lt):
+		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(true, readAs(false, "numeric"))})
+	case ordered && isNumberConst(e.Lexpr) && isText(rt):
+		out = append(out, edit{rule: RuleCastNumeric, note: "text compared in order with a number: read as a number", fn: side(false, readAs(elements, "numeric"))})
 	case isNumberConst(e.Rexpr) && !isNumber(lt) && lt != "interval":
 		out = append(out, edit{rule: RuleQuoteLiteral, note: "number compared with " + lt + ": quoted", fn: side(false, quote)})
 	case isNumberConst(e.Lexpr) && !isNumber(rt) && rt != "interval":
@@ -238,24 +249,76 @@ func (d *doc) operatorTypes(off int32, sig string) []edit {
 	case (op == "~~" || op == "~~*" || op == "!~~" || op == "!~~*") && !isText(lt):
 		out = append(out, edit{rule: RuleCastText, note: "LIKE on " + lt + ": cast to text", fn: side(true, asText)})
 	case isText(lt) && !isText(rt) && rt != "unknown":
-		if !orderingOps[op] {
+		if !ordered {
 			out = append(out, edit{rule: RuleCastText, note: rt + " side cast to text", fn: side(false, asText)})
 		}
-		if t := pgType(rt); t != nil {
-			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + rt, fn: side(true, func(n *pg_query.Node) *pg_query.Node { return castTo(n, t...) })})
+		if t := orderedType(rt); t != nil {
+			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + rt, fn: side(true, readAs(false, t...))})
 		}
 	case isText(rt) && !isText(lt) && lt != "unknown":
-		if !orderingOps[op] {
+		if !ordered {
 			out = append(out, edit{rule: RuleCastText, note: lt + " side cast to text", fn: side(true, asText)})
 		}
-		if t := pgType(lt); t != nil {
-			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + lt, fn: side(false, func(n *pg_query.Node) *pg_query.Node { return castTo(n, t...) })})
+		if t := orderedType(lt); t != nil {
+			out = append(out, edit{rule: RuleCastText, note: "text side cast to " + lt, fn: side(false, readAs(elements, t...))})
 		}
 	}
 	return out
 }
 
 func asText(n *pg_query.Node) *pg_query.Node { return castTo(n, "text") }
+
+// orderedType is the type text compared with a value of type t is read as:
+// numeric for every number (an integer column beside '19.99' stays
+// comparable), t's own for a date or time; nil when it has no reading.
+func orderedType(t string) []string {
+	if isNumber(t) {
+		return []string{"pg_catalog", "numeric"}
+	}
+	return pgType(t)
+}
+
+// readAs returns the edit that reads an expression as typ. The cast goes
+// where the text's values are compared: inside min, max, greatest and
+// least (the largest text is not the largest number: max('90', '200') is
+// '90'), inside a scalar subquery's one output, and on the elements of an
+// array (elements: x < ANY (array)).
+func readAs(elements bool, typ ...string) func(*pg_query.Node) *pg_query.Node {
+	if len(typ) == 1 && pgType(typ[0]) != nil {
+		typ = pgType(typ[0])
+	}
+	var read func(n *pg_query.Node) *pg_query.Node
+	read = func(n *pg_query.Node) *pg_query.Node {
+		if elements {
+			return &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{Arg: n, Location: -1,
+				TypeName: &pg_query.TypeName{Names: names(typ...), Typemod: -1, Location: -1, ArrayBounds: []*pg_query.Node{pg_query.MakeIntNode(-1)}}}}}
+		}
+		if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) <= 2 && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog") {
+			switch strings.ToLower(funcName(fc)) {
+			case "min", "max":
+				if len(fc.Args) == 1 && len(fc.AggOrder) == 0 {
+					fc.Args[0] = castTo(fc.Args[0], typ...)
+					return n
+				}
+			}
+		}
+		if mm := n.GetMinMaxExpr(); mm != nil { // greatest, least
+			for i, a := range mm.Args {
+				mm.Args[i] = castTo(a, typ...)
+			}
+			return n
+		}
+		if sl := n.GetSubLink(); sl != nil && sl.SubLinkType == pg_query.SubLinkType_EXPR_SUBLINK {
+			if sel := sl.Subselect.GetSelectStmt(); sel != nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.TargetList) == 1 && sel.TargetList[0].GetResTarget() != nil {
+				rt := sel.TargetList[0].GetResTarget()
+				rt.Val = read(rt.Val)
+				return n
+			}
+		}
+		return castTo(n, typ...)
+	}
+	return read
+}
 
 func days(n *pg_query.Node) *pg_query.Node {
 	return binop("*", n, castTo(strConst("1 day"), "interval"))

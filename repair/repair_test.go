@@ -232,7 +232,22 @@ var repairCases = []repairCase{
 	{name: "integer constant <= text", sql: "SELECT id FROM legacy_events WHERE 15 <= ref_num",
 		want: "SELECT id FROM legacy_events WHERE 15 <= ref_num::numeric", state: "42883", rules: []string{RuleCastNumeric}},
 	{name: "integer < text columns", sql: "SELECT e.id FROM legacy_events e JOIN orders o ON o.id < e.ref_num WHERE o.id = 10",
-		want: "SELECT e.id FROM legacy_events e JOIN orders o ON o.id < e.ref_num::int WHERE o.id = 10", state: "42883", rules: []string{RuleCastText}},
+		want: "SELECT e.id FROM legacy_events e JOIN orders o ON o.id < e.ref_num::numeric WHERE o.id = 10", state: "42883", rules: []string{RuleCastText}},
+	// Read as numeric beside an integer column too: '3.5' is no integer.
+	{name: "decimal text > integer column", sql: "SELECT id FROM legacy_events WHERE (ref_num || '.5') > id",
+		want: "SELECT id FROM legacy_events WHERE (ref_num || '.5')::numeric > id", state: "42883", rules: []string{RuleCastText}},
+	// The largest text is not the largest number (max of '3'..'45' is
+	// '9'): the cast goes inside the aggregate, and inside a scalar
+	// subquery's output.
+	{name: "max of text > integer constant", sql: "SELECT substr(code, 1, 2) AS p FROM legacy_events GROUP BY 1 HAVING max(ref_num) > 40",
+		want: "SELECT substr(code, 1, 2) AS p FROM legacy_events GROUP BY 1 HAVING max(ref_num::numeric) > 40", state: "42883", rules: []string{RuleCastNumeric}},
+	{name: "scalar subquery's max of text > integer constant", sql: "SELECT id FROM legacy_events WHERE (SELECT max(ref_num) FROM legacy_events) > 40",
+		want: "SELECT id FROM legacy_events WHERE (SELECT max(ref_num::numeric) FROM legacy_events) > 40", state: "42883", rules: []string{RuleCastNumeric}},
+	{name: "greatest of text < integer constant", sql: "SELECT id FROM legacy_events WHERE 40 < greatest(ref_num, '5')",
+		want: "SELECT id FROM legacy_events WHERE ref_num::numeric > 40", state: "42883", rules: []string{RuleCastNumeric}},
+	// x < ANY (array of text): the elements are read as numbers.
+	{name: "integer constant < ANY (text array)", sql: "SELECT id FROM legacy_events WHERE 40 < ANY (string_to_array(ref_num || ',' || ref_num, ','))",
+		want: "SELECT id FROM legacy_events WHERE ref_num::numeric > 40", state: "42883", rules: []string{RuleCastNumeric}},
 	{name: "integer = text columns", sql: "SELECT e.id, o.id FROM legacy_events e JOIN orders o ON o.id = e.ref_num",
 		want: "SELECT e.id, o.id FROM legacy_events e JOIN orders o ON o.id::text = e.ref_num", state: "42883", rules: []string{RuleCastText}},
 	{name: "LIKE on integer", sql: "SELECT id FROM orders WHERE id LIKE '1%'",
@@ -406,4 +421,13 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestOrderedNoReading: text compared in order with something that has no
+// reading as one type is left unrepaired: a row of values is no number.
+func TestOrderedNoReading(t *testing.T) {
+	pool, cat := fixture(t)
+	noFix(t, New(cat), pool, []string{
+		"SELECT id FROM legacy_events WHERE (ref_num, id) > (10, 1)",
+	})
 }

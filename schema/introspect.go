@@ -389,12 +389,14 @@ SELECT attrelid, attnum, attname FROM pg_attribute WHERE attrelid = ANY($1::oid[
 	}
 
 	// 6. unique column sets: unique indexes without expressions or predicates
-	// (this covers unique constraints, which are backed by such indexes).
+	// (this covers unique constraints, which are backed by such indexes),
+	// valid ones only: a CREATE UNIQUE INDEX CONCURRENTLY that failed on
+	// duplicates leaves an invalid index that guarantees nothing.
 	err = queryEach(ctx, db, "indexes", `
 SELECT i.indrelid, i.indkey::int2[]
 FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
 WHERE c.relnamespace = ANY($1::oid[]) AND i.indisunique AND NOT i.indisprimary
-  AND i.indpred IS NULL AND i.indexprs IS NULL
+  AND i.indisvalid AND i.indpred IS NULL AND i.indexprs IS NULL
 ORDER BY i.indrelid, i.indexrelid`, []any{oids}, func(r pgx.Rows) error {
 		var rel uint32
 		var keys []int16

@@ -304,3 +304,24 @@ func TestMSchemaGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestIntrospectInvalidUniqueIndex: a unique index left invalid by a
+// CREATE UNIQUE INDEX CONCURRENTLY that failed on duplicates is no unique
+// set (the table holds the duplicates); a valid one is.
+func TestIntrospectInvalidUniqueIndex(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	pgtest.Exec(t, dsn, `CREATE TABLE dup (id int PRIMARY KEY, email text, code text);
+INSERT INTO dup VALUES (1, 'a', 'x'), (2, 'a', 'y');
+CREATE UNIQUE INDEX dup_code ON dup (code)`)
+	pool := pgtest.Pool(t, dsn)
+	if _, err := pool.Exec(context.Background(), `CREATE UNIQUE INDEX CONCURRENTLY dup_email ON dup (email)`); err == nil {
+		t.Fatal("the concurrent unique index over duplicates was built")
+	}
+	var invalid bool
+	if err := pool.QueryRow(context.Background(), `SELECT NOT indisvalid FROM pg_index WHERE indexrelid = 'dup_email'::regclass`).Scan(&invalid); err != nil || !invalid {
+		t.Fatalf("no invalid index left behind: %v", err)
+	}
+	if got := introspect(t, dsn).Table("dup").Unique; !reflect.DeepEqual(got, [][]string{{"code"}}) {
+		t.Errorf("unique sets %v, want only [code]", got)
+	}
+}

@@ -21,6 +21,7 @@ var aggregates = setOf("count", "sum", "avg", "min", "max", "array_agg", "string
 // relation is one FROM item as seen by lint.
 type relation struct {
 	alias     string      // the name columns are qualified with
+	schema    string      // the schema of the table it reads, when known ("" for CTEs, subqueries, functions)
 	name      string      // what to call it in messages
 	weight    int         // unconnected groups it stands for (a subquery may be a product itself)
 	cols      []string    // known column names; nil when unknown
@@ -114,7 +115,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 		ctes = inner
 	}
 	if s.Op != pg.SetOperation_SETOP_NONE {
-		if a.lint {
+		if a.lint && top {
 			a.aggregateSetOp(s)
 		}
 		return max(a.selectStmt(s.Larg, parent, ctes, false), a.selectStmt(s.Rarg, parent, ctes, false))
@@ -174,7 +175,7 @@ func (a *analyzer) selectStmt(s *pg.SelectStmt, parent *level, ctes map[string]i
 	a.fanTrap(s, lv)
 	a.contradiction(s, lv)
 	if len(s.GroupClause) > 0 {
-		grouped := lv.groupedColumns(s)
+		grouped := lv.groupedBy(s, lv.bareColumn)
 		a.groupedKeyCount(s, lv, grouped)
 		a.groupsOfOneRow(s, lv, grouped)
 	}
@@ -194,7 +195,7 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 		return nil
 	case n.GetRangeVar() != nil:
 		rv := n.GetRangeVar()
-		r := &relation{alias: rv.Relname, name: qualified(rv.Schemaname, rv.Relname), weight: 1}
+		r := &relation{alias: rv.Relname, name: qualified(rv.Schemaname, rv.Relname), weight: 1, schema: rv.Schemaname}
 		if rv.Alias != nil {
 			r.alias = rv.Alias.Aliasname
 		}
@@ -205,6 +206,7 @@ func (a *analyzer) fromItem(n *pg.Node, lv *level, uf *unionFind) []*relation {
 				r.cols = t.Columns
 			}
 			r.table = t
+			r.schema = t.Schema
 		}
 		r.cols = aliasCols(rv.Alias, r.cols)
 		if r.table != nil && len(rv.Alias.GetColnames()) > 0 {
@@ -648,8 +650,19 @@ func referencedRels(ns []*pg.Node, lv *level) []*relation {
 // unknown; (nil, true) means it belongs to an outer level or nowhere.
 func (lv *level) resolve(cr *pg.ColumnRef) (*relation, bool) {
 	f := fieldNames(cr)
-	if len(f) >= 2 {
-		q := f[len(f)-2]
+	if len(f) >= 3 {
+		// schema.table.column names an unaliased table of that schema:
+		// s1.t and s2.t may both stand in one FROM.
+		schema, q := f[len(f)-3], f[len(f)-2]
+		for _, r := range lv.rels {
+			if r.alias == q && r.schema == schema && schema != "" {
+				return r, true
+			}
+		}
+		return nil, true
+	}
+	if len(f) == 2 {
+		q := f[0]
 		for _, r := range lv.rels {
 			if r.alias == q {
 				return r, true
@@ -833,8 +846,8 @@ func (a *analyzer) grouping(s *pg.SelectStmt) {
 			}
 			return
 		}
-		if k, ok := numConst(n); ref && ok && k >= 1 && int(k) <= len(s.TargetList) && n.GetAConst() != nil {
-			addKey(s.TargetList[int(k)-1].GetResTarget().GetVal(), false)
+		if k, ok := outputPosition(n, len(s.TargetList)); ref && ok {
+			addKey(s.TargetList[k-1].GetResTarget().GetVal(), false)
 			return
 		}
 		if cr := n.GetColumnRef(); cr != nil {
@@ -1061,6 +1074,18 @@ func firstNode(ns []*pg.Node) *pg.Node {
 		return nil
 	}
 	return ns[0]
+}
+
+// outputPosition reads a GROUP BY or ORDER BY item that is an output
+// position (GROUP BY 2): an integer literal from 1 to outputs. PostgreSQL
+// reads no other constant as a position (GROUP BY 1.0 and GROUP BY '1' are
+// errors), and a literal too large for an int is none.
+func outputPosition(n *pg.Node, outputs int) (int, bool) {
+	iv := n.GetAConst().GetIval()
+	if iv == nil || iv.Ival < 1 || int(iv.Ival) > outputs {
+		return 0, false
+	}
+	return int(iv.Ival), true
 }
 
 // nodeLocation finds the first location field at or below n (-1 if none).

@@ -177,6 +177,8 @@
 //     must equal the one it was printed from, positions aside (failing
 //     that, it must pass every check and print the same text), or the query
 //     is rejected (CodeRewrite).
+//   - a check that fails on a query (a bug: a panic) rejects it with
+//     CodeRewrite too, instead of ending the caller's process.
 //
 // So validating Result.SQL again returns it unchanged, and the common cases
 // cost one parse. Names are never qualified. The validator reads string
@@ -241,14 +243,19 @@
 // every group, SELECT count(DISTINCT country) FROM car_makers GROUP BY
 // country HAVING count(*) > 2 returns a column of ones where one number
 // was asked; silent for grouping sets, ROLLUP and CUBE and for an
-// expression of k. L014: SELECT count(*) ... INTERSECT SELECT count(*) ...
-// compares two numbers, not the rows counted (UNION of such rows, a list
-// of figures, is not flagged). L015: a level that reads one table and
+// expression of k on either side, a cast included (GROUP BY ts::date).
+// L014: a statement SELECT count(*) ... INTERSECT SELECT count(*) ...
+// compares two numbers, not the rows counted (count, sum and avg; UNION
+// of such rows, a list of figures, is not flagged, nor is such a
+// comparison inside a sublink, EXISTS (... INTERSECT ...) asking "as many
+// as"). L015: a level that reads one table and
 // nothing else, grouped by all the columns of its primary key (a unique
 // constraint lets several rows hold null, which form one group), makes
 // every group one row, so a count in its outputs, HAVING or ORDER BY is 1
 // in every group (SELECT id FROM tv_channel GROUP BY id HAVING count(*) >
-// 2 is never true).
+// 2 is never true). A table whose inheritance children repeat its key
+// values is read with them (FROM parent without ONLY), and its groups may
+// hold several rows: give such a parent no PrimaryKey.
 //
 // L012 warns about a ranking (row_number, rank, dense_rank, ntile,
 // percent_rank, cume_dist; built-in, unqualified or pg_catalog) that a CTE

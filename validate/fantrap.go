@@ -197,6 +197,16 @@ func multiplyingAggregates(s *pg.SelectStmt) []*pg.FuncCall {
 	return out
 }
 
+// bareColumn resolves an expression that is a column reference, not cast,
+// to a FROM item of the level: a cast may make equal values of different
+// ones (ts::date) or different text of equal ones (1.0 and 1.00).
+func (lv *level) bareColumn(n *pg.Node) (colRef, bool) {
+	if n.GetTypeCast() != nil {
+		return colRef{}, false
+	}
+	return lv.column(n)
+}
+
 // column resolves an expression that is a column reference (possibly cast)
 // to a FROM item of the level.
 func (lv *level) column(n *pg.Node) (colRef, bool) {
@@ -260,9 +270,15 @@ func constant(n *pg.Node) bool {
 // plainly (grouping sets, ROLLUP and CUBE group some rows without them):
 // column references, output positions and output names.
 func (lv *level) groupedColumns(s *pg.SelectStmt) map[*relation][]string {
+	return lv.groupedBy(s, lv.column)
+}
+
+// groupedBy is groupedColumns with column telling which GROUP BY items
+// (and outputs they name) are columns.
+func (lv *level) groupedBy(s *pg.SelectStmt, column func(*pg.Node) (colRef, bool)) map[*relation][]string {
 	var out map[*relation][]string
 	add := func(n *pg.Node) bool {
-		if c, ok := lv.column(n); ok {
+		if c, ok := column(n); ok {
 			out = addColumn(out, c)
 			return true
 		}
@@ -273,8 +289,8 @@ func (lv *level) groupedColumns(s *pg.SelectStmt) map[*relation][]string {
 			continue
 		}
 		var target *pg.Node
-		if k, ok := numConst(g); ok && g.GetAConst() != nil && k >= 1 && int(k) <= len(s.TargetList) {
-			target = s.TargetList[int(k)-1].GetResTarget().GetVal()
+		if k, ok := outputPosition(g, len(s.TargetList)); ok {
+			target = s.TargetList[k-1].GetResTarget().GetVal()
 		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
 			for _, t := range s.TargetList {
 				if rt := t.GetResTarget(); rt != nil && rt.Name != "" && rt.Name == lastField(cr) {

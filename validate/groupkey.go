@@ -19,9 +19,10 @@ import (
 // same column of the same FROM item (qualified or not, quoted, by output
 // position or output name in GROUP BY). Silent when the key is grouped only
 // through grouping sets, ROLLUP or CUBE (their total rows hold several
-// values), when GROUP BY lists an expression of the column (lower(name)
-// groups names that differ) or another relation's column equal to it, and
-// inside subqueries, which count over their own rows.
+// values), when either side is an expression of the column, a cast
+// included (GROUP BY ts::date groups several times; count(DISTINCT
+// price::text) tells 1.0 from 1.00), or another relation's column equal to
+// it, and inside subqueries, which count over their own rows.
 
 // groupedKeyCount warns about count(DISTINCT k) in the outputs, HAVING or
 // ORDER BY of a level that groups by k; grouped are the level's plainly
@@ -38,7 +39,7 @@ func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*rel
 		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
 			return true
 		}
-		c, ok := lv.column(fc.Args[0])
+		c, ok := lv.bareColumn(fc.Args[0])
 		if !ok || !slices.Contains(grouped[c.rel], c.col) {
 			return true
 		}
@@ -68,8 +69,8 @@ func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*rel
 // groupsOfOneRow warns about a count in a level that groups its only
 // table by its primary key; grouped as for groupedKeyCount.
 func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*relation][]string) {
-	if len(lv.rels) != 1 || lv.rels[0].table == nil {
-		return
+	if len(s.FromClause) != 1 || s.FromClause[0].GetRangeVar() == nil || len(lv.rels) != 1 || lv.rels[0].table == nil {
+		return // a join, a function, JSON_TABLE: a group may hold several rows
 	}
 	r := lv.rels[0]
 	// The primary key only: a unique constraint lets several rows hold
@@ -85,6 +86,19 @@ func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*rela
 			return !warned
 		}
 		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
+			return true
+		}
+		// count(c.id) of an outer query's row, in a subquery, counts the
+		// outer group's rows.
+		outer := false
+		for _, arg := range fc.Args {
+			eachColumnRef(arg, func(cr *pg.ColumnRef) {
+				if rel, _ := lv.resolve(cr); rel != r {
+					outer = true
+				}
+			})
+		}
+		if outer {
 			return true
 		}
 		warned = true

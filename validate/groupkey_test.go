@@ -15,6 +15,7 @@ func TestGroupedKeyCount(t *testing.T) {
 		validate.Table{Schema: "public", Name: "car_makers", Columns: []string{"id", "maker", "country"}},
 		validate.Table{Schema: "public", Name: "countries", Columns: []string{"countryid", "countryname", "continent"}},
 		validate.Table{Schema: "public", Name: "Makers", Columns: []string{"Country", "maker"}},
+		validate.Table{Schema: "s2", Name: "car_makers", Columns: []string{"id", "maker", "country"}},
 	))
 	cases := []struct {
 		name string
@@ -30,7 +31,6 @@ func TestGroupedKeyCount(t *testing.T) {
 		{"unicode escape", `SELECT count(DISTINCT U&"\0063ountry") FROM car_makers GROUP BY country`, 1},
 		{"quoted upper-case column", `SELECT count(DISTINCT "Country") FROM "Makers" GROUP BY "Country"`, 1},
 		{"pg_catalog count", "SELECT pg_catalog.count(DISTINCT country) FROM car_makers GROUP BY country", 1},
-		{"cast", "SELECT count(DISTINCT country::text) FROM car_makers GROUP BY country", 1},
 		{"grouped by position", "SELECT country, count(DISTINCT country) FROM car_makers GROUP BY 1", 1},
 		{"grouped by output name", "SELECT country AS c, count(DISTINCT country) FROM car_makers GROUP BY c", 1},
 		{"in HAVING", "SELECT country FROM car_makers GROUP BY country HAVING count(DISTINCT country) > 1", 1},
@@ -44,6 +44,15 @@ func TestGroupedKeyCount(t *testing.T) {
 		{"in a set operation's side", "SELECT count(DISTINCT country) FROM car_makers GROUP BY country UNION ALL SELECT 0", 1},
 
 		{"another column", "SELECT country, count(DISTINCT maker) FROM car_makers GROUP BY country", 0},
+		// A cast may make equal values of different ones, or different
+		// text of equal ones (numeric 1.0 and 1.00).
+		{"counted cast", "SELECT count(DISTINCT country::text) FROM car_makers GROUP BY country", 0},
+		{"grouped by a cast", "SELECT country::varchar(1) AS c, count(DISTINCT country) FROM car_makers GROUP BY country::varchar(1)", 0},
+		{"grouped by a cast's position", "SELECT country::varchar(1), count(DISTINCT country) FROM car_makers GROUP BY 1", 0},
+		{"grouped by a cast's output name", "SELECT country::varchar(1) AS c, count(DISTINCT country) FROM car_makers GROUP BY c", 0},
+		{"same table name, other schema", "SELECT count(DISTINCT s2.car_makers.country) FROM public.car_makers JOIN s2.car_makers ON s2.car_makers.id >= public.car_makers.id GROUP BY public.car_makers.country", 0},
+		{"same table name, this schema", "SELECT count(DISTINCT public.car_makers.country) FROM public.car_makers JOIN s2.car_makers ON s2.car_makers.id >= public.car_makers.id GROUP BY public.car_makers.country", 1},
+		{"GROUP BY 1.0 is no position", "SELECT country, count(DISTINCT country) FROM car_makers GROUP BY 1.0", 0},
 		{"no DISTINCT", "SELECT country, count(country) FROM car_makers GROUP BY country", 0},
 		{"not grouped", "SELECT count(DISTINCT country) FROM car_makers", 0},
 		{"grouped by an expression of it", "SELECT count(DISTINCT country) FROM car_makers GROUP BY lower(country)", 0},
@@ -83,12 +92,10 @@ func TestAggregateSetOp(t *testing.T) {
 		{"quoted", `SELECT "count"(*) FROM countrylanguage INTERSECT SELECT count("countrycode") FROM countrylanguage`, 1},
 		{"counts of distinct values", "SELECT count(DISTINCT countrycode) FROM countrylanguage WHERE language = 'Dutch' INTERSECT SELECT count(DISTINCT countrycode) FROM countrylanguage WHERE language = 'English'", 1},
 		{"cast", "SELECT count(*)::int FROM countrylanguage INTERSECT SELECT sum(1)::int FROM countrylanguage", 1},
-		{"two aggregates each", "SELECT min(language), max(language) FROM countrylanguage INTERSECT SELECT min(language), max(language) FROM countrylanguage WHERE isofficial = 'T'", 1},
+		{"two figures each", "SELECT count(*), count(DISTINCT language) FROM countrylanguage INTERSECT SELECT count(*), avg(length(language)) FROM countrylanguage WHERE isofficial = 'T'", 1},
 		{"with HAVING, no GROUP BY", dutch + " HAVING count(*) > 0 INTERSECT " + english, 1},
 		{"parenthesised sides", "(" + dutch + ") INTERSECT (" + english + ")", 1},
-		{"in a CTE", "WITH b AS (" + dutch + " INTERSECT " + english + ") SELECT * FROM b", 1},
-		{"in a sublink", "SELECT language FROM countrylanguage WHERE 3 IN (" + dutch + " EXCEPT " + english + ")", 1},
-		{"in a FROM subquery", "SELECT * FROM (" + dutch + " INTERSECT " + english + ") s", 1},
+		{"under WITH", "WITH d AS (SELECT 'Dutch' AS l) " + dutch + " INTERSECT " + english, 1},
 
 		{"UNION of counts", dutch + " UNION " + english, 0},
 		{"INTERSECT of rows", "SELECT countrycode FROM countrylanguage WHERE language = 'Dutch' INTERSECT SELECT countrycode FROM countrylanguage WHERE language = 'English'", 0},
@@ -97,6 +104,11 @@ func TestAggregateSetOp(t *testing.T) {
 		{"a constant side", dutch + " INTERSECT SELECT 3", 0},
 		{"a window", "SELECT count(*) OVER () FROM countrylanguage INTERSECT " + english, 0},
 		{"nested set operation", "(" + dutch + " UNION " + english + ") INTERSECT " + english, 0},
+		{"in a CTE", "WITH b AS (" + dutch + " INTERSECT " + english + ") SELECT * FROM b", 0},
+		{"in a sublink: as many as", "SELECT DISTINCT c.countrycode FROM countrylanguage c WHERE EXISTS (SELECT count(*) FROM countrylanguage x WHERE x.countrycode = c.countrycode AND x.isofficial = 'T' INTERSECT SELECT count(*) FROM countrylanguage y WHERE y.countrycode = c.countrycode AND y.isofficial = 'F')", 0},
+		{"in a FROM subquery", "SELECT * FROM (" + dutch + " INTERSECT " + english + ") s", 0},
+		{"extremes compared", "SELECT max(language) FROM countrylanguage INTERSECT SELECT max(language) FROM countrylanguage WHERE isofficial = 'T'", 0},
+		{"sets compared as arrays", "SELECT array_agg(language ORDER BY language) FROM countrylanguage WHERE countrycode = 'NLD' EXCEPT SELECT array_agg(language ORDER BY language) FROM countrylanguage WHERE countrycode = 'BEL'", 0},
 	}
 	for _, tc := range cases {
 		if got := issuesOf(t, v, tc.name, tc.sql, validate.CodeAggregateSetOp, "not the rows they count"); len(got) != tc.want {
@@ -152,11 +164,51 @@ func TestGroupOfOneRow(t *testing.T) {
 		{"a window count", "SELECT id, count(*) OVER () FROM tv_channel GROUP BY id", 0},
 		{"grouping sets", "SELECT id, count(*) FROM tv_channel GROUP BY GROUPING SETS ((id), ())", 0},
 		{"a subquery's count", "SELECT id, (SELECT count(*) FROM cartoon c WHERE c.channel = t.id) FROM tv_channel t GROUP BY id", 0},
+		{"grouped by a cast of the key", "SELECT id::text AS k, count(*) FROM tv_channel GROUP BY id::text", 0},
+		{"an outer query's count", "SELECT c.channel, (SELECT t.id FROM tv_channel t GROUP BY t.id HAVING count(c.id) > 1 LIMIT 1) FROM cartoon c GROUP BY c.channel", 0},
+		{"a function beside it", "SELECT t.id, count(*) FROM tv_channel t, generate_series(1, 3) g GROUP BY t.id", 0},
+		{"JSON_TABLE beside it", "SELECT t.id, count(*) FROM tv_channel t, JSON_TABLE(t.language::jsonb, '$[*]' COLUMNS (v text PATH '$')) j GROUP BY t.id", 0},
 		{"a grouped subquery", "SELECT id, count(*) FROM (SELECT id FROM tv_channel) s GROUP BY id", 0},
 	}
 	for _, tc := range cases {
 		if got := issuesOf(t, v, tc.name, tc.sql, validate.CodeGroupOfOneRow, "every group is one row"); len(got) != tc.want {
 			t.Errorf("%s: %d L015 warnings, want %d (%v)", tc.name, len(got), tc.want, got)
+		}
+	}
+}
+
+// TestOutputPositionLiterals: a GROUP BY constant is an output position
+// only when it is an integer literal in range, as PostgreSQL reads it; a
+// literal too large for an int (which once wrapped into a negative index
+// and panicked), a float or a string is none, with or without lint.
+func TestOutputPositionLiterals(t *testing.T) {
+	tables := validate.WithTables(validate.Table{Schema: "public", Name: "t", Columns: []string{"id", "a"}, PrimaryKey: []string{"id"}})
+	for _, v := range []*validate.Validator{validate.New(), validate.New(tables), validate.New(tables, validate.WithLint(false))} {
+		for _, sql := range []string{
+			"SELECT 1 GROUP BY 1e30",
+			"SELECT id FROM t GROUP BY 9223372036854775808",
+			"SELECT id, count(*) FROM t GROUP BY 1e19 HAVING count(*) > 1",
+			"SELECT count(DISTINCT id) FROM t GROUP BY 'Infinity'",
+			"SELECT count(DISTINCT id) FROM t GROUP BY '1e300'",
+			"SELECT id FROM t GROUP BY 2147483648 ORDER BY 1e30",
+			"SELECT a, sum(id) FROM t GROUP BY -1",
+		} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s: panic %v", sql, r)
+					}
+				}()
+				res, err := v.Validate(sql)
+				if err != nil {
+					return // refused is fine; a panic is not
+				}
+				for _, is := range res.Issues {
+					if is.Code == validate.CodeGroupedKeyCount || is.Code == validate.CodeGroupOfOneRow {
+						t.Errorf("%s: %s read a constant as a position", sql, is)
+					}
+				}
+			}()
 		}
 	}
 }

@@ -135,7 +135,7 @@ const (
 	CodeBudget          = "V027" // the server's plan is estimated beyond the plan budget (rows, bytes, hash table size or cost; WithPlanBudget)
 	CodeOperand         = "V028" // an operator that does not check for interrupts (array &&, @>, jsonb @>, numeric % ^ ...) on a value the query builds or collects
 	CodeMutable         = "V029" // the query depends on what a role other than the database's owners can change after the check: a relation that cannot be locked, a cast from or to a type such a role owns, an untyped literal beside a column of such a type, a relation the server resolves elsewhere than the validator checked
-	CodeRewrite         = "V030" // the rewritten SQL did not re-validate (internal safety net)
+	CodeRewrite         = "V030" // the rewritten SQL did not re-validate, or a check failed on the query (internal safety net)
 )
 
 // Lint codes. Lint findings are warnings unless noted.
@@ -153,7 +153,7 @@ const (
 	CodeContradiction   = "L011" // a column equated to two different constants in one AND chain (never true)
 	CodeUnusedRanking   = "L012" // a ranking (row_number, rank, ...) a CTE or subquery computes and nothing reads: every ranked row is returned
 	CodeGroupedKeyCount = "L013" // count(DISTINCT k) in a query that groups by k: 1 in every group
-	CodeAggregateSetOp  = "L014" // INTERSECT or EXCEPT between two single rows of aggregates: compares the counts, not the rows counted
+	CodeAggregateSetOp  = "L014" // a statement that is INTERSECT or EXCEPT between two single rows of count, sum or avg: compares the numbers, not the rows counted
 	CodeGroupOfOneRow   = "L015" // a count in a query that groups its only table by its primary key: every group is one row (needs Table.PrimaryKey)
 )
 

@@ -13,12 +13,16 @@ import (
 // (SELECT countrycode ... INTERSECT SELECT countrycode ...) and counts the
 // result. EXCEPT of two such rows is the same mistake.
 //
-// Both sides must each be one row of aggregates: no GROUP BY, every output
-// an aggregate call (built-in: unqualified or pg_catalog; a cast of one
-// counts) and none of them a window. UNION of such rows is a list of
-// figures, which is a fine answer, and is not flagged; so are a side that
-// groups, or returns a column beside its aggregates, or nests another set
-// operation.
+// The set operation must be the statement itself (the answer), and both
+// sides each one row of counts, totals or averages: no GROUP BY, every
+// output a built-in count, sum or avg (unqualified or pg_catalog; a cast
+// of one counts), none of them a window. Not flagged: UNION of such rows
+// (a list of figures, a fine answer); a side that groups, returns a column
+// beside its aggregates, or nests another set operation; other aggregates
+// (array_agg rows compared are sets compared; max against max asks
+// whether two extremes are one); and such a comparison inside a sublink,
+// CTE or FROM subquery (EXISTS (count ... INTERSECT count ...) asks "as
+// many as", which is meaningful).
 
 // aggregateSetOp warns about INTERSECT or EXCEPT between two single rows
 // of aggregates.
@@ -40,8 +44,12 @@ func (a *analyzer) aggregateSetOp(s *pg.SelectStmt) {
 		op, map[string]string{"INTERSECT": "equal", "EXCEPT": "different"}[op], op)
 }
 
+// figures are the aggregates whose one row is a number of things or an
+// amount: what a question asks "how many" or "how much" of.
+var figures = setOf("count", "sum", "avg")
+
 // aggregateRow reports whether s is a plain SELECT that returns one row of
-// aggregates: no GROUP BY, and every output a built-in aggregate call
+// figures: no GROUP BY, and every output a built-in count, sum or avg
 // (possibly cast) that is not a window.
 func aggregateRow(s *pg.SelectStmt) bool {
 	if s == nil || s.Op != pg.SetOperation_SETOP_NONE || len(s.GroupClause) > 0 || len(s.TargetList) == 0 || len(s.ValuesLists) > 0 {
@@ -56,7 +64,7 @@ func aggregateRow(s *pg.SelectStmt) bool {
 		if fc == nil || fc.Over != nil {
 			return false
 		}
-		if qn := splitName(fc.Funcname); !aggregates[qn.name] || !qn.builtin() {
+		if qn := splitName(fc.Funcname); !figures[qn.name] || !qn.builtin() {
 			return false
 		}
 	}

@@ -67,7 +67,14 @@ type Result struct {
 // with the LIMIT already appended, so the tree checked is the tree of the
 // text returned. Only a LIMIT that must be lowered or wrapped takes the
 // deparse path (rewrite, deparse, parse and check again).
-func (v *Validator) Validate(sql string) (*Result, error) {
+func (v *Validator) Validate(sql string) (res *Result, err error) {
+	// Fail closed: a bug in a check refuses the query (CodeRewrite, the
+	// internal safety net) instead of ending the caller's process.
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, v.rewriteFailed(sql, nil, fmt.Sprintf("the validator failed on this query (%v)", r))
+		}
+	}()
 	appendable := v.cfg.maxLimit > 0
 	if appendable && !mentionsLimit(sql) {
 		if res, err, ok := v.validateAppended(sql); ok {
@@ -118,7 +125,7 @@ func (v *Validator) Validate(sql string) (*Result, error) {
 			return nil, v.rewriteFailed(sql, c.issues, "the normalized form of the query is not stable")
 		}
 	}
-	res := c.result(out)
+	res = c.result(out)
 	res.uses = c2.uses // the sites of out, the text that runs
 	return res, nil
 }
@@ -219,6 +226,11 @@ func (v *Validator) rewriteFailed(sql string, issues []Issue, msg string) error 
 	return &Error{SQL: sql, Issues: append(issues, is)}
 }
 
+// checkFault, set by a test only, runs before the checks of every parsed
+// query: it stands for a bug in a check, to test that Validate refuses the
+// query instead of panicking.
+var checkFault func(tree *pg.ParseResult)
+
 // Kinds of check passes.
 const (
 	passFull    = iota // every check, lint included
@@ -271,6 +283,9 @@ func (c *checker) parse(sql string) *pg.ParseResult {
 
 // run runs the checks of the pass on a parsed tree.
 func (c *checker) run(tree *pg.ParseResult, pass int) {
+	if checkFault != nil {
+		checkFault(tree)
+	}
 	if sel := c.check(tree); sel != nil && pass == passFull {
 		analyze(c, sel, c.cfg.lint)
 	}
