@@ -168,10 +168,12 @@ func (d *doc) functionArgs(off int32, qname string, types []string) []edit {
 // operatorTypes fixes "operator does not exist: L op R".
 //
 // Text compared in order (<, >, <=, >=) with a number or a date is read as
-// that type, never the other side as text: as text, '9' sorts after '10'
-// and the query would answer another question. When the text holds no
-// such value the repaired query fails to run, and nothing is answered.
-// Equality keeps both readings, text first (a code stored as text).
+// a number (numeric) or that date type (readAs), never the other side as
+// text: as text, '9' sorts after '10' and the query would answer another
+// question. When the text holds no such value the repaired query fails to
+// run, and nothing is answered. A row compared in order has no sure
+// reading and is left alone. Equality keeps both readings, text first (a
+// code stored as text).
 func (d *doc) operatorTypes(off int32, sig string) []edit {
 	h := d.find(off, isAExpr)
 	if h == nil {
@@ -294,7 +296,7 @@ func readAs(elements bool, typ ...string) func(*pg_query.Node) *pg_query.Node {
 				TypeName: &pg_query.TypeName{Names: names(typ...), Typemod: -1, Location: -1, ArrayBounds: []*pg_query.Node{pg_query.MakeIntNode(-1)}}}}}
 		}
 		if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) <= 2 && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog") {
-			switch strings.ToLower(funcName(fc)) {
+			switch funcName(fc) {
 			case "min", "max":
 				if len(fc.Args) == 1 && len(fc.AggOrder) == 0 {
 					fc.Args[0] = castTo(fc.Args[0], typ...)

@@ -25,8 +25,8 @@ import (
 // it, and inside subqueries, which count over their own rows.
 
 // groupedKeyCount warns about count(DISTINCT k) in the outputs, HAVING or
-// ORDER BY of a level that groups by k; grouped are the level's plainly
-// grouped columns (level.groupedColumns).
+// ORDER BY of a level that groups by k; grouped are the columns the level
+// groups by, bare (level.groupedBy with level.bareColumn).
 func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*relation][]string) {
 	if len(grouped) == 0 {
 		return
@@ -103,7 +103,7 @@ func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*rela
 		}
 		warned = true
 		a.warn(CodeGroupOfOneRow, int(fc.Location),
-			"GROUP BY lists a key of %s, the only table read, so every group is one row and a count is 1 in every group (0 where it counts a null): a condition on it is always or never true; to count rows per value, group by that value instead of the key, or join the table whose rows you meant to count",
+			"GROUP BY lists the primary key of %s, the only table read, so every group is one row and a count is 1 in every group (0 where it counts a null): a condition on it is always or never true; to count rows per value, group by that value instead of the key, or join the table whose rows you meant to count",
 			r.name)
 		return false
 	})
