@@ -323,7 +323,7 @@ func sortEnd(n *pg_query.Node, targets []*pg_query.Node) (end, bool) {
 		return end{}, false
 	}
 	key := sb.Node
-	if k, ok := ordinal(key); ok && k >= 1 && k <= len(targets) {
+	if k, ok := pgparse.OutputPosition(key, len(targets)); ok {
 		key = targets[k-1].GetResTarget().GetVal()
 	} else if ref := key.GetColumnRef(); ref != nil && len(ref.Fields) == 1 {
 		name := ref.Fields[0].GetString_().GetSval()
@@ -365,16 +365,6 @@ func keyEnd(high bool, key *pg_query.Node) end {
 		e.key = nil
 	}
 	return e
-}
-
-// ordinal is the number of an ORDER BY key written as an output column's
-// position (ORDER BY 2).
-func ordinal(n *pg_query.Node) (int, bool) {
-	c := n.GetAConst()
-	if c == nil || c.GetIval() == nil {
-		return 0, false
-	}
-	return int(c.GetIval().Ival), true
 }
 
 // constantOrClock reports whether an expression is a constant or reads

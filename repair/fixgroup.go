@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // grouping answers 42803 ("must appear in the GROUP BY clause"). A column
@@ -51,14 +53,10 @@ func (d *doc) grouping(f Failure) []edit {
 	grouped := map[string]bool{}
 	for _, g := range sel.GroupClause {
 		e := g
-		if iv := g.GetAConst().GetIval(); iv != nil {
-			i := int(iv.Ival)
-			if i < 1 || i > len(sel.TargetList) {
-				return nil
-			}
+		if i, ok := pgparse.OutputPosition(g, len(sel.TargetList)); ok {
 			e = sel.TargetList[i-1].GetResTarget().GetVal()
 		} else if isNumberConst(g) {
-			return nil // GROUP BY 1.5: PostgreSQL reads no position in it
+			return nil // GROUP BY 0, 1.5: no output position
 		}
 		if c := e.GetColumnRef(); c != nil {
 			if k := key(c); k != "" {

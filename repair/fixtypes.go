@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // Type repairs: PostgreSQL is strict where MySQL and SQLite coerce. The
@@ -292,16 +294,14 @@ func readAs(elements bool, typ ...string) func(*pg_query.Node) *pg_query.Node {
 	var read func(n *pg_query.Node) *pg_query.Node
 	read = func(n *pg_query.Node) *pg_query.Node {
 		if elements {
-			return &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{Arg: n, Location: -1,
-				TypeName: &pg_query.TypeName{Names: names(typ...), Typemod: -1, Location: -1, ArrayBounds: []*pg_query.Node{pg_query.MakeIntNode(-1)}}}}}
+			c := castTo(n, typ...)
+			c.GetTypeCast().TypeName.ArrayBounds = []*pg_query.Node{pg_query.MakeIntNode(-1)}
+			return c
 		}
-		if fc := n.GetFuncCall(); fc != nil && len(fc.Funcname) <= 2 && (len(fc.Funcname) == 1 || fc.Funcname[0].GetString_().GetSval() == "pg_catalog") {
-			switch funcName(fc) {
-			case "min", "max":
-				if len(fc.Args) == 1 && len(fc.AggOrder) == 0 {
-					fc.Args[0] = castTo(fc.Args[0], typ...)
-					return n
-				}
+		if fc := n.GetFuncCall(); fc != nil && len(fc.Args) == 1 && len(fc.AggOrder) == 0 {
+			if name := pgparse.BuiltinName(fc); name == "min" || name == "max" {
+				fc.Args[0] = castTo(fc.Args[0], typ...)
+				return n
 			}
 		}
 		if mm := n.GetMinMaxExpr(); mm != nil { // greatest, least

@@ -7,6 +7,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // aggregates are the aggregate functions lint knows (a FuncCall with OVER is
@@ -846,7 +848,7 @@ func (a *analyzer) grouping(s *pg.SelectStmt) {
 			}
 			return
 		}
-		if k, ok := outputPosition(n, len(s.TargetList)); ref && ok {
+		if k, ok := pgparse.OutputPosition(n, len(s.TargetList)); ref && ok {
 			addKey(s.TargetList[k-1].GetResTarget().GetVal(), false)
 			return
 		}
@@ -1074,18 +1076,6 @@ func firstNode(ns []*pg.Node) *pg.Node {
 		return nil
 	}
 	return ns[0]
-}
-
-// outputPosition reads a GROUP BY or ORDER BY item that is an output
-// position (GROUP BY 2): an integer literal from 1 to outputs. PostgreSQL
-// reads no other constant as a position (GROUP BY 1.0 and GROUP BY '1' are
-// errors), and a literal too large for an int is none.
-func outputPosition(n *pg.Node, outputs int) (int, bool) {
-	iv := n.GetAConst().GetIval()
-	if iv == nil || iv.Ival < 1 || int(iv.Ival) > outputs {
-		return 0, false
-	}
-	return int(iv.Ival), true
 }
 
 // nodeLocation finds the first location field at or below n (-1 if none).

@@ -6,6 +6,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // The fan-trap lint (L010). A join from a table's key to the rows that
@@ -289,7 +291,7 @@ func (lv *level) groupedBy(s *pg.SelectStmt, column func(*pg.Node) (colRef, bool
 			continue
 		}
 		var target *pg.Node
-		if k, ok := outputPosition(g, len(s.TargetList)); ok {
+		if k, ok := pgparse.OutputPosition(g, len(s.TargetList)); ok {
 			target = s.TargetList[k-1].GetResTarget().GetVal()
 		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 {
 			for _, t := range s.TargetList {

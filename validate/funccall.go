@@ -116,12 +116,6 @@ type qualifiedName struct {
 	catalog               bool
 }
 
-// builtin reports whether q can name only a built-in: unqualified (the
-// validator refuses look-alikes on the search path) or pg_catalog's.
-func (q qualifiedName) builtin() bool {
-	return !q.catalog && (q.schema == "" || q.schema == "pg_catalog")
-}
-
 func splitName(nodes []*pg.Node) qualifiedName {
 	parts := make([]string, len(nodes))
 	for i, n := range nodes {

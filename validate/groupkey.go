@@ -5,6 +5,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // The grouped-key count lint (L013). `SELECT count(DISTINCT country) FROM
@@ -36,7 +38,7 @@ func (a *analyzer) groupedKeyCount(s *pg.SelectStmt, lv *level, grouped map[*rel
 		if !ok || !fc.AggDistinct || fc.Over != nil || len(fc.Args) != 1 {
 			return true
 		}
-		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
+		if pgparse.BuiltinName(fc) != "count" {
 			return true
 		}
 		c, ok := lv.bareColumn(fc.Args[0])
@@ -85,7 +87,7 @@ func (a *analyzer) groupsOfOneRow(s *pg.SelectStmt, lv *level, grouped map[*rela
 		if warned || !ok || fc.Over != nil {
 			return !warned
 		}
-		if qn := splitName(fc.Funcname); qn.name != "count" || !qn.builtin() {
+		if pgparse.BuiltinName(fc) != "count" {
 			return true
 		}
 		// count(c.id) of an outer query's row, in a subquery, counts the

@@ -47,7 +47,7 @@ func (a *analyzer) unusedRanking(s *pg.SelectStmt) {
 			if fc == nil || fc.Over == nil {
 				continue
 			}
-			if qn := splitName(fc.Funcname); !rankingFunctions[qn.name] || !qn.builtin() {
+			if !rankingFunctions[pgparse.BuiltinName(fc)] {
 				continue
 			}
 			name := rt.Name

@@ -2,6 +2,8 @@ package validate
 
 import (
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/nl2sqlgo/nl2sql/internal/pgparse"
 )
 
 // The aggregate set-operation lint (L014). `SELECT count(*) FROM
@@ -27,12 +29,12 @@ import (
 // aggregateSetOp warns about INTERSECT or EXCEPT between two single rows
 // of aggregates.
 func (a *analyzer) aggregateSetOp(s *pg.SelectStmt) {
-	var op string
+	var op, when string // when the first number comes back
 	switch s.Op {
 	case pg.SetOperation_SETOP_INTERSECT:
-		op = "INTERSECT"
+		op, when = "INTERSECT", "equal"
 	case pg.SetOperation_SETOP_EXCEPT:
-		op = "EXCEPT"
+		op, when = "EXCEPT", "different"
 	default:
 		return
 	}
@@ -41,7 +43,7 @@ func (a *analyzer) aggregateSetOp(s *pg.SelectStmt) {
 	}
 	a.warn(CodeAggregateSetOp, nodeLocation(s.Larg.TargetList[0]),
 		"%s compares the two sides' aggregates (a count or a total is one number), not the rows they count: it returns the first number when the two are %s and nothing otherwise; to count the things both sides find, %s the rows first and aggregate the result",
-		op, map[string]string{"INTERSECT": "equal", "EXCEPT": "different"}[op], op)
+		op, when, op)
 }
 
 // figures are the aggregates whose one row is a number of things or an
@@ -64,7 +66,7 @@ func aggregateRow(s *pg.SelectStmt) bool {
 		if fc == nil || fc.Over != nil {
 			return false
 		}
-		if qn := splitName(fc.Funcname); !figures[qn.name] || !qn.builtin() {
+		if !figures[pgparse.BuiltinName(fc)] {
 			return false
 		}
 	}

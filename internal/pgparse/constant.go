@@ -26,6 +26,18 @@ func ConstText(n *pg.Node) (string, bool) {
 	return "", false
 }
 
+// OutputPosition reads a GROUP BY or ORDER BY item that is an output
+// position (GROUP BY 2): an integer literal from 1 to outputs. PostgreSQL
+// reads no other constant as a position (GROUP BY 1.0 and GROUP BY '1' are
+// errors), and a literal too large for an int is none.
+func OutputPosition(n *pg.Node, outputs int) (int, bool) {
+	iv := n.GetAConst().GetIval()
+	if iv == nil || iv.Ival < 1 || int(iv.Ival) > outputs {
+		return 0, false
+	}
+	return int(iv.Ival), true
+}
+
 // Uncast returns the expression under n's casts ('2024-01-01'::date is
 // '2024-01-01', x::text::int is x); n itself when it is no cast.
 func Uncast(n *pg.Node) *pg.Node {

@@ -35,3 +35,21 @@ func TestUncast(t *testing.T) {
 		t.Error("Uncast(nil) is not nil")
 	}
 }
+
+// TestOutputPosition: an integer literal from 1 to the number of outputs
+// is a position; 0, one past the end, a float, a string, a literal too
+// large for an int and an expression are none.
+func TestOutputPosition(t *testing.T) {
+	for item, want := range map[string]int{
+		"1": 1, "2": 2, "0": 0, "3": 0, "1.0": 0, "'1'": 0, "1e30": 0, "9223372036854775808": 0, "-1": 0, "a": 0,
+	} {
+		tree, err := Parse("SELECT a, b FROM t GROUP BY " + item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := OutputPosition(tree.Stmts[0].Stmt.GetSelectStmt().GroupClause[0], 2)
+		if got != want || ok != (want != 0) {
+			t.Errorf("OutputPosition(%s) = %d, %v; want %d", item, got, ok, want)
+		}
+	}
+}
